@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PRINTK_SHIM_* variables: one table that names each variable, what it
+ * accepts, its default and its parser. The module reads the environment
+ * through it (config.c); the wrapper turns options into variables through it
+ * (wrapper.c), so both accept exactly the same values. Pure: no environment,
+ * no I/O; opening files and checking descriptors is config.c's job.
+ */
+#ifndef PKS_CONFPARSE_H
+#define PKS_CONFPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PKS_OUTPUTS_MAX	8
+#define PKS_PATH_MAX	1024
+
+enum pks_format { PKS_FMT_AUTO, PKS_FMT_PLAIN, PKS_FMT_PREFIX, PKS_FMT_DMESG, PKS_FMT_KMSG };
+enum pks_color { PKS_COLOR_AUTO, PKS_COLOR_ALWAYS, PKS_COLOR_NEVER };
+enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD };
+enum pks_sysfmt { PKS_SYSLOG_RFC3164, PKS_SYSLOG_RFC5424 };
+
+struct pks_outspec {
+	enum pks_outkind kind;
+	int fd;				/* PKS_OUT_FD */
+	char path[PKS_PATH_MAX];	/* PKS_OUT_FILE */
+};
+
+/* What the variables say, validated, before anything is opened. */
+struct pks_settings {
+	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
+	int default_level;		/* 0..7 */
+	int level;			/* show lines with level <= this */
+	int cont;			/* enum pks_mode */
+	int format;			/* enum pks_format */
+	int color;			/* enum pks_color */
+	unsigned long line_max;		/* bytes of text per written piece */
+	int noutputs;
+	struct pks_outspec outputs[PKS_OUTPUTS_MAX];
+	char syslog_socket[PKS_PATH_MAX];
+	int syslog_facility;		/* LOG_USER etc. (already shifted) */
+	int syslog_format;		/* enum pks_sysfmt */
+	char syslog_ident[64];		/* empty: the program's short name */
+};
+
+struct pks_var {
+	const char *name;	/* without the PRINTK_SHIM_ prefix */
+	const char *expect;	/* what a valid value looks like */
+	const char *dflt;	/* the default, as a user would write it */
+	const char *help;	/* one line for --help and the docs */
+	bool boolean;		/* --name / --no-name in the wrapper */
+	int (*parse)(struct pks_settings *s, const char *val);	/* 0 or -1 */
+};
+
+extern const struct pks_var pks_vars[];
+extern const size_t pks_nvars;
+
+void pks_settings_default(struct pks_settings *s);
+const struct pks_var *pks_var_find(const char *name);
+
+#endif

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One call, start to end: keep errno, format into the context's scratch
+ * buffer, read the leading markers, decide (cont.c), and feed the text to
+ * the context's line (linebuf.c), whose complete lines go to sink.c. Also
+ * the pass-through of PRINTK_SHIM_DISABLE=1. Which context a call uses and
+ * when lines are flushed outside a call is lifecycle.c's business.
+ * Thread-safety: a context is owned for the whole call (pks_ctx_enter); a
+ * call that cannot own one (a signal handler that interrupted printk on the
+ * same thread, a thread that cannot get memory) uses a context on its own
+ * stack and writes every line before it returns.
+ */
+#include "emit.h"
+#include "compiler.h"
+#include "config.h"
+#include "cont.h"
+#include "diag.h"
+#include "format.h"
+#include "level.h"
+#include "lifecycle.h"
+#include "sink.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Atomic int reached;	/* some call got here: see pks_check_unreached() */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Decide and feed one formatted fragment. Return: printk's return value. */
+static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, size_t n,
+		const void *caller)
+{
+	struct pks_line *l = &x->line;
+	struct pks_mark m;
+	size_t skip = pks_level_parse(s, n, c->set.legacy_markers, &m);
+	const char *text = s + skip;
+	size_t len = n - skip;
+	enum pks_act act = pks_cont_decide(l->open, m.flags, (enum pks_mode)c->set.cont,
+					   len == 1 && text[0] == '\n');
+
+	if (act == PKS_DROP)
+		return 0;
+	if (act == PKS_NEW) {
+		pks_line_close(l, pks_sink_line, x);
+		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
+			       m.flags & PKS_M_CONT, c->need_time ? now_ns() : 0);
+	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
+		pks_lint(caller, text, len);
+	}
+	pks_line_feed(l, text, len, pks_sink_line, x);
+	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
+		pks_line_close(l, pks_sink_line, x);
+	return (int)(len - (len && text[len - 1] == '\n'));
+}
+
+/* Format into @x's scratch buffer, or into a mapping when it does not fit. */
+static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+	       const void *caller)
+{
+	va_list again;
+	char *big;
+	int n, ret;
+
+	va_copy(again, ap);
+	n = pks_vsnprintf(x->scratch, PKS_SCRATCH, fmt, ap);
+	if (likely(n >= 0 && n < PKS_SCRATCH)) {
+		va_end(again);
+		return feed(c, x, x->scratch, (size_t)n, caller);
+	}
+	if (n < 0) {
+		va_end(again);
+		return 0;
+	}
+	/* Nothing is cut: a long fragment gets a mapping of its own, not malloc. */
+	big = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (big == MAP_FAILED) {
+		va_end(again);
+		pks_warn("a %d-byte fragment did not fit in memory; its first %d bytes are written",
+			 n, PKS_SCRATCH - 1);
+		return feed(c, x, x->scratch, PKS_SCRATCH - 1, caller);
+	}
+	pks_vsnprintf(big, (size_t)n + 1, fmt, again);
+	va_end(again);
+	ret = feed(c, x, big, (size_t)n, caller);
+	munmap(big, (size_t)n + 1);
+	return ret;
+}
+
+/* A context of our own on the stack: every line is written before return. */
+static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
+			const void *caller)
+{
+	char buf[PKS_SCRATCH + 2816];
+	struct pks_ctx x;
+	int ret;
+
+	pks_ctx_stack(&x, buf, sizeof(buf));
+	ret = run(c, &x, fmt, ap, caller);
+	pks_line_close(&x.line, pks_sink_line, &x);
+	return ret;
+}
+
+/*
+ * PRINTK_SHIM_DISABLE=1: the next definition gets the call. A variadic one
+ * cannot take our va_list, so it gets the text through "%s", which prints
+ * the same bytes. With no next definition, the text goes to stderr as is,
+ * markers removed.
+ */
+static void *next_of(int sym)
+{
+	static void *next[PKS_NSYMS];
+	static _Atomic int looked[PKS_NSYMS];
+
+	if (!atomic_load_explicit(&looked[sym], memory_order_acquire)) {
+		void *p = dlsym(RTLD_NEXT, pks_syms[sym].name);
+
+		next[sym] = p == pks_syms[sym].ours ? NULL : p;
+		atomic_store_explicit(&looked[sym], 1, memory_order_release);
+	}
+	return next[sym];
+}
+
+/* Hand the formatted text of @n bytes on, or write it without its markers. */
+static int pass(const struct pks_config *c, void *next, char *s, size_t n)
+{
+	struct pks_mark m;
+	size_t skip;
+
+	if (next)
+		return ((int (*)(const char *, ...))next)("%s", s);
+	skip = pks_level_parse(s, n, c->set.legacy_markers, &m);
+	pks_fd_write(2, s + skip, n - skip);
+	return (int)(n - skip);
+}
+
+static int forward(const struct pks_config *c, int sym, const char *fmt, va_list ap)
+{
+	void *next = next_of(sym);
+	char buf[PKS_SCRATCH], *big;
+	va_list again;
+	int n, ret;
+
+	if (next && pks_syms[sym].va)
+		return ((int (*)(const char *, va_list))next)(fmt, ap);
+	va_copy(again, ap);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0 || (size_t)n < sizeof(buf)) {
+		va_end(again);
+		return n < 0 ? 0 : pass(c, next, buf, (size_t)n);
+	}
+	big = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (big == MAP_FAILED) {
+		va_end(again);
+		return pass(c, next, buf, sizeof(buf) - 1);
+	}
+	vsnprintf(big, (size_t)n + 1, fmt, again);
+#pragma GCC diagnostic pop
+	va_end(again);
+	ret = pass(c, next, big, (size_t)n);
+	munmap(big, (size_t)n + 1);
+	return ret;
+}
+
+/**
+ * pks_emit() - everything one printk call does
+ * @sym: which entry point was called (PKS_SYM_*), for the pass-through
+ * @caller: return address in the caller, for PRINTK_SHIM_LINT
+ * Return: bytes of text stored for this call (markers and the final newline
+ * not counted), as the kernel's printk returns. errno is left unchanged.
+ */
+int pks_emit(int sym, const char *fmt, va_list ap, const void *caller)
+{
+	int saved = errno, ret;
+	const struct pks_config *c = pks_config();
+	struct pks_ctx *x;
+
+	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed)))
+		atomic_store_explicit(&reached, 1, memory_order_relaxed);
+	if (unlikely(!fmt)) {
+		ret = 0;
+	} else if (unlikely(c->set.disable)) {
+		ret = forward(c, sym, fmt, ap);
+	} else if (likely((x = pks_ctx_enter()) != NULL)) {
+		ret = run(c, x, fmt, ap, caller);
+		pks_ctx_leave(x);
+	} else {
+		ret = run_on_stack(c, fmt, ap, caller);
+	}
+	errno = saved;
+	return ret;
+}
+
+/** pks_emit_reached() - Return: whether any printk call reached the shim. */
+int pks_emit_reached(void)
+{
+	return atomic_load_explicit(&reached, memory_order_relaxed);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One context's open line on a seq_buf, cut into complete lines and into
+ * pieces of at most the seq_buf's size. What happens to a complete line is
+ * the caller's @out callback; this file knows nothing of outputs or threads.
+ */
+#ifndef PKS_LINEBUF_H
+#define PKS_LINEBUF_H
+
+#include <linux/seq_buf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pks_line {
+	struct seq_buf sb;	/* text of the open line; size is LINE_MAX */
+	int level;		/* level of the line's first fragment */
+	bool open;		/* a line was started and has not ended */
+	bool cont;		/* it was started by an orphan KERN_CONT */
+	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
+};
+
+typedef void pks_line_out(struct pks_line *l, void *arg);
+
+void pks_line_init(struct pks_line *l, char *buf, size_t size);
+void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns);
+void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg);
+void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg);
+void pks_line_drop(struct pks_line *l);
+
+#endif

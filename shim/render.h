@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bytes around a line's text for the plain, prefix, dmesg and kmsg
+ * formats, with optional time, caller and colour. Pure.
+ */
+#ifndef PKS_RENDER_H
+#define PKS_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PKS_HEAD_MAX	96	/* longest prefix pks_render_prefix() writes */
+#define PKS_TAIL_MAX	8	/* longest suffix */
+
+struct pks_render {
+	int format;		/* enum pks_format, never PKS_FMT_AUTO */
+	bool time, caller, color;
+	int level;
+	bool cont;		/* kmsg flag 'c' */
+	uint64_t t_ns;		/* CLOCK_MONOTONIC of the line's start */
+	uint64_t seq;		/* kmsg sequence number */
+	long tid;
+};
+
+size_t pks_render_prefix(char *out, const struct pks_render *r);
+size_t pks_render_suffix(char *out, const struct pks_render *r);
+size_t pks_render_kmsg(char *out, const struct pks_render *r, const char *text, size_t n);
+size_t pks_render_kmsg_max(size_t n);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Signals. A printk from a signal handler is a context of its own, as
+ * interrupt context is in the kernel, so we must know when code runs in a
+ * handler: sigaction() and signal() are interposed and a handler the program
+ * installs is called through a trampoline that counts the thread's depth.
+ * The program cannot tell: the old action it reads back is its own, SIG_DFL
+ * and SIG_IGN are passed through untouched, and its flags and mask are
+ * kept. Also the fatal signals: where their disposition is the default, a
+ * handler of ours writes every open line and then lets the default action
+ * happen, so the exit status still says "killed by SIGSEGV".
+ * A handler left with siglongjmp is noticed by the stack address: a frame
+ * above the trampoline's means the handler is gone. (On an alternate signal
+ * stack that lies above the thread's stack this cannot be told.)
+ * Thread-safety: the per-signal table is written by sigaction() and read by
+ * the trampoline, as the kernel's own table is; depth is per thread.
+ */
+#include "compiler.h"
+#include "config.h"
+#include "lifecycle.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#define DEPTH_MAX 16
+
+enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
+
+static struct sigaction user[NSIG];	/* the program's action, where we stand in */
+static _Atomic int mine[NSIG];
+static PKS_TLS int depth;
+static PKS_TLS uintptr_t frames[DEPTH_MAX];
+
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+
+static sigaction_fn *real_sigaction(void)
+{
+	static sigaction_fn *real;
+
+	if (!real)
+		real = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+	return real;
+}
+
+/** pks_sigdepth() - Return: how many handlers this thread is inside. */
+int pks_sigdepth(void)
+{
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+
+	while (unlikely(depth > 0) && depth <= DEPTH_MAX && here > frames[depth - 1])
+		depth--;	/* left by siglongjmp */
+	return depth;
+}
+
+static void trampoline(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *a = &user[sig];
+	int d = pks_sigdepth();
+
+	if (d < DEPTH_MAX)
+		frames[d] = (uintptr_t)__builtin_frame_address(0);
+	depth = d + 1;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
+	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
+		a->sa_handler(sig);
+	pks_flush_depth(d + 1);
+	depth = d;
+}
+
+static void crashed(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	(void)si, (void)uc;
+	pks_flush_all(true);
+	atomic_store(&mine[sig], MINE_NO);
+	real_sigaction()(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+static bool is_fatal(int sig)
+{
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++)
+		if (fatal[i] == sig)
+			return true;
+	return false;
+}
+
+static void *handler_of(const struct sigaction *a)
+{
+	return a->sa_flags & SA_SIGINFO ? (void *)a->sa_sigaction : (void *)a->sa_handler;
+}
+
+/* What the kernel should get for the program's @act on @sig, and whose it is. */
+static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
+{
+	void *h = handler_of(act);
+
+	*k = *act;
+	if (h == (void *)SIG_IGN)
+		return MINE_NO;
+	if (h == (void *)SIG_DFL) {
+		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
+			return MINE_NO;
+		k->sa_sigaction = crashed;
+		k->sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+		return MINE_CRASH;
+	}
+	k->sa_sigaction = trampoline;
+	k->sa_flags |= SA_SIGINFO;
+	return MINE_WRAPPED;
+}
+
+static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
+	int r, was = sig > 0 && sig < NSIG ? atomic_load(&mine[sig]) : MINE_NO, now = MINE_NO;
+
+	if (pks_config()->set.disable || sig <= 0 || sig >= NSIG)
+		return real_sigaction()(sig, act, old);
+	if (act) {
+		now = stand_in(sig, act, &k);
+		if (now != MINE_NO)
+			user[sig] = *act;
+	}
+	r = real_sigaction()(sig, act ? &k : NULL, &kold);
+	if (r < 0)
+		return r;
+	if (act)
+		atomic_store(&mine[sig], now);
+	if (old) {
+		void *h = handler_of(&kold);
+
+		*old = kold;
+		if (h == (void *)trampoline || h == (void *)crashed) {
+			*old = prev;
+			if (was == MINE_CRASH)
+				*old = (struct sigaction){ .sa_handler = SIG_DFL };
+		}
+	}
+	return 0;
+}
+
+PKS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return do_sigaction(sig, act, old);
+}
+
+/* glibc's signal(): BSD semantics, the signal blocked in its handler, SA_RESTART. */
+PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
+{
+	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
+
+	sigemptyset(&a.sa_mask);
+	if (sig > 0 && sig < NSIG)
+		sigaddset(&a.sa_mask, sig);
+	if (do_sigaction(sig, &a, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+/** pks_signals_init() - stand in for SIG_DFL on the fatal signals */
+void pks_signals_init(void)
+{
+	if (!pks_config()->set.crash_flush)
+		return;
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++) {
+		struct sigaction cur;
+
+		if (real_sigaction()(fatal[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+		    !(cur.sa_flags & SA_SIGINFO)) {
+			struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+			do_sigaction(fatal[i], &dfl, NULL);
+		}
+	}
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk-shim, the wrapper: turns its options into PRINTK_SHIM_* variables
+ * (one option per variable, validated by the same parsers the module uses),
+ * puts the module in front of LD_PRELOAD once, and execs the command, so its
+ * PID, signals and exit status are the command's own. It exits 125 for its
+ * own errors, 126 when the command cannot be run, 127 when it is not found.
+ * It never looks for the module in the current directory.
+ */
+#include "confparse.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MODULE_NAME "libprintk-shim.so"
+
+enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
+
+static const char *prog = "printk-shim";
+
+static __attribute__((noreturn))
+void die(int code, const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "%s: ", prog);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	fprintf(stderr, fmt, a, b);
+#pragma GCC diagnostic pop
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void usage(void)
+{
+	printf("Usage: %s [OPTION]... [--] COMMAND [ARG]...\n"
+	       "Run COMMAND with the printk shim preloaded: its printk fragments are\n"
+	       "joined into whole lines and written once, at their level.\n\n", prog);
+	for (size_t i = 0; i < pks_nvars; i++) {
+		const struct pks_var *v = &pks_vars[i];
+		char opt[64];
+		size_t j;
+
+		for (j = 0; v->name[j] && j < sizeof(opt) - 1; j++)
+			opt[j] = v->name[j] == '_' ? '-' : (char)(v->name[j] | 0x20);
+		opt[j] = '\0';
+		if (v->boolean)
+			printf("  --%s, --no-%s\n", opt, opt);
+		else
+			printf("  --%s=%s\n", opt, v->expect);
+		printf("      %s (PRINTK_SHIM_%s, default %s)\n", v->help, v->name, v->dflt);
+	}
+	printf("  --lib          print the module's path and exit\n"
+	       "  --print-env    print export lines for eval and exit\n"
+	       "  --help         print this help and exit\n"
+	       "  --version      print the version and exit\n\n"
+	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
+	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
+	       "it is not found.\n");
+	exit(0);
+}
+
+/* "--no-time" -> "TIME" with *value "0"; "--line-max=5" -> "LINE_MAX", "5". */
+static const struct pks_var *option(const char *arg, const char **value, bool *has_value)
+{
+	char name[64];
+	const char *eq = strchr(arg, '='), *p = arg + 2;
+	size_t n = eq ? (size_t)(eq - p) : strlen(p);
+	bool no = n > 3 && !strncmp(p, "no-", 3);
+	const struct pks_var *v;
+
+	if (n >= sizeof(name))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		name[i] = p[i] == '-' ? '_' : (p[i] >= 'a' && p[i] <= 'z' ? (char)(p[i] - 32) : p[i]);
+	name[n] = '\0';
+	*has_value = eq != NULL;
+	*value = eq ? eq + 1 : NULL;
+	v = pks_var_find(name);
+	if (!v && no && (v = pks_var_find(name + 3)) && v->boolean && !eq) {
+		*value = "0";
+		*has_value = true;
+		return v;
+	}
+	if (v && v->boolean && !eq) {
+		*value = "1";
+		*has_value = true;
+	}
+	return v && !(no && v->boolean && eq) ? v : NULL;
+}
+
+static void set_var(const struct pks_var *v, const char *arg, const char *value)
+{
+	struct pks_settings s;
+	char name[80];
+
+	pks_settings_default(&s);
+	if (*value && v->parse(&s, value))
+		die(EXIT_USAGE, "%s: expected %s", arg, v->expect);
+	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
+	setenv(name, value, 1);
+}
+
+static bool bad_path(const char *p)
+{
+	return p[0] != '/' || strpbrk(p, ": \t\n") != NULL;
+}
+
+/* The module next to this wrapper: in the build tree, installed, or under DESTDIR. */
+static const char *module_path(void)
+{
+	static char buf[PATH_MAX + sizeof(PKS_PKGLIBDIR) + sizeof(MODULE_NAME) + 2];
+	const char *env = getenv("PRINTK_SHIM_LIB");
+	const char *tail = PKS_BINDIR "/printk-shim";
+	char self[PATH_MAX];
+	size_t n, t = strlen(tail);
+
+	if (env && *env)
+		return env;
+	if (!realpath("/proc/self/exe", self))
+		return PKS_PKGLIBDIR "/" MODULE_NAME;
+	if (!strcmp(self, PKS_BUILD_WRAPPER))
+		return PKS_BUILD_MODULE;
+	n = strlen(self);
+	if (n > t && !strcmp(self + n - t, tail)) {
+		snprintf(buf, sizeof(buf), "%.*s%s/%s", (int)(n - t), self, PKS_PKGLIBDIR, MODULE_NAME);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	return PKS_PKGLIBDIR "/" MODULE_NAME;
+}
+
+static const char *checked_module(void)
+{
+	const char *m = module_path();
+
+	if (bad_path(m))
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks%s", m, "");
+	if (access(m, R_OK) != 0)
+		die(EXIT_USAGE, "module '%s' not found: %s", m, strerror(errno));
+	return m;
+}
+
+/* Put @m in front of LD_PRELOAD unless it is already one of its entries. */
+static void preload(const char *m)
+{
+	const char *old = getenv("LD_PRELOAD");
+	size_t n = strlen(m);
+	char *v;
+
+	for (const char *p = old; p && *p; p += strcspn(p, ": ")) {
+		p += strspn(p, ": ");
+		if (!strncmp(p, m, n) && (p[n] == '\0' || p[n] == ':' || p[n] == ' '))
+			return;
+	}
+	if (!old || !*old) {
+		setenv("LD_PRELOAD", m, 1);
+		return;
+	}
+	v = malloc(n + strlen(old) + 2);
+	if (!v)
+		die(EXIT_USAGE, "%s%s", strerror(errno), "");
+	sprintf(v, "%s:%s", m, old);
+	setenv("LD_PRELOAD", v, 1);
+	free(v);
+}
+
+static void quote(const char *name, const char *v)
+{
+	printf("export %s='", name);
+	for (; *v; v++)
+		if (*v == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*v);
+	puts("'");
+}
+
+static void print_env(void)
+{
+	char name[80];
+
+	for (size_t i = 0; i < pks_nvars; i++) {
+		const char *v;
+
+		snprintf(name, sizeof(name), "PRINTK_SHIM_%s", pks_vars[i].name);
+		if ((v = getenv(name)))
+			quote(name, v);
+	}
+	quote("LD_PRELOAD", getenv("LD_PRELOAD"));
+	exit(0);
+}
+
+/* Where execvp() would find @cmd; exits 127 if nowhere. */
+static const char *find(const char *cmd, char *buf, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/'))
+		return cmd;
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; ; p += strcspn(p, ":") + 1) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd);
+		if (access(buf, F_OK) == 0)
+			return buf;
+		if (!p[n])
+			break;
+	}
+	die(EXIT_NOT_FOUND, "%s: command not found%s", cmd, "");
+	return NULL;
+}
+
+/* Warn where LD_PRELOAD cannot take effect: set-ID and static programs. */
+static void inspect(const char *path, const char *cmd)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	struct stat st;
+	bool interp = false;
+	int fd;
+
+	if (stat(path, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)))
+		fprintf(stderr, "%s: warning: %s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed\n",
+			prog, cmd, st.st_mode & S_ISUID ? "user" : "group");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(ph)) {
+		for (int i = 0; i < eh.e_phnum && !interp; i++)
+			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (size_t)i * sizeof(ph))) ==
+			    sizeof(ph))
+				interp = ph.p_type == PT_INTERP;
+		if (!interp)
+			fprintf(stderr, "%s: warning: %s is statically linked: printk cannot be interposed\n",
+				prog, cmd);
+	}
+	close(fd);
+}
+
+static void run(char **argv)
+{
+	char buf[PATH_MAX];
+	const char *path = find(argv[0], buf, sizeof(buf));
+
+	if (access(path, X_OK) != 0)
+		die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
+	inspect(path, argv[0]);
+	execv(path, argv);
+	die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	bool print = false;
+	int i;
+
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		const struct pks_var *v;
+		const char *value, *opt = argv[i];
+		bool has;
+
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "--help"))
+			usage();
+		if (!strcmp(argv[i], "--version")) {
+			printf("printk-shim %s\n", PACKAGE_VERSION);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--lib")) {
+			puts(checked_module());
+			return 0;
+		}
+		if (!strcmp(argv[i], "--print-env")) {
+			print = true;
+			continue;
+		}
+		if (!(v = option(argv[i], &value, &has)))
+			die(EXIT_USAGE, "unknown option '%s'; see --help%s", argv[i], "");
+		if (!has) {
+			if (i + 1 >= argc)
+				die(EXIT_USAGE, "%s needs a value: %s", argv[i], v->expect);
+			value = argv[++i];
+		}
+		set_var(v, opt, value);
+	}
+	preload(checked_module());
+	if (print)
+		print_env();
+	if (i >= argc)
+		die(EXIT_USAGE, "no command given; see --help%s%s", "", "");
+	run(argv + i);
+	return EXIT_CANNOT_RUN;
+}
