@@ -50,8 +50,9 @@ static inline void ratelimit_state_exit(struct ratelimit_state *rs)
 {
 	if (!(rs->flags & RATELIMIT_MSG_ON_RELEASE) || !rs->missed)
 		return;
-	pr_warn("%s: %d output lines suppressed due to ratelimiting\n",
-		PKS_RATELIMIT_COMM, rs->missed);
+	/* pr_warn() spelled out: its comma elision is not ISO C. */
+	printk(KERN_WARNING pr_fmt("%s: %d output lines suppressed due to ratelimiting\n"),
+	       PKS_RATELIMIT_COMM, rs->missed);
 	rs->missed = 0;
 }
 

@@ -25,7 +25,8 @@ static char printed[4096];
 static size_t printed_len;
 static int printk_calls, deferred_calls;
 
-static int record(const char *tag, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0)))
+int record(const char *tag, const char *fmt, va_list ap)
 {
 	int n;
 

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk-bench MODE SHAPE THREADS LINES: THREADS threads print LINES lines
+ * in all (LINES / THREADS each) to stderr and the time from a common start
+ * to the last line is printed as "ns=... lines=... allocs=...".
+ *
+ * MODE printk calls the printk of libkcompat.so, which is the naive
+ * vfprintf(stderr) or, under LD_PRELOAD, printk-shim; MODE ideal is the
+ * floor for the same job: one snprintf and one write(2) per complete line.
+ * SHAPE 1 is a line in one call, 3 a level and two KERN_CONT fragments,
+ * mix one KERN_ERR line in ten and nine KERN_DEBUG ones, off only KERN_DEBUG
+ * lines (the last two for PRINTK_SHIM_LEVEL=info; the ideal filters by hand).
+ *
+ * Each thread prints a few lines before the common start, so the shim's
+ * lazily mapped buffers are in place and only the steady state is timed.
+ * When bench/libmalloc-count.so is preloaded too, allocs= counts the heap
+ * allocations made while timing; otherwise it is -1.
+ */
+#include "bench.h"
+
+#include <dlfcn.h>
+#include <linux/printk.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WARMUP	64
+#define SHOWN	6	/* the ideal's PRINTK_SHIM_LEVEL=info */
+
+enum shape { ONE, THREE, MIX, OFF };
+
+struct worker {
+	pthread_t id;
+	int t;
+	long lines;
+};
+
+static bool ideal;
+static enum shape shape;
+static pthread_barrier_t start;
+static volatile int shown = SHOWN;	/* not folded: the ideal really compares */
+
+static void put(int t, long i, int v)
+{
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), BENCH_LINE, t, i, v);
+
+	if (write(2, buf, (size_t)n) < 0)
+		_exit(1);
+}
+
+static void one_line(int t, long i)
+{
+	int v = (int)(i * 7 % 1000);
+	int level = shape == MIX && i % 10 == 0 ? LOGLEVEL_ERR : LOGLEVEL_DEBUG;
+
+	if (ideal) {
+		if (shape == ONE || shape == THREE || level <= shown)
+			put(t, i, v);
+		return;
+	}
+	switch (shape) {
+	case ONE:
+		printk(KERN_INFO BENCH_LINE, t, i, v);
+		break;
+	case THREE:
+		printk(KERN_INFO "bench t%d l%ld:", t, i);
+		printk(KERN_CONT " value=%d", v);
+		printk(KERN_CONT " end\n");
+		break;
+	case MIX:
+	case OFF:
+		if (level == LOGLEVEL_ERR)
+			printk(KERN_ERR BENCH_LINE, t, i, v);
+		else
+			printk(KERN_DEBUG BENCH_LINE, t, i, v);
+		break;
+	}
+}
+
+static void *work(void *p)
+{
+	struct worker *w = p;
+
+	for (long i = 0; i < WARMUP; i++)
+		one_line(w->t, -1 - i);
+	pthread_barrier_wait(&start);
+	for (long i = 0; i < w->lines; i++)
+		one_line(w->t, i);
+	return NULL;
+}
+
+static int parse_shape(const char *s)
+{
+	static const char *const names[] = { [ONE] = "1", [THREE] = "3", [MIX] = "mix", [OFF] = "off" };
+
+	for (int i = 0; i <= OFF; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	long (*allocs)(void) = (long (*)(void))dlsym(RTLD_DEFAULT, "bench_malloc_calls");
+	struct worker w[64];
+	long threads, lines, a0 = 0;
+	uint64_t t0, t1;
+	int s;
+
+	if (argc != 5 || (strcmp(argv[1], "printk") && strcmp(argv[1], "ideal")) ||
+	    (s = parse_shape(argv[2])) < 0) {
+		fprintf(stdout, "usage: printk-bench printk|ideal 1|3|mix|off THREADS LINES\n");
+		return 2;
+	}
+	ideal = !strcmp(argv[1], "ideal");
+	shape = (enum shape)s;
+	threads = bench_arg(argv[3], 1);
+	threads = threads > 64 ? 64 : threads;
+	lines = bench_arg(argv[4], 100000) / threads;
+	pthread_barrier_init(&start, NULL, (unsigned int)threads + 1);
+	for (int i = 0; i < threads; i++) {
+		w[i] = (struct worker){ .t = i, .lines = lines };
+		pthread_create(&w[i].id, NULL, work, &w[i]);
+	}
+	pthread_barrier_wait(&start);
+	if (allocs)
+		a0 = allocs();
+	t0 = bench_now();
+	for (int i = 0; i < threads; i++)
+		pthread_join(w[i].id, NULL);
+	t1 = bench_now();
+	printf("ns=%llu lines=%ld allocs=%ld\n", (unsigned long long)(t1 - t0), lines * threads,
+	       allocs ? allocs() - a0 : -1L);
+	return 0;
+}

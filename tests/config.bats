@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# SPEC section 7: each variable read once; a bad value gives one warning and
+# the default; a valid configuration says nothing.
+
+load helper
+
+# bad VAR VALUE EXPECT DEFAULT: one warning, then the default applies
+bad() {
+	capture shim env "PRINTK_SHIM_$1=$2" "$FIX/emit" $'\0016ok\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_$1=\"$2\": expected $3; using $4"$'\nok\n'
+}
+
+@test "config: a valid configuration prints nothing" {
+	capture shim env PRINTK_SHIM_LEVEL=info PRINTK_SHIM_DEFAULT_LEVEL=warning PRINTK_SHIM_CONT=strict \
+		PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_TIME=0 PRINTK_SHIM_CALLER=no PRINTK_SHIM_COLOR=never \
+		PRINTK_SHIM_LINE_MAX=2048 PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_LEGACY_MARKERS=1 \
+		PRINTK_SHIM_CRASH_FLUSH=1 PRINTK_SHIM_DEBUG=0 PRINTK_SHIM_LINT=0 PRINTK_SHIM_DISABLE=0 \
+		PRINTK_SHIM_SYSLOG_FACILITY=local3 PRINTK_SHIM_SYSLOG_IDENT=x PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 \
+		PRINTK_SHIM_SYSLOG_SOCKET=/dev/log "$FIX/emit" $'\0016ok\n'
+	err_is $'ok\n'
+}
+
+@test "config: an empty value counts as unset" {
+	capture shim env PRINTK_SHIM_LEVEL= PRINTK_SHIM_OUTPUT= "$FIX/emit" $'\0017ok\n'
+	err_is $'ok\n'
+}
+
+@test "config: PRINTK_SHIM_OUTPUT invalid" {
+	bad OUTPUT sislog 'stderr|syslog|file:PATH|fd:N' stderr
+	bad OUTPUT 'stderr,sislog' 'stderr|syslog|file:PATH|fd:N' stderr
+	bad OUTPUT 'file:relative' 'stderr|syslog|file:PATH|fd:N' stderr
+	bad OUTPUT 'fd:x' 'stderr|syslog|file:PATH|fd:N' stderr
+}
+
+@test "config: PRINTK_SHIM_LEVEL and DEFAULT_LEVEL invalid" {
+	levels='0..7 or emerg|alert|crit|err|warn|notice|info|debug'
+	bad LEVEL 8 "$levels" debug
+	bad LEVEL loud "$levels" debug
+	bad DEFAULT_LEVEL -1 "$levels" 4
+}
+
+@test "config: enumerations invalid" {
+	bad CONT loose 'legacy|strict' legacy
+	bad FORMAT json 'auto|plain|prefix|dmesg|kmsg' auto
+	bad COLOR sometimes 'auto|always|never' auto
+	bad SYSLOG_FORMAT rfc9999 'rfc3164|rfc5424' rfc3164
+}
+
+@test "config: booleans invalid" {
+	for v in DISABLE LEGACY_MARKERS TIME CALLER CRASH_FLUSH DEBUG LINT; do
+		d=0
+		[ "$v" = LEGACY_MARKERS ] || [ "$v" = CRASH_FLUSH ] && d=1
+		bad "$v" maybe '0|1' "$d"
+	done
+}
+
+@test "config: PRINTK_SHIM_LINE_MAX invalid" {
+	bad LINE_MAX 0 '1..1048576' 1024
+	bad LINE_MAX 10k '1..1048576' 1024
+	bad LINE_MAX 2000000 '1..1048576' 1024
+}
+
+@test "config: syslog variables invalid; kern is refused" {
+	bad SYSLOG_FACILITY kern 'user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local0..local7' user
+	bad SYSLOG_SOCKET relative/path 'an absolute socket path' /dev/log
+	bad SYSLOG_IDENT 'two words' 'a word without spaces, brackets or colons' "the program's name"
+}
+
+@test "config: one warning per bad variable, even with several threads" {
+	capture shim env PRINTK_SHIM_LEVEL=x PRINTK_SHIM_CONT=y "$FIX/threads" 4 10
+	[ "$(grep -c '^printk-shim: warning:' "$ERR")" -eq 2 ]
+	[ "$(grep -vc '^printk-shim' "$ERR")" -eq 40 ]
+}
+
+@test "config: an output that cannot be opened is skipped with a warning" {
+	capture shim env PRINTK_SHIM_OUTPUT="file:/nonexistent/dir/log,stderr" "$FIX/emit" $'\0016ok\n'
+	err_is $'printk-shim: warning: PRINTK_SHIM_OUTPUT: file:/nonexistent/dir/log: No such file or directory; skipping it\nok\n'
+	capture shim env PRINTK_SHIM_OUTPUT=fd:9 "$FIX/emit" $'\0016ok\n'
+	err_is $'printk-shim: warning: PRINTK_SHIM_OUTPUT: fd:9: Bad file descriptor; skipping it\nprintk-shim: warning: PRINTK_SHIM_OUTPUT: no usable output left; using stderr\nok\n'
+}
+
+@test "config: PRINTK_SHIM_DISABLE=1 forwards every call to the next printk unchanged" {
+	capture "$FIX/emit" $'\0016foo' $'bar\n' @d $'%d\n' 7
+	cp "$ERR" "$BATS_TEST_TMPDIR/naive"
+	capture shim env PRINTK_SHIM_DISABLE=1 "$FIX/emit" @ret $'\0016foo' $'bar\n' @d $'%d\n' 7
+	cmp "$ERR" "$BATS_TEST_TMPDIR/naive"
+	out_is $'5 errno-kept\n4 errno-kept\n2 errno-kept\n'
+}
+
+@test "config: PRINTK_SHIM_DISABLE=1 with no next printk writes the text without markers" {
+	capture shim env PRINTK_SHIM_DISABLE=1 "$FIX/dlcall" $'\0016from dlsym\n'
+	err_is $'from dlsym\n'
+}
+
+@test "config: without DISABLE, a printk found with dlsym is the shim's" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/dlcall" $'\0016from dlsym\n'
+	err_is $'<6>from dlsym\n'
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# SPEC section 2: the module exports the printk entry points and the hooks
+# its version script names with a reason; nothing else.
+
+load helper
+
+@test "exports: nm -D lists exactly the entry points and the hooks" {
+	run sh -c "nm -D --defined-only '$MODULE' | awk '{ print \$3 }' | sort"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' _printk _printk_deferred execl execle execlp execv execve \
+		execveat execvp execvpe fexecve printk printk_deferred sigaction signal vprintk | sort)" ]
+}
+
+@test "exports: no exit, abort or assert anywhere in the module's sources" {
+	! grep -nE '\b(exit|_exit|abort|assert)[[:space:]]*\(' "$abs_top_srcdir"/shim/*.c \
+		--exclude=wrapper.c
+}
+
+@test "exports: the module needs no executable stack and has RELRO" {
+	run readelf -lW "$MODULE"
+	grep -q 'GNU_RELRO' <<< "$output"
+	grep -E 'GNU_STACK' <<< "$output" | grep -qv 'RWE'
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# include/ as a port uses it: what the compiler makes of the printk
+# prototypes, which symbols a port ends up calling, seq_buf.h without a
+# printk library, and the installed copy found through printk-shim.pc
+# (make install DESTDIR=..., then pkg-config --cflags and --variable=preload).
+
+bats_require_minimum_version 1.7.0
+
+setup() {
+	unset ${!PRINTK_SHIM_@}
+	: "${abs_top_builddir:?}" "${abs_top_srcdir:?}"
+	CC=${CC:-cc}
+	INC=$abs_top_srcdir/include
+	TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/pks-headers.XXXXXX")
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# port NAME BODY: a file NAME.c including the printk headers, then BODY.
+port() {
+	printf '#include <linux/printk.h>\n#include <linux/seq_buf.h>\n%s\n' "$2" >"$TMP/$1.c"
+}
+
+@test "headers: printk's format attribute rejects a mismatched argument" {
+	port bad 'int f(void); int f(void) { return printk(KERN_INFO "%d\n", "x"); }'
+	run -1 $CC -Wall -Werror -I"$INC" -c "$TMP/bad.c" -o "$TMP/bad.o"
+	[[ "$output" == *"expects argument of type"* ]]
+}
+
+@test "headers: pr_info's arguments are checked too" {
+	port bad 'int f(void); int f(void) { return pr_info("%s\n", 42); }'
+	run -1 $CC -Wall -Werror -I"$INC" -c "$TMP/bad.c" -o "$TMP/bad.o"
+	[[ "$output" == *"expects argument of type"* ]]
+}
+
+@test "headers: a port calls the symbols printk and printk_deferred, never _printk" {
+	port calls 'void f(void); void f(void) { pr_err("e\n"); pr_cont("c\n"); printk_deferred("d\n"); pr_warn_ratelimited("r\n"); }'
+	run $CC -Wall -Werror -I"$INC" -c "$TMP/calls.c" -o "$TMP/calls.o"
+	[ "$status" -eq 0 ]
+	run nm -u "$TMP/calls.o"
+	[[ "$output" == *" U printk"* ]]
+	[[ "$output" == *" U printk_deferred"* ]]
+	[[ "$output" != *"_printk"* ]]
+}
+
+@test "headers: seq_buf.h alone links without any printk definition" {
+	printf '%s\n' '#include <linux/seq_buf.h>' \
+		'int main(void) { DECLARE_SEQ_BUF(s, 8); seq_buf_puts(&s, "ok"); return !seq_buf_used(&s); }' \
+		>"$TMP/sb.c"
+	run $CC -Wall -Werror -I"$INC" "$TMP/sb.c" -o "$TMP/sb"
+	[ "$status" -eq 0 ]
+	run "$TMP/sb"
+	[ "$status" -eq 0 ]
+}
+
+@test "headers: make install puts headers, .pc and module where printk-shim.pc says" {
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
+		install DESTDIR="$TMP/root"
+	[ "$status" -eq 0 ]
+	pc=$(find "$TMP/root" -name printk-shim.pc)
+	[ -n "$pc" ]
+	export PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=${pc%/*}
+	run pkg-config --cflags --variable=preload printk-shim
+	[ "$status" -eq 0 ]
+	[[ "$output" == /*/printk-shim/libprintk-shim.so ]]
+	[ -f "$TMP/root$output" ]
+	includedir=$(pkg-config --variable=includedir printk-shim)
+	cflags=$(pkg-config --cflags printk-shim)
+	[ "${cflags%% }" = "-I$includedir/printk-shim" ]
+	for h in printk.h kern_levels.h seq_buf.h; do
+		[ -f "$TMP/root$includedir/printk-shim/linux/$h" ]
+	done
+	port installed 'int f(void); int f(void) { return pr_info("%d\n", 1); }'
+	run $CC -Wall -Werror $(PKG_CONFIG_SYSROOT_DIR=$TMP/root pkg-config --cflags printk-shim) \
+		-c "$TMP/installed.c" -o "$TMP/installed.o"
+	[ "$status" -eq 0 ]
+}

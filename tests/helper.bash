@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# Loaded by every Bats suite: paths, a clean environment, and `shim`, which
+# runs a command with the module preloaded. Fixtures get printk from
+# libkcompat.so, the naive compat library, as a port would.
+
+bats_require_minimum_version 1.5.0
+
+: "${abs_top_builddir:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
+: "${abs_top_srcdir:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
+FIX=$abs_top_builddir/tests/fixtures
+MODULE=$abs_top_builddir/shim/.libs/libprintk-shim.so
+WRAPPER=$abs_top_builddir/printk-shim
+export FIX MODULE WRAPPER
+
+# Every test starts with no PRINTK_SHIM_* variable and no colour from outside.
+for v in ${!PRINTK_SHIM_@}; do unset "$v"; done
+unset JOURNAL_STREAM NO_COLOR LD_PRELOAD
+
+shim() {
+	env LD_PRELOAD="$MODULE" "$@"
+}
+
+# emit with the shim: `pemit ARG...` (see tests/fixtures/emit.c)
+pemit() {
+	shim "$FIX/emit" "$@"
+}
+
+# Fail with both byte strings shown, escaped, when they differ.
+assert_bytes() {
+	local got=$1 want=$2
+	if [[ "$got" != "$want" ]]; then
+		printf 'got:  %q\nwant: %q\n' "$got" "$want" >&2
+		return 1
+	fi
+}
+
+# capture CMD...: run it; stdout to $OUT, stderr to $ERR (files, every byte
+# kept, the last newline too), exit status to $status. Never fails itself.
+capture() {
+	OUT=$BATS_TEST_TMPDIR/out
+	ERR=$BATS_TEST_TMPDIR/err
+	status=0
+	# A simple command, not a function, so that the shell's own "Segmentation
+	# fault" report goes to the outer stderr, not into $ERR.
+	case $1 in
+	shim) shift; set -- env LD_PRELOAD="$MODULE" "$@" ;;
+	pemit) shift; set -- env LD_PRELOAD="$MODULE" "$FIX/emit" "$@" ;;
+	esac
+	{ "$@" >"$OUT" 2>"$ERR" </dev/null; } 2>/dev/null || status=$?
+}
+
+# file_is FILE BYTES: the file holds exactly BYTES.
+file_is() {
+	if ! cmp -s "$1" <(printf '%s' "$2"); then
+		printf 'in %s\ngot:  %q\nwant: %q\n' "$1" "$(cat "$1"; printf .)" "$2." >&2
+		return 1
+	fi
+}
+
+err_is() { file_is "$ERR" "$1"; }
+out_is() { file_is "$OUT" "$1"; }

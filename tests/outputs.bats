@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# SPEC section 6 (without syslog): outputs, formats, time, caller, colour.
+
+load helper
+
+@test "outputs: file:PATH is created 0644 and appended to" {
+	f=$BATS_TEST_TMPDIR/log
+	printf 'existing\n' > "$f"
+	capture shim env PRINTK_SHIM_OUTPUT="file:$f" "$FIX/emit" $'\0016one\n'
+	capture shim env PRINTK_SHIM_OUTPUT="file:$f" "$FIX/emit" $'\0016two\n'
+	err_is ''
+	file_is "$f" $'existing\none\ntwo\n'
+	rm "$f"
+	(umask 022; capture shim env PRINTK_SHIM_OUTPUT="file:$f" "$FIX/emit" $'x\n')
+	[ "$(stat -c %a "$f")" = 644 ]
+}
+
+@test "outputs: fd:N writes to an inherited descriptor" {
+	capture shim env PRINTK_SHIM_OUTPUT=fd:3 "$FIX/emit" $'\0016to fd 3\n' 3>"$BATS_TEST_TMPDIR/fd3"
+	err_is ''
+	file_is "$BATS_TEST_TMPDIR/fd3" $'to fd 3\n'
+}
+
+@test "outputs: a comma list writes every line to each output, in order" {
+	f=$BATS_TEST_TMPDIR/log
+	capture shim env PRINTK_SHIM_OUTPUT="stderr,file:$f,fd:3" "$FIX/emit" $'\0016a' $'b\n' $'\0013c\n' 3>"$BATS_TEST_TMPDIR/fd3"
+	err_is $'ab\nc\n'
+	file_is "$f" $'ab\nc\n'
+	file_is "$BATS_TEST_TMPDIR/fd3" $'ab\nc\n'
+}
+
+@test "outputs: format prefix is <N>msg" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/emit" $'\0015note\n'
+	err_is $'<5>note\n'
+}
+
+@test "outputs: format dmesg is <N>[ssssss.uuuuuu] msg" {
+	capture shim env PRINTK_SHIM_FORMAT=dmesg "$FIX/emit" $'\0016hello\n' $'\0013world\n'
+	grep -qE '^<6>\[ *[0-9]+\.[0-9]{6}\] hello$' "$ERR"
+	grep -qE '^<3>\[ *[0-9]+\.[0-9]{6}\] world$' "$ERR"
+	[ "$(wc -l < "$ERR")" -eq 2 ]
+}
+
+@test "outputs: a dmesg-format file is read back by dmesg -F with levels" {
+	f=$BATS_TEST_TMPDIR/kern.log
+	capture shim env PRINTK_SHIM_FORMAT=dmesg PRINTK_SHIM_OUTPUT="file:$f" "$FIX/emit" \
+		$'\0016info line\n' $'\0013error line\n' $'\0014warn ' $'\001cline\n'
+	run dmesg -F "$f" -x
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^kern\ \ :info\ \ :\ \[\ *[0-9]+\.[0-9]{6}\]\ info\ line$ ]]
+	[[ "${lines[1]}" =~ ^kern\ \ :err\ \ \ :\ \[\ *[0-9]+\.[0-9]{6}\]\ error\ line$ ]]
+	[[ "${lines[2]}" =~ ^kern\ \ :warn\ \ :\ \[\ *[0-9]+\.[0-9]{6}\]\ warn\ line$ ]]
+	run dmesg -F "$f" --level=err -t
+	[ "$output" = "error line" ]
+}
+
+@test "outputs: format kmsg is L,SEQ,USEC,FLAG;msg with \\xNN escapes" {
+	capture shim env PRINTK_SHIM_FORMAT=kmsg "$FIX/emit" $'\0016tab\there\\ \x1b\n' $'\001corphan\n'
+	grep -qE '^6,0,[0-9]+,-;tab\\x09here\\x5c \\x1b$' "$ERR"
+	grep -qE '^4,1,[0-9]+,c;orphan$' "$ERR"
+	[ "$(wc -l < "$ERR")" -eq 2 ]
+}
+
+@test "outputs: kmsg with PRINTK_SHIM_CALLER adds caller=T<tid>" {
+	capture shim env PRINTK_SHIM_FORMAT=kmsg PRINTK_SHIM_CALLER=1 "$FIX/emit" $'\0016x\n'
+	grep -qE '^6,0,[0-9]+,-,caller=T[0-9]+;x$' "$ERR"
+}
+
+@test "outputs: PRINTK_SHIM_TIME adds [%5lu.%06lu] to plain and prefix" {
+	capture shim env PRINTK_SHIM_TIME=1 "$FIX/emit" $'\0016t\n'
+	grep -qE '^\[ *[0-9]+\.[0-9]{6}\] t$' "$ERR"
+	capture shim env PRINTK_SHIM_TIME=1 PRINTK_SHIM_FORMAT=prefix "$FIX/emit" $'\0016t\n'
+	grep -qE '^<6>\[ *[0-9]+\.[0-9]{6}\] t$' "$ERR"
+}
+
+@test "outputs: the timestamp is CLOCK_MONOTONIC at the line's first fragment" {
+	capture shim env PRINTK_SHIM_TIME=1 "$FIX/emit" $'\0016a' @sleep 300 $'b\n'
+	up=$(cut -d' ' -f1 /proc/uptime)
+	t=$(sed -E 's/^\[ *([0-9]+\.[0-9]+)\].*/\1/' "$ERR")
+	awk -v t="$t" -v up="$up" 'BEGIN { exit !(t <= up && up - t < 60) }'
+}
+
+@test "outputs: PRINTK_SHIM_CALLER adds [T<tid>]" {
+	capture shim env PRINTK_SHIM_CALLER=1 "$FIX/emit" $'\0016c\n'
+	grep -qE '^\[T[0-9]+\] c$' "$ERR"
+}
+
+@test "outputs: COLOR=always colours by level as dmesg --color does" {
+	capture shim env PRINTK_SHIM_COLOR=always "$FIX/emit" $'\0011a\n' $'\0012c\n' $'\0013e\n' $'\0014w\n' $'\0016i\n'
+	err_is $'\e[7m\e[31ma\e[0m\n\e[1m\e[31mc\e[0m\n\e[31me\e[0m\n\e[1mw\e[0m\ni\n'
+}
+
+@test "outputs: COLOR=always colours the timestamp green" {
+	capture shim env PRINTK_SHIM_COLOR=always PRINTK_SHIM_TIME=1 "$FIX/emit" $'\0013e\n'
+	grep -qE $'^\e\\[32m\\[ *[0-9]+\\.[0-9]{6}\\] \e\\[0m\e\\[31me\e\\[0m$' "$ERR"
+}
+
+@test "outputs: COLOR=auto colours on a terminal, not on a pipe, and honours NO_COLOR" {
+	capture shim "$FIX/emit" $'\0013e\n'
+	err_is $'e\n'
+	run script -qec "env LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	[ "$output" = $'\e[31me\e[0m\r' ]
+	run script -qec "env NO_COLOR=1 LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	[ "$output" = $'e\r' ]
+}
+
+@test "outputs: format auto is prefix when fd 2 is the JOURNAL_STREAM" {
+	exec 5>"$BATS_TEST_TMPDIR/stream"
+	js=$(stat -L -c '%d:%i' "$BATS_TEST_TMPDIR/stream")
+	JOURNAL_STREAM=$js shim "$FIX/emit" $'\0013to the journal\n' 2>&5
+	file_is "$BATS_TEST_TMPDIR/stream" $'<3>to the journal\n'
+	JOURNAL_STREAM=1:2 shim "$FIX/emit" $'\0013not the journal\n' 2>"$BATS_TEST_TMPDIR/other"
+	file_is "$BATS_TEST_TMPDIR/other" $'not the journal\n'
+}

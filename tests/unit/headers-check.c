@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
+ * values, the marker helpers, each pr_* macro's level and pr_fmt, pr_cont
+ * without pr_fmt, no_printk and pr_debug (with and without DEBUG), and
+ * DECLARE_SEQ_BUF at file and block scope. The build compiles this one file
+ * as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all
+ * with -Werror, which is the header compile check; the printk below checks
+ * that a definition matching the kernel's prototype is accepted.
+ */
+#define pr_fmt(fmt) "hc: " fmt
+#include <linux/kern_levels.h>
+#include <linux/printk.h>
+#include <linux/seq_buf.h>
+#include <linux/ratelimit.h>
+#include <linux/hex.h>
+
+#include "tap.h"
+
+static char printed[1024];
+static size_t printed_len;
+
+static __attribute__((format(printf, 1, 0)))
+int record(const char *fmt, va_list ap)
+{
+	int n = vsnprintf(printed + printed_len, sizeof(printed) - printed_len, fmt, ap);
+
+	printed_len += (size_t)n;
+	return n;
+}
+
+/* The five entry points, with the prototypes of <linux/printk.h>. */
+int vprintk(const char *fmt, va_list args)
+{
+	return record(fmt, args);
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int _printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int printk_deferred(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int _printk_deferred(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static void reset(void)
+{
+	printed[0] = '\0';
+	printed_len = 0;
+}
+
+#define IS_BYTES(lit, want) is_mem(lit, sizeof(lit) - 1, want, sizeof(want) - 1, #lit)
+
+static void levels(void)
+{
+	IS_BYTES(KERN_SOH, "\x01");
+	IS_BYTES(KERN_EMERG, "\x01" "0");
+	IS_BYTES(KERN_ALERT, "\x01" "1");
+	IS_BYTES(KERN_CRIT, "\x01" "2");
+	IS_BYTES(KERN_ERR, "\x01" "3");
+	IS_BYTES(KERN_WARNING, "\x01" "4");
+	IS_BYTES(KERN_NOTICE, "\x01" "5");
+	IS_BYTES(KERN_INFO, "\x01" "6");
+	IS_BYTES(KERN_DEBUG, "\x01" "7");
+	IS_BYTES(KERN_DEFAULT, "");
+	IS_BYTES(KERN_CONT, "\x01" "c");
+	is_int(KERN_SOH_ASCII, 1, "KERN_SOH_ASCII");
+	is_int(LOGLEVEL_SCHED, -2, "LOGLEVEL_SCHED");
+	is_int(LOGLEVEL_DEFAULT, -1, "LOGLEVEL_DEFAULT");
+	is_int(LOGLEVEL_EMERG, 0, "LOGLEVEL_EMERG");
+	is_int(LOGLEVEL_WARNING, 4, "LOGLEVEL_WARNING");
+	is_int(LOGLEVEL_DEBUG, 7, "LOGLEVEL_DEBUG");
+}
+
+static void helpers(void)
+{
+	is_int(printk_get_level(KERN_INFO "x"), '6', "printk_get_level: digit");
+	is_int(printk_get_level(KERN_CONT "x"), 'c', "printk_get_level: c");
+	is_int(printk_get_level("\001" "dx"), 0, "printk_get_level: d is not a marker (5.1+)");
+	is_int(printk_get_level("\001"), 0, "printk_get_level: SOH NUL");
+	is_int(printk_get_level("x"), 0, "printk_get_level: none");
+	is_str(printk_skip_level(KERN_ERR KERN_CONT "x"), KERN_CONT "x", "printk_skip_level: one");
+	is_str(printk_skip_headers(KERN_ERR KERN_CONT "x"), "x", "printk_skip_headers: all");
+}
+
+static void pr_macros(void)
+{
+	reset();
+	is_int(pr_emerg("%d\n", 0), 8, "pr_emerg yields what printk returns");
+	pr_alert("a\n");
+	pr_crit("c\n");
+	pr_err("e\n");
+	pr_warn("w\n");
+	pr_notice("n\n");
+	pr_info("i %s\n", "x");
+	pr_cont("more\n");
+	is_str(printed, KERN_EMERG "hc: 0\n" KERN_ALERT "hc: a\n" KERN_CRIT "hc: c\n"
+	       KERN_ERR "hc: e\n" KERN_WARNING "hc: w\n" KERN_NOTICE "hc: n\n"
+	       KERN_INFO "hc: i x\n" KERN_CONT "more\n",
+	       "pr_*: level, pr_fmt; pr_cont without pr_fmt");
+}
+
+static void debug_and_no_printk(void)
+{
+	int n = 0;
+
+	reset();
+	is_int(no_printk("%d", n++), 0, "no_printk yields 0");
+	is_int(n, 0, "no_printk evaluates no argument");
+	is_int((long long)printed_len, 0, "no_printk prints nothing");
+	pr_debug("d %d\n", 1);
+	pr_devel("v\n");
+	print_hex_dump_bytes("b: ", DUMP_PREFIX_NONE, "AB", 2);
+#ifdef DEBUG
+	is_str(printed, KERN_DEBUG "hc: d 1\n" KERN_DEBUG "hc: v\n"
+	       KERN_DEBUG "b: 41 42                                            AB\n",
+	       "DEBUG: pr_debug, pr_devel, print_hex_dump_bytes print at KERN_DEBUG");
+#else
+	is_int((long long)printed_len, 0,
+	       "no DEBUG: pr_debug, pr_devel, print_hex_dump_bytes print nothing");
+#endif
+}
+
+static DECLARE_SEQ_BUF(file_sb, 12);
+
+static void seq_buf_decl(void)
+{
+	DECLARE_SEQ_BUF(local_sb, 6);
+
+	is_int((long long)file_sb.size, 12, "static DECLARE_SEQ_BUF at file scope");
+	seq_buf_puts(&file_sb, "file");
+	is_str(seq_buf_str(&file_sb), "file", "file-scope seq_buf works");
+	seq_buf_printf(&local_sb, "%s", "local!");
+	ok(seq_buf_has_overflowed(&local_sb), "block-scope seq_buf overflows at its size");
+	reset();
+	seq_buf_do_printk(&local_sb, KERN_NOTICE);
+	is_str(printed, KERN_NOTICE "local\n", "seq_buf_do_printk through the port's printk");
+}
+
+static void hex(void)
+{
+	char out[8] = "";
+	unsigned char bin[2];
+
+	is_int(hex_to_bin('F'), 15, "hex_to_bin");
+	is_int(hex_to_bin('g'), -1, "hex_to_bin: not a digit");
+	is_int(hex2bin(bin, "a0Ff", 2), 0, "hex2bin");
+	is_int(bin[0] << 8 | bin[1], 0xa0ff, "hex2bin: value");
+	is_int(hex2bin(bin, "zz", 1), -EINVAL, "hex2bin: -EINVAL");
+	*bin2hex(out, "\x12\xab", 2) = '\0';
+	is_str(out, "12ab", "bin2hex");
+}
+
+int main(void)
+{
+	levels();
+	helpers();
+	pr_macros();
+	debug_and_no_printk();
+	seq_buf_decl();
+	hex();
+	return tap_done();
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The headers themselves are ISO C99: this file includes them all under
+ * -std=c99 -pedantic -Werror and calls their inline functions. The pr_*
+ * macros are left out on purpose: like the kernel's, they take (fmt, ...)
+ * with GNU comma elision, which -pedantic reports at each call with no
+ * arguments after the format.
+ */
+#include <linux/hex.h>
+#include <linux/kern_levels.h>
+#include <linux/once_lite.h>
+#include <linux/printk.h>
+#include <linux/ratelimit.h>
+#include <linux/ratelimit_types.h>
+#include <linux/seq_buf.h>
+
+#include "tap.h"
+
+int printk_deferred(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+
+int main(void)
+{
+	char buf[64];
+	struct seq_buf s;
+	struct ratelimit_state rs;
+
+	seq_buf_init(&s, buf, sizeof(buf));
+	seq_buf_printf(&s, "%d", 42);
+	ratelimit_default_init(&rs);
+	is_str(seq_buf_str(&s), "42", "headers build as ISO C99 with -pedantic");
+	is_int(__ratelimit(&rs), 1, "ratelimit on the time() fallback clock");
+	return tap_done();
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of shim/level.c: marker runs, legacy tokens, level names. */
+#include "level.h"
+#include "tap.h"
+
+static void parse(const char *s, bool legacy, size_t skip, int level, unsigned int flags,
+		  const char *name)
+{
+	struct pks_mark m;
+	size_t got = pks_level_parse(s, strlen(s), legacy, &m);
+
+	ok(got == skip && m.level == level && m.flags == flags,
+	   "%s (skip %zu level %d flags %u)", name, got, m.level, m.flags);
+}
+
+int main(void)
+{
+	parse("x", true, 0, -1, 0, "no marker");
+	parse("", true, 0, -1, 0, "empty");
+	parse("\001", true, 0, -1, 0, "SOH alone is not a marker");
+	parse("\0016x", true, 2, 6, PKS_M_LEVEL, "KERN_INFO");
+	parse("\0010", true, 2, 0, PKS_M_LEVEL, "KERN_EMERG with nothing after");
+	parse("\0013\0016x", true, 4, 3, PKS_M_LEVEL, "first digit wins");
+	parse("\001c\0016x", true, 4, 6, PKS_M_LEVEL | PKS_M_CONT, "cont then digit");
+	parse("\0016\001cx", true, 4, 6, PKS_M_LEVEL | PKS_M_CONT, "digit then cont");
+	parse("\001dx", true, 2, -1, PKS_M_DEFAULT, "KERN_DEFAULT of 3.6-5.0");
+	parse("\0018x", true, 0, -1, 0, "SOH 8 is text");
+	parse("\001x", true, 0, -1, 0, "SOH x is text");
+	parse("x\0013y", true, 0, -1, 0, "marker after text");
+	parse("\0013\001", true, 2, 3, PKS_M_LEVEL, "a trailing lone SOH stays");
+	parse("<3>x", true, 3, 3, PKS_M_LEVEL, "legacy <3>");
+	parse("<3>x", false, 0, -1, 0, "legacy off");
+	parse("<c><6>x", true, 6, 6, PKS_M_LEVEL | PKS_M_CONT, "legacy <c><6>");
+	parse("<d>x", true, 3, -1, PKS_M_DEFAULT, "legacy <d>");
+	parse("<8>x", true, 0, -1, 0, "<8> is text");
+	parse("<3", true, 0, -1, 0, "unterminated <3");
+	parse("\0014<5>\001cx", true, 7, 4, PKS_M_LEVEL | PKS_M_CONT, "mixed run");
+	parse("\001c\001c\001c\001c\0012x", true, 10, 2, PKS_M_LEVEL | PKS_M_CONT, "long run");
+
+	is_int(pks_level_from_name("err"), 3, "name err");
+	is_int(pks_level_from_name("ERROR"), 3, "name ERROR");
+	is_int(pks_level_from_name("warning"), 4, "name warning");
+	is_int(pks_level_from_name("debug"), 7, "name debug");
+	is_int(pks_level_from_name("7"), 7, "digit 7");
+	is_int(pks_level_from_name("8"), -1, "digit 8");
+	is_int(pks_level_from_name("07"), -1, "07 is not a level");
+	is_int(pks_level_from_name(""), -1, "empty");
+	is_str(pks_level_name(0), "emerg", "name of 0");
+	is_str(pks_level_name(9), "?", "name of 9");
+	return tap_done();
+}

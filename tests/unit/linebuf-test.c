@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of shim/linebuf.c: lines, pieces at size-1, size and size+1,
+ * embedded newlines, close and drop. Complete lines are collected as
+ * "<level>text|" so one string shows what went out and in which order.
+ */
+#include "linebuf.h"
+#include "tap.h"
+
+#include <stdio.h>
+
+static char got[4096];
+static size_t gotn;
+
+static void out(struct pks_line *l, void *arg)
+{
+	(void)arg;
+	gotn += (size_t)snprintf(got + gotn, sizeof(got) - gotn, "<%d>%.*s|", l->level,
+				 (int)seq_buf_used(&l->sb), l->sb.buffer);
+}
+
+static void feed(struct pks_line *l, const char *s)
+{
+	pks_line_feed(l, s, strlen(s), out, NULL);
+}
+
+static struct pks_line *fresh(size_t size, int level)
+{
+	static char buf[64];
+	static struct pks_line l;
+
+	gotn = 0;
+	got[0] = '\0';
+	pks_line_init(&l, buf, size);
+	pks_line_start(&l, level, false, 0);
+	return &l;
+}
+
+int main(void)
+{
+	struct pks_line *l;
+
+	l = fresh(8, 6);
+	feed(l, "abc\n");
+	is_str(got, "<6>abc|", "a complete line");
+	ok(!l->open, "closed after its newline");
+
+	l = fresh(8, 6);
+	feed(l, "abc");
+	feed(l, "def\n");
+	is_str(got, "<6>abcdef|", "two fragments, one line");
+
+	l = fresh(8, 3);
+	feed(l, "1234567\n");
+	is_str(got, "<3>1234567|", "size-1 bytes: one line");
+
+	l = fresh(8, 3);
+	feed(l, "12345678\n");
+	is_str(got, "<3>12345678|", "exactly size bytes: one line, no empty piece");
+
+	l = fresh(8, 3);
+	feed(l, "123456789\n");
+	is_str(got, "<3>12345678|<3>9|", "size+1 bytes: two pieces at the same level");
+
+	l = fresh(8, 3);
+	feed(l, "12345678");
+	ok(l->open && seq_buf_used(&l->sb) == 8, "full but open: nothing written yet");
+	is_str(got, "", "no piece before more text comes");
+	pks_line_close(l, out, NULL);
+	is_str(got, "<3>12345678|", "close writes it");
+
+	l = fresh(8, 5);
+	feed(l, "a\nb\nc");
+	is_str(got, "<5>a|<5>b|", "embedded newlines: one line each");
+	ok(l->open, "the rest stays open");
+	feed(l, "d\n");
+	is_str(got, "<5>a|<5>b|<5>cd|", "and continues at the same level");
+
+	l = fresh(8, 4);
+	feed(l, "\n");
+	is_str(got, "<4>|", "an empty line");
+
+	l = fresh(8, 4);
+	feed(l, "");
+	ok(l->open, "an empty fragment opens a line");
+	pks_line_close(l, out, NULL);
+	is_str(got, "<4>|", "which closes as an empty line");
+
+	l = fresh(8, 4);
+	feed(l, "open");
+	pks_line_drop(l);
+	ok(!l->open && seq_buf_used(&l->sb) == 0, "drop forgets the line");
+	pks_line_close(l, out, NULL);
+	is_str(got, "", "nothing to close after drop");
+
+	l = fresh(1, 2);
+	feed(l, "abc\n");
+	is_str(got, "<2>a|<2>b|<2>c|", "size 1: a piece per byte");
+	return tap_done();
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# SPEC section 10: the printk-shim command.
+
+load helper
+
+@test "wrapper: runs the command with the shim preloaded" {
+	capture "$WRAPPER" --format=prefix -- "$FIX/emit" $'\0016foo' $'bar\n'
+	[ "$status" -eq 0 ]
+	err_is $'<6>foobar\n'
+}
+
+@test "wrapper: the command's exit status and signals are its own" {
+	run "$WRAPPER" -- sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+	run "$WRAPPER" -- sh -c 'kill -TERM $$'
+	[ "$status" -eq 143 ]
+	run "$WRAPPER" -- sh -c 'echo $$; exec sleep 0'
+	[ "$status" -eq 0 ]
+}
+
+@test "wrapper: exit 125 for a bad option or value, naming it" {
+	run --separate-stderr "$WRAPPER" --bogus -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: unknown option '--bogus'; see --help" ]
+	run --separate-stderr "$WRAPPER" --level=loud -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --level=loud: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug" ]
+	run --separate-stderr "$WRAPPER" --no-output -- true
+	[ "$status" -eq 125 ]
+	run --separate-stderr "$WRAPPER"
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: no command given; see --help" ]
+}
+
+@test "wrapper: exit 125 when the module is missing or its path is unsafe" {
+	run --separate-stderr env PRINTK_SHIM_LIB=/nonexistent/libprintk-shim.so "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: module '/nonexistent/libprintk-shim.so' not found: No such file or directory" ]
+	run --separate-stderr env PRINTK_SHIM_LIB="/tmp/a:b.so" "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	run --separate-stderr env PRINTK_SHIM_LIB="relative.so" "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: module path 'relative.so' must be absolute, without ':' or blanks" ]
+}
+
+@test "wrapper: exit 127 when the command is not found, 126 when it cannot run" {
+	run --separate-stderr "$WRAPPER" -- no-such-command-here
+	[ "$status" -eq 127 ]
+	[ "$stderr" = "printk-shim: no-such-command-here: command not found" ]
+	printf 'data\n' > "$BATS_TEST_TMPDIR/notexec"
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/notexec"
+	[ "$status" -eq 126 ]
+	[ "$stderr" = "printk-shim: $BATS_TEST_TMPDIR/notexec: Permission denied" ]
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/missing"
+	[ "$status" -eq 127 ]
+}
+
+@test "wrapper: LD_PRELOAD gets the module in front, once, keeping the rest" {
+	run "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$output" = "$MODULE" ]
+	run env LD_PRELOAD=/lib/x86_64-linux-gnu/libm.so.6 "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$output" = "$MODULE:/lib/x86_64-linux-gnu/libm.so.6" ]
+	run "$WRAPPER" -- "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$output" = "$MODULE" ]
+	run env LD_PRELOAD="/lib/x86_64-linux-gnu/libm.so.6 $MODULE" "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$output" = "/lib/x86_64-linux-gnu/libm.so.6 $MODULE" ]
+}
+
+@test "wrapper: every variable has its option, mapped one to one" {
+	run "$WRAPPER" --disable --output=fd:2 --format=kmsg --level=3 --default-level=5 \
+		--cont=strict --no-legacy-markers --line-max=77 --time --caller --color=never \
+		--no-crash-flush --syslog-socket=/tmp/s --syslog-facility=local3 --syslog-ident=id \
+		--syslog-format=rfc5424 --debug --lint -- env
+	[ "$status" -eq 0 ]
+	for kv in DISABLE=1 OUTPUT=fd:2 FORMAT=kmsg LEVEL=3 DEFAULT_LEVEL=5 CONT=strict \
+		LEGACY_MARKERS=0 LINE_MAX=77 TIME=1 CALLER=1 COLOR=never CRASH_FLUSH=0 \
+		SYSLOG_SOCKET=/tmp/s SYSLOG_FACILITY=local3 SYSLOG_IDENT=id SYSLOG_FORMAT=rfc5424 \
+		DEBUG=1 LINT=1; do
+		grep -qx "PRINTK_SHIM_$kv" <<< "$output"
+	done
+	n=$(grep -c '^PRINTK_SHIM_' <<< "$output")
+	[ "$n" -eq 18 ]
+}
+
+@test "wrapper: an option's value may follow as the next argument" {
+	run "$WRAPPER" --level warn -- env
+	grep -qx PRINTK_SHIM_LEVEL=warn <<< "$output"
+}
+
+@test "wrapper: --lib prints the module path" {
+	run "$WRAPPER" --lib
+	[ "$status" -eq 0 ]
+	[ "$output" = "$MODULE" ]
+}
+
+@test "wrapper: --print-env prints export lines that eval back" {
+	run "$WRAPPER" --time --output="file:/tmp/it's" --print-env
+	[ "$status" -eq 0 ]
+	eval "$output"
+	[ "$PRINTK_SHIM_TIME" = 1 ]
+	[ "$PRINTK_SHIM_OUTPUT" = "file:/tmp/it's" ]
+	[ "$LD_PRELOAD" = "$MODULE" ]
+}
+
+@test "wrapper: --help lists every option and --version the version" {
+	run "$WRAPPER" --help
+	[ "$status" -eq 0 ]
+	for o in --disable --output --format --level --default-level --cont --legacy-markers \
+		--line-max --time --caller --color --crash-flush --syslog-socket --syslog-facility \
+		--syslog-ident --syslog-format --debug --lint --lib --print-env; do
+		grep -q -- "$o" <<< "$output"
+	done
+	run "$WRAPPER" --version
+	[[ "$output" =~ ^printk-shim\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "wrapper: warns that a setuid command ignores LD_PRELOAD" {
+	cp "$FIX/emit" "$BATS_TEST_TMPDIR/suid"
+	chmod u+s "$BATS_TEST_TMPDIR/suid"
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/suid"
+	[ "${stderr_lines[0]}" = "printk-shim: warning: $BATS_TEST_TMPDIR/suid is set-user-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed" ]
+}
+
+@test "wrapper: warns that a static command cannot be interposed" {
+	printf 'int main(void) { return 0; }\n' > "$BATS_TEST_TMPDIR/s.c"
+	${CC:-cc} -static -o "$BATS_TEST_TMPDIR/static" "$BATS_TEST_TMPDIR/s.c"
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/static"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "printk-shim: warning: $BATS_TEST_TMPDIR/static is statically linked: printk cannot be interposed" ]
+}
+
+@test "wrapper: works after make install DESTDIR=" {
+	d=$BATS_TEST_TMPDIR/inst
+	make -s -C "$abs_top_builddir" install DESTDIR="$d" >/dev/null
+	w=$(find "$d" -path '*/bin/printk-shim')
+	[ -x "$w" ]
+	m=$("$w" --lib)
+	[[ "$m" == "$d"/*/libprintk-shim.so ]]
+	capture "$w" --format=prefix -- "$FIX/emit" $'\0013installed\n'
+	err_is $'<3>installed\n'
+}
