@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the benchmark programs share: the monotonic clock they time with, a
- * median, and the line every throughput workload prints. The programs print
+ * What the benchmark programs share: the clocks they time with (wall and
+ * the thread's CPU time), a median, and the line the throughput workloads print. The programs print
  * their figures as "key=value" words on stdout for bench/run.sh; what they
  * log goes to stderr, which the runner points at /dev/null or a file.
  * Thread-safety: pure.
@@ -21,6 +21,15 @@ static inline uint64_t bench_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Return: CPU time (user and system) of the calling thread, in ns. */
+static inline uint64_t bench_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

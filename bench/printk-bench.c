@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * printk-bench MODE SHAPE THREADS LINES: THREADS threads print LINES lines
- * in all (LINES / THREADS each) to stderr and the time from a common start
- * to the last line is printed as "ns=... lines=... allocs=...".
+ * in all (LINES / THREADS each) to stderr; the time from a common start to
+ * the last line, and the CPU time the threads spent (which load from other
+ * processes hardly changes), are printed as "ns=... cpu=... lines=... allocs=...".
  *
  * MODE printk calls the printk of libkcompat.so, which is the naive
  * vfprintf(stderr) or, under LD_PRELOAD, printk-shim; MODE ideal is the
@@ -12,7 +13,9 @@
  * lines (the last two for PRINTK_SHIM_LEVEL=info; the ideal filters by hand).
  *
  * Each thread prints a few lines before the common start, so the shim's
- * lazily mapped buffers are in place and only the steady state is timed.
+ * lazily mapped buffers are in place and only the steady state is timed;
+ * each thread reads the clock itself, as a busy machine may not run the
+ * main thread in time.
  * When bench/libmalloc-count.so is preloaded too, allocs= counts the heap
  * allocations made while timing; otherwise it is -1.
  */
@@ -34,6 +37,8 @@ struct worker {
 	pthread_t id;
 	int t;
 	long lines;
+	uint64_t t0, t1;	/* its own start and end: the main thread may not run */
+	uint64_t cpu;		/* CPU time it spent (user and system) on its lines */
 };
 
 static bool ideal;
@@ -85,9 +90,14 @@ static void *work(void *p)
 
 	for (long i = 0; i < WARMUP; i++)
 		one_line(w->t, -1 - i);
-	pthread_barrier_wait(&start);
+	pthread_barrier_wait(&start);	/* all warmed up */
+	pthread_barrier_wait(&start);	/* the allocation count is read */
+	w->t0 = bench_now();
+	w->cpu = bench_cpu();
 	for (long i = 0; i < w->lines; i++)
 		one_line(w->t, i);
+	w->cpu = bench_cpu() - w->cpu;
+	w->t1 = bench_now();
 	return NULL;
 }
 
@@ -106,7 +116,7 @@ int main(int argc, char **argv)
 	long (*allocs)(void) = (long (*)(void))dlsym(RTLD_DEFAULT, "bench_malloc_calls");
 	struct worker w[64];
 	long threads, lines, a0 = 0;
-	uint64_t t0, t1;
+	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0;
 	int s;
 
 	if (argc != 5 || (strcmp(argv[1], "printk") && strcmp(argv[1], "ideal")) ||
@@ -127,11 +137,14 @@ int main(int argc, char **argv)
 	pthread_barrier_wait(&start);
 	if (allocs)
 		a0 = allocs();
-	t0 = bench_now();
-	for (int i = 0; i < threads; i++)
+	pthread_barrier_wait(&start);
+	for (int i = 0; i < threads; i++) {
 		pthread_join(w[i].id, NULL);
-	t1 = bench_now();
-	printf("ns=%llu lines=%ld allocs=%ld\n", (unsigned long long)(t1 - t0), lines * threads,
-	       allocs ? allocs() - a0 : -1L);
+		t0 = w[i].t0 < t0 ? w[i].t0 : t0;
+		t1 = w[i].t1 > t1 ? w[i].t1 : t1;
+		cpu += w[i].cpu;
+	}
+	printf("ns=%llu cpu=%llu lines=%ld allocs=%ld\n", (unsigned long long)(t1 - t0),
+	       (unsigned long long)cpu, lines * threads, allocs ? allocs() - a0 : -1L);
 	return 0;
 }

@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: MIT
+# bench/report.awk: the samples of one bench/run.sh into the table (stdout)
+# and the CSV (-v csv=FILE, one figure a row: section,workload,variant,
+# metric,value). Every figure is the median of its samples; every ratio
+# compares medians of the same run. POSIX awk (mawk is enough).
+#
+# Sample lines: KIND ROW VARIANT key=value..., KIND being tp (throughput),
+# sys (syslog), fmt, start, mem, alloc, ir (callgrind instructions per line).
+
+function median(key,    n, i, j, t, a) {
+	n = cnt[key]
+	if (!n)
+		return ""
+	for (i = 1; i <= n; i++)
+		a[i] = val[key, i]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function push(key, v) {
+	cnt[key]++
+	val[key, cnt[key]] = v
+}
+
+function out(section, row, variant, metric, v) {
+	if (v != "")
+		printf "%s,%s,%s,%s,%s\n", section, row, variant, metric, v > csv
+}
+
+function label(row,    p, s) {
+	split(row, p, "-")
+	s = p[1] == "3" ? "3 fragments" : p[1] == "mix" ? "1 fragment, 90% filtered" : \
+	    p[1] == "off" ? "1 fragment, all filtered" : "1 fragment"
+	s = s ", " (p[2] == "null" ? "/dev/null" : "file")
+	if (p[1] == "mix" || p[1] == "off")
+		return s
+	return s ", " p[3] " thread" (p[3] == 1 ? "" : "s")
+}
+
+# Throughput in lines/s from ns per line.
+function lps(ns) {
+	return ns > 0 ? 1e9 / ns : 0
+}
+
+function ratio(a, b) {
+	return a > 0 && b > 0 ? a / b : ""
+}
+
+function fmtx(x) {
+	return x == "" ? "    n/a" : sprintf("%6.2fx", x)
+}
+
+function verdict(ok, what) {
+	printf "  %-8s %s\n", ok ? "[met]" : "[missed]", what
+	out("target", "-", "-", what, ok ? "met" : "missed")
+}
+
+{
+	delete kv
+	for (i = 4; i <= NF; i++) {
+		eq = index($i, "=")
+		v = substr($i, eq + 1)
+		kv[substr($i, 1, eq - 1)] = v ~ /^-?[0-9.]+$/ ? v + 0 : v
+	}
+	kind = $1; row = $2; var = $3
+	if (kind == "tp") {
+		if (!((row) in seen)) {
+			seen[row] = 1
+			order[++nrows] = row
+		}
+		push(row SUBSEP var, kv["ns"] / kv["lines"])
+		push("cpu" SUBSEP row SUBSEP var, kv["cpu"] / kv["lines"])
+	} else if (kind == "sys") {
+		if (kv["ns"] < 0)
+			why[var] = "not measured: " kv["why"]
+		else if (kv["delivered"] < kv["lines"])
+			why[var] = "n/a: " kv["delivered"] " of " kv["lines"] " lines reached the receiver"
+		else {
+			push("sys" SUBSEP var, kv["ns"] / kv["lines"])
+			push("syscpu" SUBSEP var, kv["cpu"] / kv["lines"])
+		}
+	} else if (kind == "fmt" || kind == "start") {
+		for (k in kv)
+			single[kind, k] = kv[k]
+	} else if (kind == "mem") {
+		push("mapped" SUBSEP var, kv["mapped"])
+		push("rss" SUBSEP var, kv["rss"])
+		push("hwm" SUBSEP var, kv["hwm_kib"])
+		threads = kv["threads"]
+	} else if (kind == "alloc") {
+		split(row, p, "-")
+		calls = kv["lines"] * (p[1] == "3" ? 3 : 1)
+		alloc[row, var] = kv["allocs"] < 0 ? "" : kv["allocs"] / calls
+	} else if (kind == "ir") {
+		irs[row, var] = kv["ir"]
+	}
+}
+
+END {
+	printf "" > csv
+	printf "printk-shim benchmark: %d rounds, %d lines per run, median of the rounds%s\n", \
+		rounds, lines, quick ? " (BENCH_QUICK: a smoke run, figures are rough)" : ""
+	printf "naive: libkcompat's vfprintf(stderr); ideal: one snprintf + one write(2) per line; shim: LD_PRELOAD printk-shim\n"
+	printf "x naive = naive ns / shim ns (speed-up); x ideal = shim ns / ideal ns (cost over the floor)\n"
+	printf "filtered rows: PRINTK_SHIM_LEVEL=info; the naive printk cannot filter and writes every line\n\n"
+	printf "%-40s %16s %16s %16s %8s %8s\n", "", "naive      ", "ideal      ", "shim       ", "", ""
+	printf "%-40s %8s %7s %8s %7s %8s %7s %8s %8s\n", "workload", "lines/s", "ns", \
+		"lines/s", "ns", "lines/s", "ns", "x naive", "x ideal"
+	for (i = 1; i <= nrows; i++) {
+		row = order[i]
+		for (v = 1; v <= 3; v++) {
+			name = v == 1 ? "naive" : v == 2 ? "ideal" : "shim"
+			ns[row, name] = median(row SUBSEP name)
+			out("throughput", row, name, "ns_per_line", sprintf("%.1f", ns[row, name]))
+			out("throughput", row, name, "lines_per_s", sprintf("%.0f", lps(ns[row, name])))
+		}
+		xn = ratio(ns[row, "naive"], ns[row, "shim"])
+		xi = ratio(ns[row, "shim"], ns[row, "ideal"])
+		out("throughput", row, "shim", "x_naive", xn == "" ? "" : sprintf("%.3f", xn))
+		out("throughput", row, "shim", "x_ideal", xi == "" ? "" : sprintf("%.3f", xi))
+		printf "%-40s %8.0f %7.1f %8.0f %7.1f %8.0f %7.1f %8s %8s\n", label(row), \
+			lps(ns[row, "naive"]), ns[row, "naive"], lps(ns[row, "ideal"]), ns[row, "ideal"], \
+			lps(ns[row, "shim"]), ns[row, "shim"], fmtx(xn), fmtx(xi)
+	}
+
+	printf "\nCPU time per line, ns (user + system of the printing threads; load elsewhere hardly moves it)\n"
+	printf "%-40s %8s %8s %8s %8s %8s\n", "workload", "naive", "ideal", "shim", "x naive", "x ideal"
+	for (i = 1; i <= nrows; i++) {
+		row = order[i]
+		for (v = 1; v <= 3; v++) {
+			name = v == 1 ? "naive" : v == 2 ? "ideal" : "shim"
+			cpu[row, name] = median("cpu" SUBSEP row SUBSEP name)
+			out("cpu", row, name, "cpu_ns_per_line", sprintf("%.1f", cpu[row, name]))
+		}
+		printf "%-40s %8.1f %8.1f %8.1f %8s %8s\n", label(row), cpu[row, "naive"], \
+			cpu[row, "ideal"], cpu[row, "shim"], fmtx(ratio(cpu[row, "naive"], cpu[row, "shim"])), \
+			fmtx(ratio(cpu[row, "shim"], cpu[row, "ideal"]))
+	}
+
+	printf "\nScaling: lines/s with N threads over lines/s with 1 thread (2 shared cores)\n"
+	printf "%-40s %8s %8s %8s\n", "workload", "naive", "ideal", "shim"
+	for (i = 1; i <= nrows; i++) {
+		row = order[i]
+		split(row, p, "-")
+		if (p[3] == 1 || (p[1] != "1" && p[1] != "3"))
+			continue
+		one = p[1] "-" p[2] "-1"
+		printf "%-40s", label(row)
+		for (v = 1; v <= 3; v++) {
+			name = v == 1 ? "naive" : v == 2 ? "ideal" : "shim"
+			sc = ratio(ns[one, name], ns[row, name])
+			scale[row, name] = sc
+			out("scaling", row, name, "vs_1_thread", sc == "" ? "" : sprintf("%.3f", sc))
+			printf " %7s", sc == "" ? "n/a" : sprintf("%.2fx", sc)
+		}
+		printf "\n"
+	}
+
+	written = ns["1-null-1", "shim"]
+	filtered = ns["off-null-1", "shim"]
+	fx = ratio(written, filtered)
+	printf "\nFiltering (PRINTK_SHIM_LEVEL=info, 1-fragment lines to /dev/null)\n"
+	printf "  written line %.1f ns, filtered-out line %.1f ns: filtered is %s cheaper\n", \
+		written, filtered, fx == "" ? "n/a" : sprintf("%.1fx", fx)
+	out("filter", "off-null-1", "shim", "written_over_filtered", fx == "" ? "" : sprintf("%.2f", fx))
+
+	printf "\nSyslog: %d lines per run to one AF_UNIX datagram receiver (a counting child process)\n", lines / 2
+	for (v = 1; v <= 2; v++) {
+		name = v == 1 ? "glibc" : "shim"
+		sys[name] = median("sys" SUBSEP name)
+		if (sys[name] == "") {
+			printf "  %-18s %s\n", v == 1 ? "glibc syslog(3)" : "printk-shim", why[name] == "" ? "n/a" : why[name]
+			out("syslog", "syslog", name, "status", why[name] == "" ? "n/a" : why[name])
+			continue
+		}
+		syscpu[name] = median("syscpu" SUBSEP name)
+		printf "  %-18s %8.0f lines/s %8.1f ns/line %8.1f CPU ns/line (the sender's)\n", \
+			v == 1 ? "glibc syslog(3)" : "printk-shim", lps(sys[name]), sys[name], syscpu[name]
+		out("syslog", "syslog", name, "ns_per_line", sprintf("%.1f", sys[name]))
+		out("syslog", "syslog", name, "cpu_ns_per_line", sprintf("%.1f", syscpu[name]))
+		out("syslog", "syslog", name, "lines_per_s", sprintf("%.0f", lps(sys[name])))
+	}
+	xs = ratio(sys["glibc"], sys["shim"])
+	if (xs != "")
+		printf "  printk-shim is %.2fx glibc syslog(3)'s throughput\n", xs
+
+	printf "\nFormat fast path (no %%p extensions), ns per call, in one process\n"
+	printf "  %-8s %14s %12s %8s\n", "format", "pks_vsnprintf", "vsnprintf", "ratio"
+	for (v = 1; v <= 2; v++) {
+		name = v == 1 ? "ints" : "mixed"
+		a = single["fmt", name "_pks"]; b = single["fmt", name "_libc"]
+		printf "  %-8s %14.1f %12.1f %8s\n", name, a, b, fmtx(ratio(a, b))
+		out("format", name, "pks_vsnprintf", "ns_per_call", a)
+		out("format", name, "vsnprintf", "ns_per_call", b)
+	}
+
+	t0 = single["start", "true"] / 1e6
+	t1 = single["start", "preload"] / 1e6
+	t2 = single["start", "wrapper"] / 1e6
+	printf "\nStart-up, median of %d spawns each, interleaved\n", spawns
+	printf "  /bin/true %.3f ms; LD_PRELOAD=module /bin/true %.3f ms (+%.3f); printk-shim -- /bin/true %.3f ms (+%.3f)\n", \
+		t0, t1, t1 - t0, t2, t2 - t0
+	c0 = single["start", "true_cpu"] / 1e6
+	c1 = single["start", "preload_cpu"] / 1e6
+	c2 = single["start", "wrapper_cpu"] / 1e6
+	printf "  CPU time of the process: %.3f ms; %.3f ms (+%.3f); %.3f ms (+%.3f)\n", \
+		c0, c1, c1 - c0, c2, c2 - c0
+	out("startup", "true", "bare", "cpu_ms", sprintf("%.3f", c0))
+	out("startup", "true", "preload", "cpu_ms", sprintf("%.3f", c1))
+	out("startup", "true", "wrapper", "cpu_ms", sprintf("%.3f", c2))
+	out("startup", "true", "bare", "ms", sprintf("%.3f", t0))
+	out("startup", "true", "preload", "ms", sprintf("%.3f", t1))
+	out("startup", "true", "wrapper", "ms", sprintf("%.3f", t2))
+
+	printf "\nMemory\n"
+	for (v = 1; v <= 2; v++) {
+		name = v == 1 ? "naive" : "shim"
+		mm[name] = median("mapped" SUBSEP name)
+		mr[name] = median("rss" SUBSEP name)
+		mh[name] = median("hwm" SUBSEP name)
+		out("memory", "per-thread", name, "mapped_bytes", mm[name])
+		out("memory", "per-thread", name, "rss_bytes", mr[name])
+		out("memory", threads "-threads", name, "peak_rss_kib", mh[name])
+	}
+	printf "  per thread, at its first printk: shim maps %d B (%d B resident); naive %d B (%d B)\n", \
+		mm["shim"], mr["shim"], mm["naive"], mr["naive"]
+	printf "  peak RSS with %d threads: shim %d KiB, naive %d KiB\n", threads, mh["shim"], mh["naive"]
+	printf "  heap allocations per printk call, steady state:"
+	for (t = 1; t <= 4; t += 3)
+		for (v = 1; v <= 2; v++) {
+			name = v == 1 ? "naive" : "shim"
+			a = alloc["3-null-" t, name]
+			printf " %s %s (%d thread%s)%s", name, a == "" ? "n/a" : a, t, t == 1 ? "" : "s", \
+				t == 4 && v == 2 ? "\n" : ";"
+			out("memory", "3-null-" t, name, "allocs_per_call", a)
+		}
+
+	if (("1-null-1", "shim") in irs) {
+		printf "\nInstructions per line (callgrind, user space, 1 thread)\n"
+		printf "%-40s %8s %8s %8s %8s\n", "workload", "naive", "ideal", "shim", "x ideal"
+		split("1-null-1 3-null-1 off-null-1", irows, " ")
+		for (i = 1; i <= 3; i++) {
+			row = irows[i]
+			printf "%-40s %8d %8d %8d %8s\n", label(row), irs[row, "naive"], irs[row, "ideal"], \
+				irs[row, "shim"], fmtx(ratio(irs[row, "shim"], irs[row, "ideal"]))
+			for (v = 1; v <= 3; v++) {
+				name = v == 1 ? "naive" : v == 2 ? "ideal" : "shim"
+				out("instructions", row, name, "ir_per_line", irs[row, name])
+			}
+		}
+	} else {
+		printf "\nInstructions per line: not measured (%s)\n", quick ? "BENCH_QUICK" : "no valgrind"
+	}
+
+	printf "\nTargets (wall-clock medians, as the issue sets them; the CPU-time figure in brackets)\n"
+	x = ratio(ns["3-null-1", "naive"], ns["3-null-1", "shim"])
+	c = ratio(cpu["3-null-1", "naive"], cpu["3-null-1", "shim"])
+	verdict(x >= 2.0, sprintf("3 fragments, /dev/null: %.2fx naive (>= 2.0x) [cpu %.2fx]", x, c))
+	x = ratio(ns["3-file-1", "naive"], ns["3-file-1", "shim"])
+	c = ratio(cpu["3-file-1", "naive"], cpu["3-file-1", "shim"])
+	verdict(x >= 2.0, sprintf("3 fragments, file: %.2fx naive (>= 2.0x) [cpu %.2fx]", x, c))
+	x = ratio(ns["3-null-1", "shim"], ns["3-null-1", "ideal"])
+	c = ratio(cpu["3-null-1", "shim"], cpu["3-null-1", "ideal"])
+	verdict(x != "" && x <= 1.15, sprintf("3 fragments, /dev/null: %.2fx ideal (<= 1.15x) [cpu %.2fx]", x, c))
+	x = ratio(ns["1-null-1", "shim"], ns["1-null-1", "ideal"])
+	c = ratio(cpu["1-null-1", "shim"], cpu["1-null-1", "ideal"])
+	verdict(x != "" && x <= 1.10, sprintf("1 fragment, /dev/null: %.2fx ideal (<= 1.10x) [cpu %.2fx]", x, c))
+	x = scale["1-null-2", "shim"]
+	c = ratio(cpu["1-null-1", "shim"], cpu["1-null-2", "shim"])
+	verdict(x >= 1.7, sprintf("2 threads, /dev/null: %.2fx one thread (>= 1.7x; ideal %.2fx) [cpu per line 1T/2T %.2f]", \
+		x, scale["1-null-2", "ideal"], c))
+	c = ratio(cpu["1-null-1", "shim"], cpu["off-null-1", "shim"])
+	verdict(fx >= 10, sprintf("filtered-out lines %.1fx cheaper than written (>= 10x) [cpu %.1fx]", fx, c))
+	if (xs == "")
+		verdict(0, "syslog: n/a (" (why["shim"] != "" ? why["shim"] : why["glibc"]) ")")
+	else
+		verdict(xs >= 1, sprintf("syslog: %.2fx glibc syslog(3) (>= 1.0x) [cpu %.2fx]", xs, \
+			ratio(syscpu["glibc"], syscpu["shim"])))
+	verdict(t2 - t0 < 1, sprintf("start-up: printk-shim -- /bin/true adds %.3f ms (< 1 ms) [cpu +%.3f ms]", \
+		t2 - t0, c2 - c0))
+	a = alloc["3-null-1", "shim"]; b = alloc["3-null-4", "shim"]
+	verdict(a == 0 && b == 0, sprintf("heap allocations per printk call: %s, %s with 4 threads (0)", \
+		a == "" ? "n/a" : a, b == "" ? "n/a" : b))
+}

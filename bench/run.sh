@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/run.sh BUILDDIR SRCDIR: every printk-shim benchmark, side by side, in
+# one run (make bench). A round runs each throughput workload once per
+# variant, naive (libkcompat's vfprintf), ideal (snprintf + write) and shim,
+# in an order that rotates from round to round, so load from elsewhere on
+# the machine falls on all three alike; the report takes the median of the
+# rounds. Samples go to bench/results/samples-STAMP.txt; bench/report.awk
+# turns them into the table (stdout and bench-STAMP.txt) and the CSV
+# (bench-STAMP.csv); latest.txt and latest.csv are copies of the last run.
+# Environment: BENCH_QUICK=1 for a smoke run of a few seconds; BENCH_ROUNDS,
+# BENCH_LINES (lines per throughput run) override the defaults; AWK.
+
+set -eu
+B=$1
+S=$2
+AWK=${AWK:-awk}
+case ${BENCH_QUICK:-} in
+''|0|no) quick= ;;
+*) quick=1 ;;
+esac
+if [ -n "$quick" ]; then
+	rounds=${BENCH_ROUNDS:-3} lines=${BENCH_LINES:-5000} spawns=50 fmtcalls=20000
+else
+	rounds=${BENCH_ROUNDS:-7} lines=${BENCH_LINES:-100000} spawns=300 fmtcalls=200000
+fi
+
+# Only what each variant sets: nothing inherited from the caller's shell.
+for v in $(env | sed -n 's/^\(PRINTK_SHIM_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
+unset LD_PRELOAD
+
+mod=$B/shim/.libs/libprintk-shim.so
+counter=$B/bench/.libs/libmalloc-count.so
+wrapper=$B/printk-shim
+pb=$B/bench/printk-bench
+results=$B/bench/results
+stamp=$(date +%Y%m%d-%H%M%S)
+samples=$results/samples-$stamp.txt
+file=$results/out.tmp
+sock=$(mktemp -d "${TMPDIR:-/tmp}/pks-bench.XXXXXX")
+trap 'rm -rf "$sock" "$file"' EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$results"
+: >"$samples"
+
+for f in "$mod" "$counter" "$wrapper" "$pb"; do
+	[ -e "$f" ] || { echo "bench: $f is missing: run make first" >&2; exit 1; }
+done
+
+# SHAPE: the env(1) words of the shim variant (mix and off filter at info).
+shim_env() {
+	case $1 in
+	mix|off) echo "LD_PRELOAD=$mod PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_LEVEL=info" ;;
+	*) echo "LD_PRELOAD=$mod PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain" ;;
+	esac
+}
+
+# ROW VARIANT: one throughput run; ROW is SHAPE-DEST-THREADS.
+tp() {
+	shape=${1%%-*} rest=${1#*-}
+	dest=${rest%%-*} threads=${rest#*-}
+	case $dest in null) to=/dev/null ;; *) to=$file ;; esac
+	case $2 in
+	naive) res=$("$pb" printk "$shape" "$threads" "$lines" 2>"$to") ;;
+	ideal) res=$("$pb" ideal "$shape" "$threads" "$lines" 2>"$to") ;;
+	shim) res=$(env $(shim_env "$shape") "$pb" printk "$shape" "$threads" "$lines" 2>"$to") ;;
+	esac
+	echo "tp $1 $2 $res" >>"$samples"
+}
+
+# VARIANT: one syslog run against the counting receiver.
+sys() {
+	n=$((lines / 2))
+	case $1 in
+	glibc) res=$("$B/bench/syslog-bench" glibc "$n" "$sock" 2>/dev/null) ;;
+	shim) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT=syslog \
+		PRINTK_SHIM_SYSLOG_SOCKET="$sock/log" \
+		"$B/bench/syslog-bench" printk "$n" "$sock" 2>/dev/null) ;;
+	esac
+	echo "sys syslog $1 $res" >>"$samples"
+}
+
+# ROW VARIANT: instructions per line, from two callgrind runs of different length.
+ir() {
+	shape=${1%%-*}
+	set -- "$1" "$2" 2000 12000
+	case $2 in
+	naive) vars= mode=printk ;;
+	ideal) vars= mode=ideal ;;
+	shim) vars=$(shim_env "$shape") mode=printk ;;
+	esac
+	for n in $3 $4; do
+		rm -f "$sock/cg.$n"
+		env $vars valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--log-file="$sock/cg.$n" "$pb" "$mode" "$shape" 1 "$n" >/dev/null 2>&1 || :
+	done
+	a=$(sed -n 's/.*Collected : *//p' "$sock/cg.$3" 2>/dev/null)
+	b=$(sed -n 's/.*Collected : *//p' "$sock/cg.$4" 2>/dev/null)
+	[ -n "$a" ] && [ -n "$b" ] || return 0
+	echo "ir $1 $2 ir=$(((b - a) / ($4 - $3)))" >>"$samples"
+}
+
+rows="1-null-1 3-null-1 1-null-2 3-null-2 1-null-4 3-null-4
+1-file-1 3-file-1 1-file-2 3-file-2 1-file-4 3-file-4 mix-null-1 off-null-1"
+echo "bench: $rounds rounds, $lines lines per run; samples in $samples" >&2
+round=0
+while [ "$round" -lt "$rounds" ]; do
+	printf 'bench: round %d of %d\n' $((round + 1)) "$rounds" >&2
+	for row in $rows; do
+		case $((round % 3)) in
+		0) tp "$row" naive; tp "$row" ideal; tp "$row" shim ;;
+		1) tp "$row" ideal; tp "$row" shim; tp "$row" naive ;;
+		*) tp "$row" shim; tp "$row" naive; tp "$row" ideal ;;
+		esac
+	done
+	if [ $((round % 2)) -eq 0 ]; then sys glibc; sys shim; else sys shim; sys glibc; fi
+	round=$((round + 1))
+done
+
+echo "bench: format, start-up, memory" >&2
+echo "fmt format - $("$B/bench/format-bench" "$rounds" "$fmtcalls")" >>"$samples"
+echo "start startup - $("$B/bench/startup-bench" "$spawns" "$mod" "$wrapper")" >>"$samples"
+for i in 1 2 3; do
+	echo "mem mem naive $("$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
+	echo "mem mem shim $(env $(shim_env 1) "$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
+done
+for t in 1 4; do
+	echo "alloc 3-null-$t naive $(env LD_PRELOAD="$counter" "$pb" printk 3 $t "$lines" 2>/dev/null)" >>"$samples"
+	echo "alloc 3-null-$t shim $(env $(shim_env 3) LD_PRELOAD="$mod $counter" \
+		"$pb" printk 3 $t "$lines" 2>/dev/null)" >>"$samples"
+done
+
+if [ -z "$quick" ] && command -v valgrind >/dev/null 2>&1; then
+	echo "bench: instruction counts (callgrind)" >&2
+	for row in 1-null-1 3-null-1 off-null-1; do
+		for v in naive ideal shim; do
+			ir "$row" "$v"
+		done
+	done
+fi
+
+"$AWK" -v rounds="$rounds" -v lines="$lines" -v spawns="$spawns" -v quick="$quick" \
+	-v csv="$results/bench-$stamp.csv" -f "$S/bench/report.awk" "$samples" |
+	tee "$results/bench-$stamp.txt"
+cp "$results/bench-$stamp.txt" "$results/latest.txt"
+cp "$results/bench-$stamp.csv" "$results/latest.csv"
+echo "bench: table in $results/bench-$stamp.txt, figures in $results/bench-$stamp.csv" >&2

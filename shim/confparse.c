@@ -102,6 +102,8 @@ ENUM_PARSER(format, { "auto", PKS_FMT_AUTO }, { "plain", PKS_FMT_PLAIN },
 ENUM_PARSER(color, { "auto", PKS_COLOR_AUTO }, { "always", PKS_COLOR_ALWAYS },
 	    { "never", PKS_COLOR_NEVER })
 ENUM_PARSER(syslog_format, { "rfc3164", PKS_SYSLOG_RFC3164 }, { "rfc5424", PKS_SYSLOG_RFC5424 })
+ENUM_PARSER(patch, { "auto", PKS_PATCH_AUTO }, { "always", PKS_PATCH_ALWAYS },
+	    { "never", PKS_PATCH_NEVER })
 
 /* "kern" is left out on purpose: user space may not claim the kernel's facility. */
 ENUM_PARSER(syslog_facility,
@@ -188,6 +190,41 @@ static int p_output(struct pks_settings *s, const char *v)
 	return 0;
 }
 
+/* One "name" or "name:v" of @n bytes; the name is a C identifier. */
+static int symbol(struct pks_symspec *o, const char *v, size_t n)
+{
+	o->va = n > 2 && !memcmp(v + n - 2, ":v", 2);
+	n -= o->va ? 2 : 0;
+	if (n == 0 || n >= sizeof(o->name) || (*v >= '0' && *v <= '9'))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] == '_' || (v[i] >= '0' && v[i] <= '9') ||
+		      ((v[i] | 0x20) >= 'a' && (v[i] | 0x20) <= 'z')))
+			return -1;
+	memcpy(o->name, v, n);
+	o->name[n] = '\0';
+	return 0;
+}
+
+static int p_symbols(struct pks_settings *s, const char *v)
+{
+	struct pks_symspec tmp[PKS_SYMBOLS_MAX];
+	int n = 0;
+
+	for (const char *p = v, *e; ; p = e + 1) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		if (n == PKS_SYMBOLS_MAX || symbol(&tmp[n++], p, (size_t)(e - p)))
+			return -1;
+		if (!*e)
+			break;
+	}
+	memcpy(s->symbols, tmp, sizeof(tmp[0]) * (size_t)n);
+	s->nsymbols = n;
+	return 0;
+}
+
 #define LEVELS "0..7 or emerg|alert|crit|err|warn|notice|info|debug"
 #define BOOL "0|1"
 
@@ -214,6 +251,12 @@ const struct pks_var pks_vars[] = {
 	{ "SYSLOG_FORMAT", "rfc3164|rfc5424", "rfc3164", "syslog message format", false, p_syslog_format },
 	{ "DEBUG", BOOL, "0", "print the effective configuration and where printk resolves", true, p_debug },
 	{ "LINT", BOOL, "0", "report legacy continuations without KERN_CONT, once per call site", true, p_lint },
+	{ "SYMBOLS", "NAME[:v][,NAME[:v]...] (at most 16)", "none",
+	  "more printk-like functions to take over (NAME:v: vprintk's prototype); --symbol=NAME adds one",
+	  false, p_symbols },
+	{ "PATCH", "auto|always|never", "auto",
+	  "patch the printk functions the dynamic linker cannot interpose (auto), all found (always), none",
+	  false, p_patch },
 };
 const size_t pks_nvars = sizeof(pks_vars) / sizeof(pks_vars[0]);
 
@@ -233,6 +276,7 @@ void pks_settings_default(struct pks_settings *s)
 	strcpy(s->syslog_socket, "/dev/log");
 	s->syslog_facility = LOG_USER;
 	s->syslog_format = PKS_SYSLOG_RFC3164;
+	s->patch = PKS_PATCH_AUTO;
 }
 
 /** pks_var_find() - Return: the variable called @name (without prefix), or NULL. */

@@ -14,16 +14,24 @@
 
 #define PKS_OUTPUTS_MAX	8
 #define PKS_PATH_MAX	1024
+#define PKS_SYMBOLS_MAX	16
 
 enum pks_format { PKS_FMT_AUTO, PKS_FMT_PLAIN, PKS_FMT_PREFIX, PKS_FMT_DMESG, PKS_FMT_KMSG };
 enum pks_color { PKS_COLOR_AUTO, PKS_COLOR_ALWAYS, PKS_COLOR_NEVER };
 enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD };
 enum pks_sysfmt { PKS_SYSLOG_RFC3164, PKS_SYSLOG_RFC5424 };
+enum pks_patch { PKS_PATCH_AUTO, PKS_PATCH_ALWAYS, PKS_PATCH_NEVER };
 
 struct pks_outspec {
 	enum pks_outkind kind;
 	int fd;				/* PKS_OUT_FD */
 	char path[PKS_PATH_MAX];	/* PKS_OUT_FILE */
+};
+
+/* A printk-like function of the program's, to take over (PRINTK_SHIM_SYMBOLS). */
+struct pks_symspec {
+	char name[64];
+	bool va;			/* vprintk's prototype: "name:v" */
 };
 
 /* What the variables say, validated, before anything is opened. */
@@ -41,6 +49,9 @@ struct pks_settings {
 	int syslog_facility;		/* LOG_USER etc. (already shifted) */
 	int syslog_format;		/* enum pks_sysfmt */
 	char syslog_ident[64];		/* empty: the program's short name */
+	int patch;			/* enum pks_patch */
+	int nsymbols;
+	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
 };
 
 struct pks_var {

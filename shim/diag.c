@@ -14,6 +14,8 @@
 #include "elfsym.h"
 #include "emit.h"
 #include "level.h"
+#include "patch.h"
+#include "sink.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -36,19 +38,19 @@ const char *pks_strerror(int err)
 void pks_say(const char *kind, const char *fmt, ...)
 {
 	char buf[1024];
+	size_t n, room;
 	va_list ap;
-	int n, m;
+	int m;
 
-	n = snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
+	n = (size_t)snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
+	room = sizeof(buf) - n - 1;	/* keep one byte for the newline */
 	va_start(ap, fmt);
-	m = vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	m = vsnprintf(buf + n, room, fmt, ap);
 	va_end(ap);
-	if (m < 0)
-		m = 0;
-	n += (size_t)m < sizeof(buf) - (size_t)n - 1 ? m : (int)(sizeof(buf) - (size_t)n - 2);
+	if (m > 0)
+		n += (size_t)m < room ? (size_t)m : room - 1;
 	buf[n++] = '\n';
-	while (write(2, buf, (size_t)n) < 0 && errno == EINTR)
-		;
+	pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
 }
 
 #define LINT_SLOTS 1024
@@ -128,6 +130,19 @@ static void report_outputs(const struct pks_config *c)
 	}
 }
 
+static void report_symbols_setting(const struct pks_settings *s)
+{
+	char list[PKS_SYMBOLS_MAX * 67] = "none";
+	size_t n = 0;
+
+	for (int i = 0; i < s->nsymbols; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s%s", i ? "," : "",
+				      s->symbols[i].name, s->symbols[i].va ? ":v" : "");
+	pks_debug("PRINTK_SHIM_PATCH=%s SYMBOLS=%s",
+		  s->patch == PKS_PATCH_AUTO ? "auto" : s->patch == PKS_PATCH_ALWAYS ? "always" : "never",
+		  list);
+}
+
 static void report_settings(const struct pks_config *c)
 {
 	const struct pks_settings *s = &c->set;
@@ -144,18 +159,16 @@ static void report_settings(const struct pks_config *c)
 		  s->syslog_socket, s->syslog_facility >> 3, c->ident,
 		  s->syslog_format ? "rfc5424" : "rfc3164");
 	report_outputs(c);
+	report_symbols_setting(s);
 }
 
-/* Where @name resolves for a call through the PLT, and what that means. */
+/* Where @name is defined and what patching did; where it resolves for a call through the PLT. */
 static void report_symbol(const char *name, const void *ours)
 {
 	void *p = dlsym(RTLD_DEFAULT, name);
-	const char *exe = pks_elf_exe_defines(name);
 	char at[512];
 
-	if (exe)
-		pks_debug("%s: defined inside the executable %s: its own calls bind there and cannot be interposed",
-			  name, exe);
+	pks_patch_report(name);
 	if (!p) {
 		pks_debug("%s: not defined by any loaded object; the shim provides it", name);
 		return;
@@ -165,7 +178,10 @@ static void report_symbol(const char *name, const void *ours)
 		return;
 	}
 	where(p, at, sizeof(at));
-	pks_debug("%s: resolves to %s, not to the shim: those calls will not reach it", name, at);
+	if (pks_patch_covers(p))
+		pks_debug("%s: resolves to %s, patched to jump to the shim: calls reach it", name, at);
+	else
+		pks_debug("%s: resolves to %s, not to the shim: those calls will not reach it", name, at);
 }
 
 /** pks_debug_report() - the PRINTK_SHIM_DEBUG start-up report */
@@ -174,18 +190,23 @@ void pks_debug_report(void)
 	const struct pks_config *c = pks_config();
 
 	report_settings(c);
+	pks_patch_apply();	/* once: the report says what it did */
 	for (int i = 0; i < PKS_NSYMS; i++)
-		report_symbol(pks_syms[i].name, pks_syms[i].ours);
+		report_symbol(pks_syms[i].name, pks_patch_own(i));
+	for (int i = 0; i < c->set.nsymbols; i++)
+		pks_patch_report(c->set.symbols[i].name);
 }
 
 /**
  * pks_check_unreached() - at exit, when no call ever reached the shim: say so
- * if the executable defines printk itself, the case LD_PRELOAD cannot help.
+ * if the executable defines printk itself and it was not patched, the case
+ * LD_PRELOAD cannot help.
  */
 void pks_check_unreached(void)
 {
 	for (int i = 0; i < PKS_NSYMS; i++) {
-		const char *exe = pks_elf_exe_defines(pks_syms[i].name);
+		const char *exe = pks_patch_taken(pks_syms[i].name) ? NULL :
+				  pks_elf_exe_defines(pks_syms[i].name);
 
 		if (exe) {
 			pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",

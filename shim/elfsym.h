@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* ELF64_ST_TYPE, _BIND and _VISIBILITY are the ELF32_ ones too; both classes use them. */
+
 /* An ELF file mapped read-only, its symbol tables found and bounds-checked. */
 struct pks_elf {
 	const char *base;

@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,8 +82,9 @@ static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, v
 		return feed(c, x, x->scratch, (size_t)n, caller);
 	}
 	if (n < 0) {
+		/* The C library gave up mid-format; what it wrote is still said. */
 		va_end(again);
-		return 0;
+		return feed(c, x, x->scratch, strnlen(x->scratch, PKS_SCRATCH - 1), caller);
 	}
 	/* Nothing is cut: a long fragment gets a mapping of its own, not malloc. */
 	big = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -123,14 +125,19 @@ static void *next_of(int sym)
 {
 	static void *next[PKS_NSYMS];
 	static _Atomic int looked[PKS_NSYMS];
+	static PKS_TLS volatile bool looking;	/* glibc declares dlsym leaf: volatile */
 
-	if (!atomic_load_explicit(&looked[sym], memory_order_acquire)) {
-		void *p = dlsym(RTLD_NEXT, pks_syms[sym].name);
+	/* A printk from inside dlsym (an interposed dlsym or malloc) finds none. */
+	if (!atomic_load_explicit(&looked[sym], memory_order_acquire) && !looking) {
+		void *p;
 
+		looking = true;
+		p = dlsym(RTLD_NEXT, pks_syms[sym].name);
+		looking = false;
 		next[sym] = p == pks_syms[sym].ours ? NULL : p;
 		atomic_store_explicit(&looked[sym], 1, memory_order_release);
 	}
-	return next[sym];
+	return atomic_load_explicit(&looked[sym], memory_order_acquire) ? next[sym] : NULL;
 }
 
 /* Hand the formatted text of @n bytes on, or write it without its markers. */

@@ -1,7 +1,46 @@
 // SPDX-License-Identifier: MIT
 /*
- * README-BEGIN (kernel format strings)
- * README-END
+ * Kernel format strings (for the README). printk's format is formatted by
+ * the shim's engine, shim/format*.c, never allocating, locking or exiting:
+ * - Fast path: a format with no %p and no %n conversion goes to the C
+ *   library's vsnprintf() untouched, after one strchr() scan.
+ * - C conversions are the C library's, byte for byte: each is handed to
+ *   snprintf() as written, '*' values included (so %.0d of 0, %.s, a
+ *   negative '*' precision, %a, %Lf, %ls, %m, the ' and I flags are glibc's,
+ *   as is glibc's own switch to its slow path after an odd one like %hs).
+ * - %n reads its argument and writes nothing (the kernel refuses %n).
+ *   errno is kept, and %m prints the caller's. A NULL format is "(null)".
+ * - Positional formats (%1$d; the kernel has none) go to vsnprintf()
+ *   whole; %p there prints as the C library prints it. One that also has
+ *   %n prints only its text up to the first conversion.
+ * - A conversion the walk does not know (%y, a registered one): the rest of
+ *   the format goes to vsnprintf(), or stops there if it holds a %n.
+ * - %p and %pK print the kernel's hashed form: SipHash of the pointer keyed
+ *   with the process's AT_RANDOM bytes, low 32 bits, "00000000" + 8 hex
+ *   digits; NULL and ERR_PTR values print raw. %px prints the raw value.
+ * - %pS %pSR %pB %ps (and the old %pF %pf) come from dladdr1(): dynamic
+ *   symbols only (link programs with -rdynamic); a shared object other than
+ *   the program is a module, " [libfoo]" (its file name without ".so*");
+ *   %pSb/%pBb add its GNU build ID; no symbol prints "0x<hex>". These are
+ *   the only conversions that take a lock (the dynamic linker's).
+ * - By-reference extensions print "(null)" for NULL and "(efault)" for a
+ *   pointer below 4096 or an ERR_PTR, as the kernel does; other pointers
+ *   are read, as the kernel reads them.
+ * - Also done: %pa %pad (pointer-sized), %pM %pm with R and F, %pI4 %pi4
+ *   [hnbl], %pI6 %pi6 %pI6c, %pIS/%piS [pfschnbl], %pU[bBlL], %*ph[CDN]
+ *   (64 bytes at most), %*pE[achnops] ('"' is in c, the kernel's isprint
+ *   keeps Latin-1), %pe (the kernel's names, EPROBE_DEFER included; unknown
+ *   values in decimal), %*pb %*pbl, %p4cc %p4ch[R] %p4cl %p4cb, %pV (nested
+ *   at most 8 deep, then "(%pV?)"), %pt[RT][dt][rs], %pr %pR %pra, %pNF,
+ *   %pks %pus.
+ * - Kernel objects userspace has not got (%pd %pD %pC %pg %pG %pO %pfw)
+ *   get the pointer checks above, then print as %p.
+ * - An unknown extension prints as %p; the ASCII letters and digits after
+ *   %p are consumed, as the kernel does (the kernel also eats Latin-1
+ *   letters; the shim does not, so UTF-8 text after %p stays whole).
+ * - Width and precision on an extension follow the kernel: space padding,
+ *   precision cuts, a negative '*' width left-justifies, a negative '*'
+ *   precision is 0, and for %ph %pE %pb the width is the length.
  *
  * This file owns the walk over a format string: the fast path, the C
  * library's conversions one at a time, and the dispatch of %p extensions
@@ -27,7 +66,7 @@
 
 #define FIELD_WIDTH_MAX	((1 << 23) - 1)	/* the kernel's clamps */
 #define PRECISION_MAX	((1 << 15) - 1)
-#define SPEC_TEXT_MAX	40		/* longer specs go to the C library */
+#define SPEC_TEXT_MAX	64		/* longer specs go to the C library */
 #define VA_DEPTH_MAX	8		/* %pV inside %pV inside ... */
 
 /* What scan() finds in a format. */
@@ -38,7 +77,13 @@ enum {
 };
 
 /* Every character the C library accepts between '%' and the conversion. */
-static const char spec_chars[] = "-+ #0'I123456789.*$hlLqjzZtw";
+static const unsigned char spec_char[256] = {
+	['-'] = 1, ['+'] = 1, [' '] = 1, ['#'] = 1, ['\''] = 1, ['I'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['.'] = 1, ['*'] = 1,
+	['h'] = 1, ['l'] = 1, ['L'] = 1, ['q'] = 1, ['j'] = 1, ['z'] = 1,
+	['Z'] = 1, ['t'] = 1, ['w'] = 1, ['$'] = 2,
+};
 
 /* What one conversion takes from the arguments. */
 enum kind { K_BAD, K_INT, K_FLT, K_CHR, K_STR, K_PTR, K_NOUT, K_NOARG };
@@ -78,6 +123,7 @@ struct conv {
 	int nflags, nwidth, nprec, nlen;	/* text lengths; nprec counts the '.' */
 	int star_w, star_p;	/* '*' width, '*' precision */
 	char c;			/* the conversion character */
+	int to_slow;		/* puts glibc's printf on its slow path */
 	enum kind kind;
 	const char *next;	/* the format after it */
 };
@@ -88,22 +134,44 @@ static int is_alnum(char c)
 	       (c >= 'A' && c <= 'Z');
 }
 
-/* One cheap pass: strchr() from '%' to '%'. */
-static unsigned int scan(const char *f)
+/*
+ * glibc takes one length modifier, so "%hl%n" is "%hl" (invalid) and "%n"
+ * to it, where scan() sees "%hl%" and "n". Once the two may disagree on
+ * where a conversion starts, any '%' from @f on may start one: could it
+ * be an n conversion?
+ */
+static int maybe_nout(const char *f)
+{
+	for (; (f = strchr(f, '%')); f++) {
+		const char *q = f + 1;
+
+		while (*q && spec_char[(unsigned char)*q])
+			q++;
+		if (*q == 'n')
+			return 1;
+	}
+	return 0;
+}
+
+/* One cheap pass: strchr() from '%' to '%', a table for what is between. */
+static inline unsigned int scan(const char *f)
 {
 	unsigned int r = 0;
 
 	while ((f = strchr(f, '%'))) {
-		size_t n = strspn(++f, spec_chars);
+		const char *pct = f;
+		unsigned char c;
 
-		if (memchr(f, '$', n))
-			r |= SCAN_POS;
-		f += n;
-		if (*f == 'p')
+		while ((c = *++f) && spec_char[c])
+			if (spec_char[c] == 2)
+				r |= SCAN_POS;
+		if (c == 'p')
 			r |= SCAN_ENGINE;
-		else if (*f == 'n')
+		else if (c == 'n')
 			r |= SCAN_ENGINE | SCAN_NOUT;
-		if (*f)
+		else if (c == '%' && f > pct + 1 && maybe_nout(f))
+			r |= SCAN_ENGINE | SCAN_NOUT;
+		if (c)
 			f++;
 	}
 	return r;
@@ -144,6 +212,8 @@ static void parse(const char *pct, struct conv *cv)
 	cv->kind = (unsigned char)*p < 128 ? kind_of[(unsigned char)*p] : K_BAD;
 	cv->next = *p ? p + 1 : p;
 	cv->ext = cv->next;
+	cv->to_slow = cv->nlen == 1 && cv->len[0] == 'h' && *p &&
+		      !strchr("diouxXbBn%", *p);
 	if (cv->kind == K_PTR)
 		while (is_alnum(*cv->next))
 			cv->next++;
@@ -231,23 +301,38 @@ static void fetch(va_list *ap, enum atype t, union arg *a)
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #pragma GCC diagnostic ignored "-Wformat-security"
 
+/* The '*' values of a conversion, in order: glibc is handed the '*' itself. */
+struct stars {
+	int n;
+	int v[2];
+};
+
+#define WITH_STARS(x)							\
+	(st->n == 0 ? snprintf(dst, n, spec, x) :			\
+	 st->n == 1 ? snprintf(dst, n, spec, st->v[0], x) :		\
+		      snprintf(dst, n, spec, st->v[0], st->v[1], x))
+
 /* One conversion through the C library: exactly what its printf prints. */
-static int call(char *dst, size_t n, const char *spec, enum atype t,
-		const union arg *a)
+static int call(char *dst, size_t n, const char *spec, const struct stars *st,
+		enum atype t, const union arg *a)
 {
 	switch (t) {
-	case A_INT:	return snprintf(dst, n, spec, a->i);
-	case A_LONG:	return snprintf(dst, n, spec, a->l);
-	case A_LLONG:	return snprintf(dst, n, spec, a->ll);
-	case A_INTMAX:	return snprintf(dst, n, spec, a->j);
-	case A_SIZE:	return snprintf(dst, n, spec, a->z);
-	case A_PTRDIFF:	return snprintf(dst, n, spec, a->t);
-	case A_DOUBLE:	return snprintf(dst, n, spec, a->d);
-	case A_LDOUBLE:	return snprintf(dst, n, spec, a->ld);
-	case A_PTR:	return snprintf(dst, n, spec, a->p);
-	case A_WINT:	return snprintf(dst, n, spec, a->wc);
+	case A_INT:	return WITH_STARS(a->i);
+	case A_LONG:	return WITH_STARS(a->l);
+	case A_LLONG:	return WITH_STARS(a->ll);
+	case A_INTMAX:	return WITH_STARS(a->j);
+	case A_SIZE:	return WITH_STARS(a->z);
+	case A_PTRDIFF:	return WITH_STARS(a->t);
+	case A_DOUBLE:	return WITH_STARS(a->d);
+	case A_LDOUBLE:	return WITH_STARS(a->ld);
+	case A_PTR:	return WITH_STARS(a->p);
+	case A_WINT:	return WITH_STARS(a->wc);
 	case A_NONE:	break;
 	}
+	if (st->n == 1)
+		return snprintf(dst, n, spec, st->v[0]);
+	if (st->n == 2)
+		return snprintf(dst, n, spec, st->v[0], st->v[1]);
 	return snprintf(dst, n, spec);
 }
 
@@ -267,39 +352,18 @@ static void put_vsnprintf(struct pks_out *o, const char *fmt, va_list *ap)
 
 #pragma GCC diagnostic pop
 
-static void put_call(struct pks_out *o, const char *spec, enum atype t,
-		     const union arg *a)
+static void put_call(struct pks_out *o, const char *spec,
+		     const struct stars *st, enum atype t, const union arg *a)
 {
 	char *dst = o->len < o->size ? o->buf + o->len : NULL;
 	int r;
 
 	errno = o->err;		/* for %m */
-	r = call(dst, dst ? o->size - o->len : 0, spec, t, a);
+	r = call(dst, dst ? o->size - o->len : 0, spec, st, t, a);
 	if (r < 0)
 		o->fail = errno ? errno : EINVAL;
 	else
 		o->len += r;
-}
-
-/* The spec with each '*' replaced by its value; a negative '*' precision
- * is dropped, which is what the C library makes of it. */
-static void rebuild(char *dst, const struct conv *cv, int width, int prec)
-{
-	char *p = dst;
-
-	*p++ = '%';
-	p = mempcpy(p, cv->flags, cv->nflags);
-	if (cv->star_w)
-		p += sprintf(p, "%d", width);
-	else
-		p = mempcpy(p, cv->width, cv->nwidth);
-	if (cv->star_p && prec >= 0)
-		p += sprintf(p, ".%d", prec);
-	else if (!cv->star_p)
-		p = mempcpy(p, cv->prec, cv->nprec);
-	p = mempcpy(p, cv->len, cv->nlen);
-	*p++ = cv->c;
-	*p = '\0';
 }
 
 static int clamp(long v, long max)
@@ -396,24 +460,41 @@ static pks_ext_fn *const ext_table[128] = {
 };
 
 static void put_pointer(struct pks_out *o, const struct conv *cv,
-			int width, int prec, const void *ptr)
+			const struct stars *st, const void *ptr)
 {
 	unsigned char c = *cv->ext;
 	pks_ext_fn *fn = c < 128 && is_alnum(c) ? ext_table[c] : NULL;
+	int width = cv->star_w ? st->v[0] : 0;
+	int prec = cv->star_p ? st->v[st->n - 1] : -1;
 
 	(fn ? fn : pks_ext_hashed)(o, ptr, cv->ext, kernel_spec(cv, width, prec));
 }
 
-static void convert(struct pks_out *o, const struct conv *cv, va_list *ap)
+/*
+ * glibc's printf leaves its fast path for good at a conversion its tables
+ * do not expect (an 'h' before s, c, f, p, m ...); what follows is then
+ * printed by its positional code, which differs in corners (%Lu has 32
+ * bits, a negative '*' width keeps '0' padding). "%.0hm" takes that path
+ * without printing or reading anything, so each later conversion is
+ * handed to it with that prefix.
+ */
+#define SLOW_PREFIX	"%.0hm"
+
+static void convert(struct pks_out *o, const struct conv *cv, va_list *ap,
+		    int slow)
 {
-	char spec[SPEC_TEXT_MAX + 2 * 12];
+	char spec[sizeof(SLOW_PREFIX) + SPEC_TEXT_MAX];
+	size_t pre = slow ? strlen(SLOW_PREFIX) : 0;
 	enum atype t = arg_type(cv);
-	int width = cv->star_w ? va_arg(*ap, int) : 0;
-	int prec = cv->star_p ? va_arg(*ap, int) : -1;
+	struct stars st = { 0 };
 	union arg a;
 
+	if (cv->star_w)
+		st.v[st.n++] = va_arg(*ap, int);
+	if (cv->star_p)
+		st.v[st.n++] = va_arg(*ap, int);
 	if (cv->kind == K_PTR) {
-		put_pointer(o, cv, width, prec, va_arg(*ap, const void *));
+		put_pointer(o, cv, &st, va_arg(*ap, const void *));
 		return;
 	}
 	if (cv->kind == K_NOUT) {
@@ -424,22 +505,33 @@ static void convert(struct pks_out *o, const struct conv *cv, va_list *ap)
 		pks_putc(o, '%');
 		return;
 	}
-	rebuild(spec, cv, width, prec);
+	memcpy(spec, SLOW_PREFIX, pre);
+	memcpy(spec + pre, cv->start, cv->next - cv->start);
+	spec[pre + (cv->next - cv->start)] = '\0';
 	fetch(ap, t, &a);
-	put_call(o, spec, t, &a);
+	put_call(o, spec, &st, t, &a);
 }
 
 /* From a conversion the walk does not know on, the C library decides;
  * but an n conversion there is never handed to it: output stops. */
-static void put_rest(struct pks_out *o, const char *pct, va_list *ap)
+static void put_rest(struct pks_out *o, const char *pct, va_list *ap, int slow)
 {
-	if (!(scan(pct) & SCAN_NOUT))
-		put_vsnprintf(o, pct, ap);
+	char rest[512];
+	size_t n = strlen(pct);
+
+	if (scan(pct) & SCAN_NOUT)
+		return;
+	if (slow && n < sizeof(rest) - sizeof(SLOW_PREFIX)) {
+		memcpy(mempcpy(rest, SLOW_PREFIX, strlen(SLOW_PREFIX)), pct, n + 1);
+		pct = rest;
+	}
+	put_vsnprintf(o, pct, ap);
 }
 
 static void walk(struct pks_out *o, const char *f, va_list *ap)
 {
 	struct conv cv;
+	int slow = 0;
 
 	while (*f && !o->fail) {
 		const char *pct = strchrnul(f, '%');
@@ -450,10 +542,11 @@ static void walk(struct pks_out *o, const char *f, va_list *ap)
 		parse(pct, &cv);
 		if (cv.kind == K_BAD ||
 		    (cv.kind != K_PTR && cv.next - pct > SPEC_TEXT_MAX)) {
-			put_rest(o, pct, ap);
+			put_rest(o, pct, ap, slow);
 			return;
 		}
-		convert(o, &cv, ap);
+		convert(o, &cv, ap, slow);
+		slow |= cv.to_slow;
 		f = cv.next;
 	}
 }
@@ -474,19 +567,12 @@ void pks_format(struct pks_out *o, const char *fmt, va_list *ap)
 		walk(o, fmt, ap);
 }
 
-int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+/* The walk, for a format that needs it; pks_vsnprintf()'s return value. */
+static int format_slow(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct pks_out o = { .buf = buf, .size = size, .err = errno };
 	va_list cp;
 
-	if (!fmt)
-		fmt = "(null)";
-	if (!(scan(fmt) & SCAN_ENGINE)) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-		return vsnprintf(buf, size, fmt, ap);
-#pragma GCC diagnostic pop
-	}
 	va_copy(cp, ap);
 	pks_format(&o, fmt, &cp);
 	va_end(cp);
@@ -498,4 +584,17 @@ int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	}
 	errno = o.err;
 	return (int)o.len;
+}
+
+int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	if (!fmt)
+		fmt = "(null)";
+	if (__builtin_expect(!(scan(fmt) & SCAN_ENGINE), 1)) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		return vsnprintf(buf, size, fmt, ap);
+#pragma GCC diagnostic pop
+	}
+	return format_slow(buf, size, fmt, ap);
 }

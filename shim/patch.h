@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Taking over printk functions the dynamic linker cannot interpose.
+ * Taking over printk functions the dynamic linker cannot interpose: at
+ * start-up, their entries are patched to jump to the shim's (patch.c).
  */
 #ifndef PKS_PATCH_H
 #define PKS_PATCH_H
 
+#include <stdbool.h>
+
 void pks_patch_apply(void);
+void pks_patch_report(const char *name);
+bool pks_patch_covers(const void *entry);
+const void *pks_patch_own(int sym);
+bool pks_patch_taken(const char *name);
 
 #endif

@@ -20,6 +20,7 @@
 #include "lifecycle.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -29,8 +30,11 @@
 
 enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
 
+#define CRASH_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_NODEFER)	/* crashed()'s own */
+
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
 static _Atomic int mine[NSIG];
+static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
 static PKS_TLS int depth;
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
 
@@ -52,8 +56,10 @@ int pks_sigdepth(void)
 {
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 
-	while (unlikely(depth > 0) && depth <= DEPTH_MAX && here > frames[depth - 1])
-		depth--;	/* left by siglongjmp */
+	while (unlikely(depth > 0) && depth <= DEPTH_MAX && here > frames[depth - 1]) {
+		depth--;	/* left by siglongjmp: that handler's line ends, as on return */
+		pks_flush_depth(depth + 1);
+	}
 	return depth;
 }
 
@@ -61,9 +67,17 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];
 	int d = pks_sigdepth();
+	uintptr_t saved = d < DEPTH_MAX ? frames[d] : 0;
 
+	/*
+	 * A signal can arrive between any two of these stores: frames[d]
+	 * before depth, and back in the reverse order, so that a handler that
+	 * interrupts us never sees a depth without its frame; and the frame of
+	 * the handler we interrupted, if any, put back for it.
+	 */
 	if (d < DEPTH_MAX)
 		frames[d] = (uintptr_t)__builtin_frame_address(0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	depth = d + 1;
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
@@ -71,6 +85,9 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		a->sa_handler(sig);
 	pks_flush_depth(d + 1);
 	depth = d;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (d < DEPTH_MAX)
+		frames[d] = saved;
 }
 
 static void crashed(int sig, siginfo_t *si, void *uc)
@@ -113,7 +130,7 @@ static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
 		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
 			return MINE_NO;
 		k->sa_sigaction = crashed;
-		k->sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+		k->sa_flags |= CRASH_FLAGS;
 		return MINE_CRASH;
 	}
 	k->sa_sigaction = trampoline;
@@ -121,10 +138,22 @@ static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
 	return MINE_WRAPPED;
 }
 
+/*
+ * The old action as the program would read it had it installed @prev
+ * itself: the kernel's (glibc's SA_RESTORER and restorer, the mask as the
+ * kernel keeps it), with the program's handler and its own @ours flags.
+ */
+static void as_installed(struct sigaction *old, const struct sigaction *prev, int ours)
+{
+	old->sa_sigaction = prev->sa_sigaction;
+	old->sa_flags = (old->sa_flags & ~ours) | (prev->sa_flags & ours);
+}
+
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
 	int r, was = sig > 0 && sig < NSIG ? atomic_load(&mine[sig]) : MINE_NO, now = MINE_NO;
+	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
 
 	if (pks_config()->set.disable || sig <= 0 || sig >= NSIG)
 		return real_sigaction()(sig, act, old);
@@ -136,17 +165,22 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 	r = real_sigaction()(sig, act ? &k : NULL, &kold);
 	if (r < 0)
 		return r;
-	if (act)
+	if (act) {
 		atomic_store(&mine[sig], now);
+		pristine[sig] = false;
+	}
 	if (old) {
 		void *h = handler_of(&kold);
 
 		*old = kold;
-		if (h == (void *)trampoline || h == (void *)crashed) {
-			*old = prev;
-			if (was == MINE_CRASH)
-				*old = (struct sigaction){ .sa_handler = SIG_DFL };
-		}
+		if (h == (void *)trampoline)
+			as_installed(old, &prev, SA_SIGINFO);
+		else if (h == (void *)crashed && was_pristine)
+			*old = (struct sigaction){ .sa_handler = SIG_DFL };	/* never set */
+		else if (h == (void *)crashed)
+			as_installed(old, &prev, CRASH_FLAGS);
+		else if (was == MINE_WRAPPED && h == (void *)SIG_DFL && (prev.sa_flags & SA_RESETHAND))
+			old->sa_flags = (kold.sa_flags & ~SA_SIGINFO) | (prev.sa_flags & SA_SIGINFO);
 	}
 	return 0;
 }
@@ -161,6 +195,10 @@ PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 {
 	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
 
+	if (h == SIG_ERR) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
 	sigemptyset(&a.sa_mask);
 	if (sig > 0 && sig < NSIG)
 		sigaddset(&a.sa_mask, sig);
@@ -182,6 +220,7 @@ void pks_signals_init(void)
 			struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 			do_sigaction(fatal[i], &dfl, NULL);
+			pristine[fatal[i]] = true;
 		}
 	}
 }

@@ -22,6 +22,18 @@
 
 #define MODULE_NAME "libprintk-shim.so"
 
+/*
+ * --enable-multiarch-lib: the installed module goes into LD_PRELOAD under
+ * PKS_MULTIARCH_DIR, with a literal $LIB that the dynamic linker expands for
+ * each program it starts; the copy for the wrapper's own class is the one in
+ * PKS_PKGLIBDIR.
+ */
+#ifdef PKS_MULTIARCH_DIR
+#define INSTALLED_MODULE PKS_MULTIARCH_DIR "/" MODULE_NAME
+#else
+#define INSTALLED_MODULE PKS_PKGLIBDIR "/" MODULE_NAME
+#endif
+
 enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";
@@ -81,6 +93,8 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 	for (size_t i = 0; i < n; i++)
 		name[i] = p[i] == '-' ? '_' : (p[i] >= 'a' && p[i] <= 'z' ? (char)(p[i] - 32) : p[i]);
 	name[n] = '\0';
+	if (!strcmp(name, "SYMBOL"))	/* --symbol=NAME, once per function */
+		strcpy(name, "SYMBOLS");
 	*has_value = eq != NULL;
 	*value = eq ? eq + 1 : NULL;
 	v = pks_var_find(name);
@@ -98,9 +112,15 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
+	static int symbols_seen;
 	struct pks_settings s;
-	char name[80];
+	char name[80], all[4096];
 
+	/* Repeated --symbol options add up; the first replaces the environment's. */
+	if (!strcmp(v->name, "SYMBOLS") && *value && symbols_seen++ &&
+	    getenv("PRINTK_SHIM_SYMBOLS") &&
+	    (size_t)snprintf(all, sizeof(all), "%s,%s", getenv("PRINTK_SHIM_SYMBOLS"), value) < sizeof(all))
+		value = all;
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
 		die(EXIT_USAGE, "%s: expected %s", arg, v->expect);
@@ -111,6 +131,23 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 static bool bad_path(const char *p)
 {
 	return p[0] != '/' || strpbrk(p, ": \t\n") != NULL;
+}
+
+/*
+ * A wrapper run from its build tree uses the module built beside it. The
+ * tree is told by its config.status, so an installed wrapper (which embeds
+ * no build path) never looks there.
+ */
+static bool build_tree(const char *self, char *buf, size_t size)
+{
+	const char *slash = strrchr(self, '/');
+	int dir = (int)(slash - self);
+
+	snprintf(buf, size, "%.*s/config.status", dir, self);
+	if (access(buf, F_OK) != 0)
+		return false;
+	snprintf(buf, size, "%.*s/shim/.libs/%s", dir, self, MODULE_NAME);
+	return access(buf, R_OK) == 0;
 }
 
 /* The module next to this wrapper: in the build tree, installed, or under DESTDIR. */
@@ -125,26 +162,55 @@ static const char *module_path(void)
 	if (env && *env)
 		return env;
 	if (!realpath("/proc/self/exe", self))
-		return PKS_PKGLIBDIR "/" MODULE_NAME;
-	if (!strcmp(self, PKS_BUILD_WRAPPER))
-		return PKS_BUILD_MODULE;
+		return INSTALLED_MODULE;
+	if (build_tree(self, buf, sizeof(buf)))
+		return buf;
 	n = strlen(self);
 	if (n > t && !strcmp(self + n - t, tail)) {
 		snprintf(buf, sizeof(buf), "%.*s%s/%s", (int)(n - t), self, PKS_PKGLIBDIR, MODULE_NAME);
 		if (access(buf, R_OK) == 0)
 			return buf;
 	}
-	return PKS_PKGLIBDIR "/" MODULE_NAME;
+	return INSTALLED_MODULE;
+}
+
+/*
+ * @m as the dynamic linker reads it for a program of the wrapper's own class:
+ * in a multiarch build, $LIB or ${LIB} is what it means here, the part of
+ * PKS_PKGLIBDIR that PKS_MULTIARCH_DIR leaves to the linker (configure
+ * checked that they agree). Elsewhere @m is taken as it is.
+ */
+static const char *own_class(const char *m, char *buf, size_t size)
+{
+#ifdef PKS_MULTIARCH_DIR
+	static const char dir[] = PKS_MULTIARCH_DIR, real[] = PKS_PKGLIBDIR;
+	size_t head = (size_t)(strstr(dir, "$LIB") - dir), tail = strlen(dir) - head - 4;
+	const char *tok = strstr(m, "$LIB");
+	size_t n = 4;
+
+	if (!tok && (tok = strstr(m, "${LIB}")))
+		n = 6;
+	if (tok && strlen(real) > head + tail) {
+		snprintf(buf, size, "%.*s%.*s%s", (int)(tok - m), m,
+			 (int)(strlen(real) - head - tail), real + head, tok + n);
+		return buf;
+	}
+#endif
+	(void)buf;
+	(void)size;
+	return m;
 }
 
 static const char *checked_module(void)
 {
 	const char *m = module_path();
+	char buf[PATH_MAX];
+	const char *file = own_class(m, buf, sizeof(buf));
 
 	if (bad_path(m))
 		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks%s", m, "");
-	if (access(m, R_OK) != 0)
-		die(EXIT_USAGE, "module '%s' not found: %s", m, strerror(errno));
+	if (access(file, R_OK) != 0)
+		die(EXIT_USAGE, "module '%s' not found: %s", file, strerror(errno));
 	return m;
 }
 

@@ -18,12 +18,12 @@ load helper
 }
 
 @test "diag: DEBUG says when the executable defines printk itself" {
-	capture shim env PRINTK_SHIM_DEBUG=1 "$FIX/selfdef"
+	capture shim env PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_PATCH=never "$FIX/selfdef"
 	grep -qx "printk-shim: debug: printk: defined inside the executable $(readlink -f "$FIX/selfdef"): its own calls bind there and cannot be interposed" "$ERR"
 }
 
 @test "diag: an executable-defined printk that no call reached gets a warning at exit" {
-	capture shim "$FIX/selfdef"
+	capture shim env PRINTK_SHIM_PATCH=never "$FIX/selfdef"
 	[ "$status" -eq 0 ]
 	err_is $'\0016self-defined \001cprintk\n'"printk-shim: warning: printk is defined inside the executable $(readlink -f "$FIX/selfdef"); its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)"$'\n'
 }
@@ -38,4 +38,9 @@ load helper
 	[ "$(grep -c '^printk-shim: lint: ' "$ERR")" -eq 1 ]
 	grep -qE '^printk-shim: lint: .*: fragment "b" continues a line without KERN_CONT; a 4.9\+ kernel starts a new line here$' "$ERR"
 	[ "$(grep -v '^printk-shim' "$ERR")" = $'ab\ncd' ]
+}
+
+@test "diag: by default the executable's own printk is patched and its lines are whole" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/selfdef"
+	err_is $'<6>self-defined printk\n'
 }

@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 what=${1:-check}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog
-	util-linux procps g++ clang libclang-rt-14-dev valgrind"
+	util-linux procps g++ clang libclang-rt-14-dev valgrind mandoc groff-base man-db
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "== installing Debian packages"

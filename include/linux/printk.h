@@ -353,8 +353,9 @@ static inline void print_hex_dump(const char *level, const char *prefix_str,
 #endif
 
 /*
- * As in kernels since 5.4 built without dynamic debug: these print only
- * when DEBUG was defined before this header.
+ * As in current kernels built without dynamic debug: these print only when
+ * DEBUG was defined before this header (print_hex_dump_bytes() included;
+ * it was unconditional in older kernels).
  */
 #ifdef DEBUG
 #define print_hex_dump_debug(prefix_str, prefix_type, rowsize,		\

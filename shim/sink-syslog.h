@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the syslog output: the connection (syslog-conn.c) and the wall
+ * clock of its headers (syslog-time.c). What sink.c sees of it is the two
+ * functions in sink.h; the message and the fallback policy are
+ * sink-syslog.c's.
+ */
+#ifndef PKS_SINK_SYSLOG_H
+#define PKS_SINK_SYSLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <time.h>
+
+/* syslog-conn.c */
+struct pks_slsock {
+	int fd;
+	bool stream;		/* SOCK_STREAM: each message ends with a NUL */
+	bool own;		/* a socket of this line only, closed after it */
+	bool hasty;		/* never waits: a full socket or backlog is an error */
+	unsigned int gen;	/* which connection: a later one has a larger number */
+};
+
+int pks_slconn_get(const char *path, struct pks_slsock *s);
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n);
+bool pks_slconn_put(struct pks_slsock *s, int err);
+unsigned int pks_slconn_gen(void);
+void pks_slconn_atfork_child(void);
+
+/* syslog-time.c */
+struct pks_sltime {
+	int year;
+	int mon;		/* 1..12 */
+	int mday, hour, min, sec;
+	long usec;
+	long off;		/* seconds east of UTC */
+};
+
+void pks_sltime_prepare(bool may_ask);
+void pks_sltime_at(const struct timespec *ts, bool may_ask, struct pks_sltime *t);
+size_t pks_sltime_3164(char *buf, const struct pks_sltime *t);
+size_t pks_sltime_5424(char *buf, const struct pks_sltime *t);
+
+#endif

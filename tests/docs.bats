@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The manual (issue 9): both man pages render without a warning from groff,
+# mandoc or man, and the documented variables, options and defaults are
+# those of pks_vars[] (shim/confparse.c), as doc/vars-dump prints them. The
+# README's variable table must name the same variables. When one of these
+# fails after a variable was added or changed, document it in
+# doc/printk-shim.7 (ENVIRONMENT), doc/printk-shim.1 (OPTIONS) and README.md;
+# `doc/vars-dump --roff` and `doc/vars-dump --markdown` print first drafts.
+
+load helper
+
+MAN1=$abs_top_srcdir/doc/printk-shim.1
+MAN7=$abs_top_srcdir/doc/printk-shim.7
+README=$abs_top_srcdir/README.md
+DUMP=$abs_top_builddir/doc/vars-dump
+
+# Variables that belong to the wrapper, not to pks_vars[]: the README may
+# list them beside the module's.
+WRAPPER_ONLY='PRINTK_SHIM_LIB'
+
+# Plain text, one paragraph a line: no hyphenation, no line breaks, no bold.
+render() {
+	groff -man -Tascii -rLL=5000n -rHY=0 -P-cbou "$1"
+}
+
+# The line after each ".TP" inside section $2 of page $1, with roff's
+# minus and no-hyphenation escapes removed.
+tags() {
+	awk -v sect="$2" '
+		/^\.SH/ { insect = ($0 == ".SH " sect) }
+		insect && tagnext { gsub(/\\%/, ""); gsub(/\\-/, "-"); print; tagnext = 0; next }
+		insect && /^\.TP/ { tagnext = 1 }
+	' "$1"
+}
+
+# same NAME_A FILE_A NAME_B FILE_B: the two sets of lines are equal, or say
+# which lines each lacks.
+same() {
+	local a b
+	a=$(comm -23 <(sort -u "$2") <(sort -u "$4"))
+	b=$(comm -13 <(sort -u "$2") <(sort -u "$4"))
+	[[ -z "$a" && -z "$b" ]] && return 0
+	[[ -z "$a" ]] || printf 'in %s but not in %s:\n%s\n' "$1" "$3" "$a" >&2
+	[[ -z "$b" ]] || printf 'in %s but not in %s:\n%s\n' "$3" "$1" "$b" >&2
+	return 1
+}
+
+# defaults PAGE SECTION: for each "TAG<TAB>DEFAULT" on stdin, the entry of
+# SECTION of the rendered PAGE whose tag starts with TAG says "Default: DEFAULT".
+defaults() {
+	local text tag dflt body bad=0
+	text=$(render "$1")
+	while IFS=$'\t' read -r tag dflt; do
+		body=$(awk -v tag="$tag" -v sect="$2" '
+			/^[^ ]/ { insect = $0 == sect }
+			found && match($0, /[^ ]/) && RSTART <= 8 { exit }
+			found { print }
+			insect && index($0, "       " tag) == 1 {
+				c = substr($0, 8 + length(tag), 1)
+				found = c == "" || c == "=" || c == ","
+			}
+		' <<<"$text")
+		if [[ -z "$body" ]]; then
+			printf '%s: no entry for %s\n' "$1" "$tag" >&2
+			bad=1
+		elif [[ "$body" != *"Default: $dflt"[.,\;\ \(]* && "$body" != *"Default: $dflt" ]]; then
+			printf '%s: %s should say "Default: %s", it says:\n%s\n' "$1" "$tag" "$dflt" "$body" >&2
+			bad=1
+		fi
+	done
+	return "$bad"
+}
+
+setup() {
+	[[ -x "$DUMP" ]] || skip "$DUMP is not built (make check builds it)"
+	T=$BATS_TEST_TMPDIR
+	"$DUMP" >"$T/vars"
+	[[ -s "$T/vars" ]]
+	cut -f1 "$T/vars" >"$T/names"
+	{
+		cut -f2 "$T/vars"
+		awk -F '\t' '$3 == "bool" { sub(/^--/, "--no-", $2); print $2 }' "$T/vars"
+		printf '%s\n' --lib --print-env --help --version --
+	} >"$T/options"
+}
+
+@test "docs: vars-dump prints every variable with its option, kind and default" {
+	run awk -F '\t' 'NF != 6 || $1 !~ /^PRINTK_SHIM_[A-Z0-9_]+$/ ||
+		$2 !~ /^--[a-z0-9-]+$/ || ($3 != "bool" && $3 != "value") || $4 == ""' "$T/vars"
+	[ -z "$output" ]
+	grep -qx 'PRINTK_SHIM_LINE_MAX' "$T/names"
+	grep -qx -- '--no-legacy-markers' "$T/options"
+}
+
+@test "docs: the wrapper's --help offers the options vars-dump derives" {
+	"$WRAPPER" --help | grep -o '^  --[a-z0-9-]*\(, --no-[a-z0-9-]*\)\?' |
+		grep -o -- '--[a-z0-9-]*' >"$T/help"
+	printf '%s\n' -- >>"$T/help"
+	same "printk-shim --help" "$T/help" "vars-dump" "$T/options"
+}
+
+@test "docs: printk-shim.1 has no groff warnings" {
+	run groff -man -ww -z "$MAN1"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "docs: printk-shim.7 has no groff warnings" {
+	run groff -man -ww -z "$MAN7"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "docs: mandoc -T lint finds nothing in either page" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed (apt-get install mandoc)"
+	run mandoc -T lint "$MAN1" "$MAN7"
+	[ -z "$output" ]
+	[ "$status" -eq 0 ]
+}
+
+@test "docs: man -l renders both pages at 80 columns without warnings" {
+	command -v man >/dev/null || skip "man is not installed"
+	# What lintian runs for its manpage-has-errors-from-man check.
+	local err
+	err=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
+		man --warnings -E UTF-8 -l -Tutf8 -Z "$MAN1" "$MAN7" 2>&1 >/dev/null)
+	[ -z "$err" ] || { echo "$err" >&2; return 1; }
+}
+
+@test "docs: printk-shim.7 documents exactly the variables of pks_vars" {
+	tags "$MAN7" ENVIRONMENT | grep -o '^\.[A-Z]* PRINTK_SHIM_[A-Z0-9_]*' | sed 's/^[^ ]* //' >"$T/man7"
+	same "printk-shim.7 ENVIRONMENT" "$T/man7" "pks_vars" "$T/names"
+}
+
+@test "docs: printk-shim.7 gives each variable its default from pks_vars" {
+	cut -f1,4 "$T/vars" | defaults "$MAN7" ENVIRONMENT
+}
+
+@test "docs: printk-shim.1 documents every option of the wrapper" {
+	tags "$MAN1" OPTIONS | grep -o -- '--[a-z0-9-]*' | sort -u >"$T/man1"
+	comm -12 "$T/man1" <(sort -u "$T/options") >"$T/known"
+	same "printk-shim.1 OPTIONS" "$T/known" "the wrapper (pks_vars)" "$T/options"
+}
+
+@test "docs: printk-shim.1 documents no option the wrapper does not take" {
+	# Beyond the options derived from pks_vars, the wrapper has aliases
+	# (--symbol); whatever else the page lists, the wrapper must accept.
+	local opt bad=0
+	for opt in $(comm -23 <(tags "$MAN1" OPTIONS | grep -o -- '--[a-z0-9-]*' | sort -u) \
+			<(sort -u "$T/options")); do
+		if "$WRAPPER" "$opt=x" --print-env 2>&1 >/dev/null | grep -q 'unknown option'; then
+			echo "printk-shim.1 documents $opt, which the wrapper does not take" >&2
+			bad=1
+		fi
+	done
+	return "$bad"
+}
+
+@test "docs: printk-shim.1 gives each variable's option its default from pks_vars" {
+	cut -f2,4 "$T/vars" | defaults "$MAN1" OPTIONS
+}
+
+@test "docs: README.md's variable table names exactly the variables of pks_vars" {
+	[[ -f "$README" ]] || { echo "no README.md in $abs_top_srcdir" >&2; return 1; }
+	grep -o '^| `PRINTK_SHIM_[A-Z0-9_]*` |' "$README" | tr -d '|` ' |
+		grep -vx "$WRAPPER_ONLY" >"$T/readme" || true
+	if [[ ! -s "$T/readme" ]]; then
+		echo 'README.md has no variable table: no row starts with "| `PRINTK_SHIM_NAME` |"' >&2
+		return 1
+	fi
+	same "README.md" "$T/readme" "pks_vars" "$T/names"
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The libFuzzer targets of tests/fuzz/, built with clang straight from the
+# sources they test (not from the build's objects: they need
+# -fsanitize=fuzzer). Called by make:
+#
+#   make fuzz-build                  build them into tests/fuzz/bin
+#   make fuzz [FUZZ_SECONDS=60]      build, then run each for FUZZ_SECONDS
+#
+# Each run starts from the seed corpus in the source tree
+# (tests/fuzz/corpus/TARGET) and keeps what it finds in tests/fuzz/work.
+# Without a clang that links libFuzzer, it says so and does nothing.
+set -eu
+
+b=${abs_top_builddir:?}
+s=${abs_top_srcdir:?}
+CLANG=${CLANG:-clang}
+what=${1:-run}
+bin=$b/tests/fuzz/bin
+work=$b/tests/fuzz/work
+logs=$b/tests/fuzz/logs
+TARGETS="assembly format confparse"
+
+mkdir -p "$bin" "$work" "$logs"
+probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }'
+if ! echo "$probe" | "$CLANG" -fsanitize=fuzzer,address,undefined -x c - -o "$bin/probe" 2>/dev/null; then
+	echo "fuzz: $CLANG cannot build libFuzzer targets (Debian: clang, libclang-rt-14-dev); skipped"
+	exit 0
+fi
+rm -f "$bin/probe"
+
+sources() {
+	case $1 in
+	assembly) echo "$s/shim/level.c $s/shim/cont.c $s/shim/linebuf.c" ;;
+	format) echo "$s"/shim/format*.c ;;
+	confparse) echo "$s/shim/confparse.c $s/shim/level.c $s/shim/cont.c" ;;
+	esac
+}
+
+for t in $TARGETS; do
+	# shellcheck disable=SC2046
+	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -D_GNU_SOURCE -DPACKAGE_VERSION='"fuzz"' \
+		-I"$s/include" -I"$s/shim" -I"$b" \
+		"$s/tests/fuzz/fuzz-$t.c" $(sources $t) -o "$bin/fuzz-$t"
+done
+[ "$what" = build ] && exit 0
+
+failed=0
+for t in $TARGETS; do
+	mkdir -p "$work/$t"
+	dict=
+	[ -f "$s/tests/fuzz/$t.dict" ] && dict="-dict=$s/tests/fuzz/$t.dict"
+	st=0
+	# shellcheck disable=SC2086
+	"$bin/fuzz-$t" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=2048 -print_final_stats=1 -artifact_prefix="$logs/$t-" $dict \
+		"$work/$t" "$s/tests/fuzz/corpus/$t" >"$logs/$t.log" 2>&1 || st=$?
+	awk -v t="$t" -v st="$st" -v corpus="$(ls "$work/$t" | wc -l)" '
+		/^stat::number_of_executed_units/ { runs = $2 }
+		/^stat::average_exec_per_sec/ { eps = $2 }
+		END { printf "fuzz-%s: %d runs, %d exec/s, %d new inputs kept, %s\n", t, runs, eps, corpus,
+			st ? "FAILED (status " st ")" : "no crash" }' "$logs/$t.log"
+	if [ $st -ne 0 ]; then
+		failed=1
+		grep -m1 -A30 'ERROR\|==ERROR\|fuzz-' "$logs/$t.log" | head -40
+		ls "$logs/$t-"* 2>/dev/null || true
+	fi
+done
+exit $failed

@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# A printk from a signal handler is a context of its own (SPEC section 5):
+# its lines never join, close or tear the line the interrupted code had
+# open, whether the signal arrived between two fragments or inside printk.
+# The shim knows it runs in a handler because it wraps the handlers the
+# program installs; the program must not be able to tell. A handler
+# installed behind the shim's back (the raw rt_sigaction system call) still
+# cannot corrupt or deadlock a printk it interrupts.
+
+load helper
+load reliability-helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# check_storm FILE [raw]: every line of fault-sig's storm whole and in
+# order; prints the counts as the fixture does.
+check_storm() {
+	awk -v raw="${2:-}" '
+	function pay(i, len) { return substr(base, i % 26 + 1, len) }
+	BEGIN { m = a = p = r = bad = 0
+		for (k = 0; k < 40; k++) base = base "abcdefghijklmnopqrstuvwxyz" }
+	/^M/ { w = raw ? sprintf("M%06d %s", m, pay(m, 800)) : sprintf("M%06d %s end", m, pay(m, m % 40))
+	       if ($0 != w) bad++; m++; next }
+	/^A/ { w = raw ? "A" a " whole" : "A" a " " pay(a, a % 20); if ($0 != w) bad++; a++; next }
+	/^P/ { if ($0 != "P" p " p") bad++; p++; next }
+	/^R/ { if ($0 != "R" r " raw") bad++; r++; next }
+	{ bad++ }
+	END { if (raw) printf "lines=%d alrm=%d raw=%d", m, a, r
+	      else printf "lines=%d alrm=%d prof=%d", m, a, p
+	      if (bad) printf " and %d torn or joined lines", bad
+	      printf "\n" }' "$1"
+}
+
+@test "signals: a handler between two fragments, unmarked first fragment: its own line" {
+	capture shim "$FIX/fault-sig" between none
+	[ "$status" -eq 0 ]
+	err_is "H1 H2
+C D
+"
+}
+
+@test "signals: a handler between two fragments, a level marker: does not close the open line" {
+	capture shim "$FIX/fault-sig" between level
+	[ "$status" -eq 0 ]
+	err_is "H1 H2
+C D
+"
+}
+
+@test "signals: a handler between two fragments, KERN_CONT: does not continue the open line" {
+	capture shim "$FIX/fault-sig" between cont
+	[ "$status" -eq 0 ]
+	err_is "H1 H2
+C D
+"
+}
+
+@test "signals: without the shim the same handler tears the line (the case the shim fixes)" {
+	capture "$FIX/fault-sig" between none
+	[ "$status" -eq 0 ]
+	err_is $'\001'"4C H1 H2
+"$'\001'"cD
+"
+}
+
+@test "signals: a handler that arrives inside printk (in its write): its line first, the interrupted one intact" {
+	capture env FAULT_WRITE=raise:10:1 FAULT_WRITE_REPORT="$T/faults" \
+		LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" "$FIX/fault-sig" inside
+	[ "$status" -eq 0 ]
+	err_is "H1 H2
+A B
+"
+	[ "$(cat "$T/faults")" -eq 1 ]
+}
+
+@test "signals: a raw rt_sigaction handler inside printk: the busy context is left alone" {
+	capture env FAULT_WRITE=raise:12:1 FAULT_WRITE_REPORT="$T/faults" \
+		LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" "$FIX/fault-sig" inside-raw
+	[ "$status" -eq 0 ]
+	err_is "R
+A B
+"
+	[ "$(cat "$T/faults")" -eq 1 ]
+}
+
+@test "signals: a handler interrupted by another: three contexts, three whole lines" {
+	capture shim "$FIX/fault-sig" nested
+	[ "$status" -eq 0 ]
+	err_is "U2 end2
+U1 end1
+M done
+"
+}
+
+@test "signals: a handler's open line ends when the handler returns" {
+	capture shim "$FIX/fault-sig" open-handler
+	[ "$status" -eq 0 ]
+	err_is "handler open
+M done
+"
+}
+
+@test "signals: a handler left by siglongjmp: its open line ends there, the next run starts its own" {
+	capture shim "$FIX/fault-sig" longjmp
+	[ "$status" -eq 0 ]
+	err_is "J 
+M
+K
+N
+"
+}
+
+@test "signals: sigaction and signal report what the program installed, exactly as without the shim" {
+	capture "$FIX/fault-sig" api
+	[ "$status" -eq 0 ]
+	cp "$OUT" "$T/bare"
+	capture shim "$FIX/fault-sig" api
+	[ "$status" -eq 0 ]
+	cmp "$T/bare" "$OUT"
+	err_is ""
+	grep -qx 'usr1 now: ret=0 handler=h1 flags=0x54000000 mask=12,15,' "$OUT"
+	grep -qx 'segv at start: ret=0 handler=SIG_DFL flags=0 mask=' "$OUT"
+	grep -qx 'usr1 signal SIG_ERR: returned SIG_ERR errno=EINVAL' "$OUT"
+}
+
+@test "signals: the same with PRINTK_SHIM_CRASH_FLUSH=0 and with PRINTK_SHIM_DISABLE=1" {
+	capture "$FIX/fault-sig" api
+	cp "$OUT" "$T/bare"
+	capture env PRINTK_SHIM_CRASH_FLUSH=0 LD_PRELOAD="$MODULE" "$FIX/fault-sig" api
+	[ "$status" -eq 0 ]
+	cmp "$T/bare" "$OUT"
+	capture env PRINTK_SHIM_DISABLE=1 LD_PRELOAD="$MODULE" "$FIX/fault-sig" api
+	[ "$status" -eq 0 ]
+	cmp "$T/bare" "$OUT"
+}
+
+@test "signals: the kernel holds the trampoline for a handler, SIG_IGN and SIG_DFL untouched" {
+	capture shim "$FIX/fault-sig" kernel
+	[ "$status" -eq 0 ]
+	out_is "usr1=other hup=SIG_IGN term=SIG_DFL segv=other
+"
+}
+
+@test "signals: PRINTK_SHIM_DISABLE=1 wraps nothing, not even the fatal signals" {
+	capture env PRINTK_SHIM_DISABLE=1 LD_PRELOAD="$MODULE" "$FIX/fault-sig" kernel
+	[ "$status" -eq 0 ]
+	out_is "usr1=h1 hup=SIG_IGN term=SIG_DFL segv=SIG_DFL
+"
+	capture "$FIX/fault-sig" kernel
+	out_is "usr1=h1 hup=SIG_IGN term=SIG_DFL segv=SIG_DFL
+"
+}
+
+@test "signals: PRINTK_SHIM_CRASH_FLUSH=0 leaves the fatal signals alone" {
+	capture env PRINTK_SHIM_CRASH_FLUSH=0 LD_PRELOAD="$MODULE" "$FIX/fault-sig" kernel
+	[ "$status" -eq 0 ]
+	out_is "usr1=other hup=SIG_IGN term=SIG_DFL segv=SIG_DFL
+"
+}
+
+@test "signals: SA_RESTART still restarts a read the handler interrupted" {
+	capture shim "$FIX/fault-sig" restart restart
+	[ "$status" -eq 0 ]
+	out_is "read=1 errno=0
+"
+}
+
+@test "signals: without SA_RESTART the read still fails with EINTR" {
+	capture shim "$FIX/fault-sig" restart none
+	[ "$status" -eq 0 ]
+	out_is "read=-1 errno=EINTR
+"
+}
+
+@test "signals: SA_SIGINFO handlers get the siginfo and context, plain handlers the number" {
+	capture shim "$FIX/fault-sig" siginfo
+	[ "$status" -eq 0 ]
+	out_is "siginfo: signo=10 queued=yes value=1234 pid=self uc=yes plain=12
+"
+}
+
+@test "signals: a timer storm on sigaction and signal handlers: every line whole, in order" {
+	capture shim "$FIX/fault-sig" storm 20000 50
+	[ "$status" -eq 0 ]
+	[ "$(check_storm "$ERR")" = "$(cat "$OUT")" ]
+	grep -q '^lines=20000 alrm=[1-9]' "$OUT"
+}
+
+@test "signals: a timer storm with a raw rt_sigaction handler too: whole lines, some inside printk" {
+	capture shim "$FIX/fault-sig" storm-raw 5000 50
+	[ "$status" -eq 0 ]
+	[ "$(check_storm "$ERR" raw) raw_inside=some" = "$(cat "$OUT")" ]
+	grep -q '^lines=5000 alrm=[1-9][0-9]* raw=[1-9]' "$OUT"
+}

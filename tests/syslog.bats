@@ -1,0 +1,318 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# SPEC section 6, syslog (issue 4): each test talks to its own rsyslogd (or
+# to a stand-in socket that keeps raw bytes), started and stopped by PID in
+# the test's temporary directory. Severity, facility, ident, continued
+# lines, both formats, and the faults: a daemon down, killed, stopped.
+
+load helper
+load syslog-helper
+
+teardown() {
+	syslog_teardown
+}
+
+@test "syslog: severity is the printk level, all eight" {
+	rs_start
+	capture slog "$FIX/emit" $'\0010zero\n' $'\0011one\n' $'\0012two\n' $'\0013three\n' \
+		$'\0014four\n' $'\0015five\n' $'\0016six\n' $'\0017seven\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "8 messages" rs_has 8
+	rs_is "user.emerg emit[PID] zero
+user.alert emit[PID] one
+user.crit emit[PID] two
+user.err emit[PID] three
+user.warning emit[PID] four
+user.notice emit[PID] five
+user.info emit[PID] six
+user.debug emit[PID] seven"
+}
+
+@test "syslog: facility local3 and a custom ident" {
+	rs_start
+	capture slog PRINTK_SHIM_SYSLOG_FACILITY=local3 PRINTK_SHIM_SYSLOG_IDENT=mydrv \
+		"$FIX/emit" $'\0013probe failed\n' $'\0016probed\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "2 messages" rs_has 2
+	rs_is "local3.err mydrv[PID] probe failed
+local3.info mydrv[PID] probed"
+}
+
+@test "syslog: default facility user, default ident the program's short name" {
+	rs_start
+	cp "$FIX/syslog-flood" "$BATS_TEST_TMPDIR/my-port"
+	capture slog "$BATS_TEST_TMPDIR/my-port" 1 1
+	[ "$status" -eq 0 ]
+	wait_for "1 message" rs_has 1
+	rs_is "user.info my-port[PID] t0 l0 end"
+}
+
+@test "syslog: a line built by several printk calls is one message" {
+	rs_start
+	capture slog "$FIX/emit" $'\0016a' $'\001cb' $'\001c c\n' $'\0014legacy ' 'join' $'\n'
+	[ "$status" -eq 0 ]
+	wait_for "2 messages" rs_has 2
+	rs_is "user.info emit[PID] ab c
+user.warning emit[PID] legacy join"
+}
+
+@test "syslog: the level filter applies" {
+	rs_start
+	capture slog PRINTK_SHIM_LEVEL=warn "$FIX/emit" $'\0013err\n' $'\0016info\n' \
+		$'\0014warn\n' $'\0017debug\n' $'\0010emerg\n'
+	[ "$status" -eq 0 ]
+	wait_for "3 messages" rs_has 3
+	rs_settled
+	rs_is "user.err emit[PID] err
+user.warning emit[PID] warn
+user.emerg emit[PID] emerg"
+}
+
+@test "syslog: RFC 3164 datagram as glibc writes it, no NUL, no newline" {
+	listen_start dgram
+	capture slog "$FIX/emit" $'\0016hello world\n' $'\0013\n'
+	[ "$status" -eq 0 ]
+	wait_for "2 datagrams" at_least 2 count "$RAW"
+	local ts='(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]'
+	run cat "$RAW"
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^"<14>"$ts" emit["[0-9]+"]: hello world"$ ]]
+	[[ "${lines[1]}" =~ ^"<11>"$ts" emit["[0-9]+"]: "$ ]]
+	[ "$(nuls "$RAW")" -eq 0 ]
+}
+
+@test "syslog: RFC 3164 parses in rsyslog: program, pid, message, the sender's time" {
+	rs_start
+	"${SLOG[@]}" "$FIX/emit" $'\0016hello\n' &
+	local pid=$!
+	wait "$pid"
+	wait_for "1 message" rs_has 1
+	local raw detail
+	raw=$(cat "$RS/raw.log")
+	detail=$(cat "$RS/detail.log")
+	# the time rsyslog parsed is the one in the header
+	assert_bytes "$detail" "${raw:4:15}|${detail#*|}"
+	assert_bytes "${detail#*|*|*|}" "emit|$pid|-| hello"
+	assert_bytes "$raw" "<14>${raw:4:15} emit[$pid]: hello"
+}
+
+@test "syslog: RFC 5424 parses in rsyslog: host, app, pid, time with offset" {
+	rs_start
+	TZ=IST-5:30 "${SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 PRINTK_SHIM_SYSLOG_FACILITY=daemon \
+		"$FIX/emit" $'\0013five four two four\n' &
+	local pid=$! host
+	wait "$pid"
+	host=$(uname -n)
+	wait_for "1 message" rs_has 1
+	local raw detail t
+	raw=$(cat "$RS/raw.log")
+	t=${raw:6:32}
+	[[ "$t" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+05:30$ ]]
+	assert_bytes "$raw" "<27>1 $t $host emit $pid - - five four two four"
+	detail=$(cat "$RS/detail.log")
+	assert_bytes "${detail#*|}" "$t|$host|emit|$pid|-|five four two four"
+	rs_is "daemon.err emit[PID] five four two four"
+}
+
+@test "syslog: the header clock is local time, as localtime_r has it, across DST changes" {
+	local tz zones=(UTC0 EST5EDT,M3.2.0,M11.1.0 IST-5:30 'LHST-10:30LHDT-11,M10.1.0,M4.1.0')
+	for tz in Europe/Berlin America/St_Johns Australia/Lord_Howe Pacific/Chatham; do
+		[ -e "/usr/share/zoneinfo/$tz" ] && zones+=("$tz")
+	done
+	for tz in "${zones[@]}"; do
+		TZ=$tz run "$FIX/syslog-timecheck" 2026
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "syslog: a stream socket gets glibc's framing, each message ending in NUL" {
+	listen_start stream
+	capture slog "$FIX/emit" $'\0016first\n' $'\0014second\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "2 messages" at_least 2 nuls "$RAW"
+	assert_bytes "$(tr '\0' '\n' <"$RAW" | sed -E 's/^<([0-9]+)>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} /<\1>TIME /; s/\[[0-9]+\]/[PID]/')" \
+		"<14>TIME emit[PID]: first
+<12>TIME emit[PID]: second"
+	[ "$(tail -c 1 "$RAW" | od -An -tx1 | tr -d ' ')" = 00 ]
+}
+
+@test "syslog: threads share a stream socket without mixing their messages" {
+	listen_start stream
+	capture slog "$FIX/syslog-flood" 4 500 0
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "2000 messages" at_least 2000 nuls "$RAW"
+	run grep -cvE '^<14>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} syslog-flood\[[0-9]+\]: t[0-3] l[0-9]+ end$' \
+		< <(tr '\0' '\n' <"$RAW")
+	[ "$output" = 0 ]
+	same <(flood_lines 4 500 | sort) <(tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //' | sort)
+}
+
+@test "syslog: handlers print while threads send on a stream: no deadlock, each line once" {
+	listen_start stream
+	capture timeout 60 "${SLOG[@]}" "$FIX/syslog-flood" 3 3000 0 0 100
+	[ "$status" -eq 0 ]
+	local sigs
+	sigs=$(sed -n 's/^sigs //p' "$OUT")
+	echo "# $sigs lines from handlers, $(count "$ERR" '^sig') of them on stderr" >&3
+	wait_for "every message" at_least $((9000 + sigs - $(count "$ERR" '^sig'))) nuls "$RAW"
+	same <({ flood_lines 3 3000; seq 0 $((sigs - 1)) | sed 's/^/sig /'; } | sort) \
+		<({ tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //'; grep '^sig' "$ERR"; } | sort)
+	# a handler that interrupted a send on the stream may find the daemon busy
+	run grep -v '^sig' "$ERR"
+	[ "${#lines[@]}" -eq 0 ] || [[ "${lines[*]}" == *"for a signal handler's line; writing such lines to stderr" ]]
+}
+
+@test "syslog: handlers print while threads send datagrams: each line once" {
+	rs_start
+	capture timeout 60 "${SLOG[@]}" "$FIX/syslog-flood" 3 3000 0 0 100
+	[ "$status" -eq 0 ]
+	err_is ''
+	local sigs
+	sigs=$(sed -n 's/^sigs //p' "$OUT")
+	wait_for "every message" at_least $((9000 + sigs)) rs_count
+	rs_settled
+	same <({ flood_lines 3 3000; seq 0 $((sigs - 1)) | sed 's/^/sig /'; } | sort) \
+		<(cut -d' ' -f3- "$RS/out.log" | sort)
+}
+
+@test "syslog: PRINTK_SHIM_OUTPUT=stderr,syslog writes each line to both" {
+	rs_start
+	capture slog PRINTK_SHIM_OUTPUT=stderr,syslog "$FIX/emit" $'\0016to both\n' $'\0013and again\n'
+	[ "$status" -eq 0 ]
+	err_is $'to both\nand again\n'
+	wait_for "2 messages" rs_has 2
+	rs_is "user.info emit[PID] to both
+user.err emit[PID] and again"
+}
+
+@test "syslog: daemon down at start: lines on stderr after one warning, exit status kept" {
+	rs_paths
+	capture slog "$FIX/syslog-flood" 1 3 0 7
+	[ "$status" -eq 7 ]
+	err_is "printk-shim: warning: syslog: $RS_SOCK: No such file or directory; writing its lines to stderr until it is back
+t0 l0 end
+t0 l1 end
+t0 l2 end
+"
+}
+
+@test "syslog: a socket nobody listens on: one warning, lines in the configured format" {
+	listen_start dgram
+	listen_stop
+	[ -S "$RS_SOCK" ]
+	capture slog PRINTK_SHIM_FORMAT=prefix "$FIX/emit" $'\0013a\n' $'\0016b\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: syslog: $RS_SOCK: Connection refused; writing its lines to stderr until it is back
+<3>a
+<6>b
+"
+}
+
+@test "syslog: daemon killed and restarted mid-run, 2 threads x 2000 lines: each line once" {
+	local err=$BATS_TEST_TMPDIR/err all=$BATS_TEST_TMPDIR/all
+	local before_kill at_restart delivered fallback lost twice
+	rs_start
+	"${SLOG[@]}" "$FIX/syslog-flood" 2 2000 300 >"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
+	CLIENT_PID=$!
+	wait_for "400 lines in syslog" at_least 400 rs_count
+	# A datagram the daemon has not read when it dies is dropped by the
+	# kernel, unseen by any sender: the senders pause while it is killed.
+	kill -STOP "$CLIENT_PID"
+	wait_for "rsyslogd to read its queue" rs_settled
+	before_kill=$(rs_count)
+	rs_kill
+	rm -f "$RS_SOCK"
+	kill -CONT "$CLIENT_PID"
+	wait_for "400 lines on stderr" at_least 400 count "$err" '^t'
+	rs_start
+	at_restart=$(rs_count)
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+	fallback=$(count "$err" '^t')
+	wait_for "the rest in syslog" at_least $((4000 - fallback)) rs_count
+	rs_settled
+	delivered=$(rs_count)
+	{ cut -d' ' -f3- "$RS/out.log"; grep '^t' "$err"; } | sort >"$all"
+	lost=$(comm -23 <(flood_lines 2 2000 | sort) "$all" | wc -l)
+	twice=$(uniq -d "$all" | wc -l)
+	echo "# delivered=$delivered fallback=$fallback lost=$lost twice=$twice" \
+		"(before the kill $before_kill, after the restart $((delivered - at_restart)))" >&3
+	same <(flood_lines 2 2000 | sort) "$all"
+	[ "$before_kill" -ge 400 ] && [ "$fallback" -ge 400 ] && [ "$delivered" -gt "$at_restart" ]
+	# one warning, for the one outage
+	run grep -v '^t' "$err"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "printk-shim: warning: syslog: $RS_SOCK: "*"; writing its lines to stderr until it is back" ]]
+}
+
+@test "syslog: a stopped daemon blocks the senders; nothing is lost once it continues" {
+	rs_start
+	kill -STOP "$RS_PID"
+	"${SLOG[@]}" "$FIX/syslog-flood" 2 1000 0 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	CLIENT_PID=$!
+	# Not a poll: this waits for something that must not happen.
+	sleep 0.5
+	kill -0 "$CLIENT_PID"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	wait_for "2000 messages" rs_has 2000
+	same <(flood_lines 2 1000 | sort) <(cut -d' ' -f3- "$RS/out.log" | sort)
+}
+
+@test "syslog: a forked child sends with its own pid" {
+	rs_start
+	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' @fork $'\0016after fork\n' &
+	local pid=$!
+	wait "$pid"
+	wait_for "3 messages" rs_has 3
+	rs_is "user.info emit[PID] before fork
+user.info emit[PID] after fork
+user.info emit[PID] after fork"
+	run sed -E 's/.*\[([0-9]+)\].*/\1/' "$RS/out.log"
+	[ "${lines[0]}" = "$pid" ]
+	[ "${lines[2]}" = "$pid" ]
+	[ "${lines[1]}" != "$pid" ]
+}
+
+@test "syslog: lines from a handler, at exit and at a crash arrive" {
+	rs_start
+	capture slog "$FIX/emit" $'\0016a' @signal $'\0014from the handler\n' $'\001cb\n' $'\0016open at exit' @exit
+	[ "$status" -eq 0 ]
+	capture slog "$FIX/emit" $'\0013open at the crash' @segv
+	[ "$status" -eq 139 ]
+	wait_for "4 messages" rs_has 4
+	rs_is "user.warning emit[PID] from the handler
+user.info emit[PID] ab
+user.info emit[PID] open at exit
+user.err emit[PID] open at the crash"
+}
+
+@test "syslog: a program that closes the shim's descriptor keeps its own file" {
+	rs_start
+	capture slog "$FIX/syslog-fdclash" "$BATS_TEST_TMPDIR/mine"
+	[ "$status" -eq 0 ]
+	err_is ''
+	file_is "$BATS_TEST_TMPDIR/mine" $'mine\n'
+	wait_for "2 messages" rs_has 2
+	rs_is "user.info syslog-fdclash[PID] before detach
+user.info syslog-fdclash[PID] after detach on fd 3"
+}
+
+@test "syslog: a line too long for a datagram goes to stderr, with a warning" {
+	rs_start
+	capture slog PRINTK_SHIM_LINE_MAX=1048576 "$FIX/emit" @long 300000 $'\0016short\n'
+	[ "$status" -eq 0 ]
+	wait_for "1 message" rs_has 1
+	rs_is "user.info emit[PID] short"
+	[ "$(sed -n 1p "$ERR")" = "printk-shim: warning: syslog: a line of 300000 bytes: Message too long; writing such lines to stderr" ]
+	[ "$(sed -n 2p "$ERR" | wc -c)" -eq 300001 ]
+	[ "$(wc -l <"$ERR")" -eq 2 ]
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * %pS and its family against dladdr1(): a function of this program (linked
+ * with -rdynamic so its symbols are dynamic), a function of a shared
+ * object (libformat-sym, a "module"), a return address, and addresses
+ * inside no object. The expected sizes come from the symbol table, read
+ * through dladdr1() here as well; what is tested is the text around them.
+ * Every result is also checked with buffers from 0 bytes to one more than
+ * the output.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "format.h"
+#include "tap.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+int pks_sym_lib_fn(int x);
+const void *pks_sym_lib_addr(void);
+int pks_sym_main_fn(int x);
+const void *pks_sym_caller(void);
+const void *pks_sym_outer(void);
+
+static int fmt_to(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = pks_vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* The test's one exported function with a known name. */
+__attribute__((noinline)) int pks_sym_main_fn(int x)
+{
+	return x * 7 + 2;
+}
+
+static __attribute__((noinline)) int hidden_fn(int x)
+{
+	return x - 5;
+}
+
+/* Our return address: inside main's caller code, as %pB sees it. */
+__attribute__((noinline)) const void *pks_sym_caller(void)
+{
+	return __builtin_extract_return_addr(__builtin_return_address(0));
+}
+
+/* Calls pks_sym_caller() as a real call, not a tail call. */
+__attribute__((noinline)) const void *pks_sym_outer(void)
+{
+	const void *r = pks_sym_caller();
+
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+static unsigned long size_of(const void *fn)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info di;
+
+	if (!dladdr1(fn, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+		return 0;
+	return sym->st_size;
+}
+
+/* One conversion, every buffer size: the text, the return, the NUL. */
+static void check(const char *want, const char *fmt, const void *p)
+{
+	char buf[512], small[512];
+	int len = (int)strlen(want), r = fmt_to(buf, sizeof(buf), fmt, p);
+	int good = r == len && !strcmp(buf, want);
+
+	for (int size = 0; good && size <= len + 1; size++) {
+		memset(small, '$', sizeof(small));
+		r = fmt_to(size ? small : NULL, size, fmt, p);
+		good = r == len && (!size || (!strncmp(small, want, size - 1) &&
+			small[size - 1 < len ? size - 1 : len] == '\0' &&
+			small[size] == '$'));
+	}
+	if (!is_str(buf, want, fmt))
+		return;
+	ok(good, "%s: every buffer size from 0 to %d", fmt, len + 1);
+}
+
+static void test_main_program(void)
+{
+	const char *fn = (const char *)pks_sym_main_fn;
+	unsigned long size = size_of(fn);
+	char want[256];
+
+	ok(size > 0, "the test program's function has a size (%lu)", size);
+	snprintf(want, sizeof(want), "pks_sym_main_fn+0x0/0x%lx", size);
+	check(want, "%pS", fn);
+	check(want, "%pSR", fn);
+	check(want, "%pF", fn);
+	check("pks_sym_main_fn", "%ps", fn);
+	check("pks_sym_main_fn", "%pf", fn);
+	snprintf(want, sizeof(want), "pks_sym_main_fn+0x3/0x%lx", size);
+	check(want, "%pS", fn + 3);
+	snprintf(want, sizeof(want), "pks_sym_main_fn+0x%lx/0x%lx", size, size);
+	check(want, "%pB", fn + size);
+	snprintf(want, sizeof(want), "[%-40s]", "pks_sym_main_fn");
+	check(want, "[%-40ps]", fn);
+	check("[             pks_sym]", "[%20.7ps]", fn);
+}
+
+static void test_return_address(void)
+{
+	const char *ret = pks_sym_outer();
+	char buf[256];
+
+	fmt_to(buf, sizeof(buf), "%pB", ret);
+	ok(!strncmp(buf, "pks_sym_outer+0x", 16) && !strchr(buf, '['),
+	   "%%pB of a return address names its caller: %s", buf);
+	fmt_to(buf, sizeof(buf), "%pS", ret);
+	ok(!strncmp(buf, "pks_sym_outer+0x", 16),
+	   "%%pS of the same address: %s", buf);
+}
+
+static void test_module(void)
+{
+	const char *fn = pks_sym_lib_addr();
+	unsigned long size = size_of(fn);
+	char want[256], buf[256];
+	size_t n;
+
+	ok(fn == (const char *)pks_sym_lib_fn || fn != NULL,
+	   "the shared object's function is at %p", (const void *)fn);
+	snprintf(want, sizeof(want), "pks_sym_lib_fn+0x0/0x%lx [libformat-sym]", size);
+	check(want, "%pS", fn);
+	check("pks_sym_lib_fn [libformat-sym]", "%ps", fn);
+	snprintf(want, sizeof(want), "pks_sym_lib_fn+0x1/0x%lx [libformat-sym]", size);
+	check(want, "%pB", fn + 1);
+
+	fmt_to(buf, sizeof(buf), "%pSb", fn);
+	snprintf(want, sizeof(want), "pks_sym_lib_fn+0x0/0x%lx [libformat-sym", size);
+	n = strlen(want);
+	ok(!strncmp(buf, want, n) &&
+	   (!strcmp(buf + n, "]") ||
+	    (buf[n] == ' ' && strspn(buf + n + 1, "0123456789abcdef") == 40 &&
+	     !strcmp(buf + n + 41, "]"))),
+	   "%%pSb adds the build ID in the bracket: %s", buf);
+	fmt_to(buf, sizeof(buf), "%pSRb|%pBb", fn, fn + 1);
+	ok(strstr(buf, " [libformat-sym") && strchr(buf, '|'),
+	   "%%pSRb and %%pBb: %s", buf);
+	fmt_to(buf, sizeof(buf), "%pSb", (const void *)pks_sym_main_fn);
+	ok(!strchr(buf, '['), "%%pSb in the program itself has no bracket: %s", buf);
+}
+
+static void test_no_object(void)
+{
+	char want[64];
+	void *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	check("0x0", "%pS", NULL);
+	check("0x0", "%pB", NULL);
+	check("0x1000", "%ps", (void *)0x1000);
+	if (page != MAP_FAILED) {
+		snprintf(want, sizeof(want), "0x%lx", (unsigned long)(uintptr_t)page);
+		check(want, "%pS", page);
+		munmap(page, 4096);
+	}
+	snprintf(want, sizeof(want), "0x%lx", (unsigned long)(uintptr_t)hidden_fn);
+	check(want, "%pS", (const void *)hidden_fn);
+}
+
+int main(void)
+{
+	if (pks_sym_lib_fn(1) != 4 || pks_sym_main_fn(1) != 9 || hidden_fn(6) != 1)
+		return 99;
+	test_main_program();
+	test_return_address();
+	test_module();
+	test_no_object();
+	return tap_done();
+}
