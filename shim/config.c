@@ -146,6 +146,7 @@ static int open_output(const struct pks_outspec *o)
 static void resolve_outputs(struct pks_config *c)
 {
 	c->nout = 0;
+	c->has_stderr = false;
 	for (int i = 0; i < c->set.noutputs; i++) {
 		const struct pks_outspec *o = &c->set.outputs[i];
 		struct pks_out *out = &c->out[c->nout];
@@ -157,6 +158,7 @@ static void resolve_outputs(struct pks_config *c)
 		out->fd = fd;
 		out->spec = i;
 		out->color = fd >= 0 && c->format != PKS_FMT_KMSG && want_color(fd);
+		c->has_stderr |= o->kind == PKS_OUT_STDERR;
 		c->nout++;
 	}
 	if (c->nout == 0) {
@@ -165,6 +167,7 @@ static void resolve_outputs(struct pks_config *c)
 		c->set.outputs[0].kind = PKS_OUT_STDERR;
 		c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, want_color(2), 0 };
 		c->nout = 1;
+		c->has_stderr = true;
 	}
 }
 

@@ -21,6 +21,7 @@ struct pks_config {
 	int nout;
 	struct pks_out out[PKS_OUTPUTS_MAX];
 	bool need_time;		/* some output shows the time */
+	bool has_stderr;	/* stderr is one of the outputs */
 	bool secure;		/* AT_SECURE: setuid/setgid, path variables ignored */
 	char ident[64];		/* syslog ident, resolved */
 };

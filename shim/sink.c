@@ -106,7 +106,9 @@ void pks_sink_line(struct pks_line *l, void *ctx)
 
 		r.color = o->color;
 		if (o->kind == PKS_OUT_SYSLOG) {
-			if (!pks_syslog_line(c, l->level, l->sb.buffer, seq_buf_used(&l->sb)))
+			/* Undelivered: to stderr, unless stderr already has it. */
+			if (!pks_syslog_line(c, l->level, l->sb.buffer, seq_buf_used(&l->sb)) ||
+			    c->has_stderr)
 				continue;
 			r.color = false;
 			err = to_fd(x, l, 2, &r);

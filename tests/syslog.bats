@@ -78,8 +78,9 @@ user.emerg emit[PID] emerg"
 	local ts='(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]'
 	run cat "$RAW"
 	[ "${#lines[@]}" -eq 2 ]
-	[[ "${lines[0]}" =~ ^"<14>"$ts" emit["[0-9]+"]: hello world"$ ]]
-	[[ "${lines[1]}" =~ ^"<11>"$ts" emit["[0-9]+"]: "$ ]]
+	local first="^<14>$ts emit\[[0-9]+\]: hello world\$" second="^<11>$ts emit\[[0-9]+\]: \$"
+	[[ "${lines[0]}" =~ $first ]]
+	[[ "${lines[1]}" =~ $second ]]
 	[ "$(nuls "$RAW")" -eq 0 ]
 }
 
