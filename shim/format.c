@@ -2,8 +2,11 @@
 /*
  * Kernel format strings (for the README). printk's format is formatted by
  * the shim's engine, shim/format*.c, never allocating, locking or exiting:
- * - Fast path: a format with no %p and no %n conversion goes to the C
- *   library's vsnprintf() untouched, after one strchr() scan.
+ * - Fast paths: a format of text and %d %i %u %x %X %c %s %% (with flags,
+ *   width, length, and precision on %s) is formatted by format-fast.c
+ *   without the C library's stdio machinery, to the same bytes; any other
+ *   format with no %p and no %n conversion goes to the C library's
+ *   vsnprintf() untouched, after one strchr() scan.
  * - C conversions are the C library's, byte for byte: each is handed to
  *   snprintf() as written, '*' values included (so %.0d of 0, %.s, a
  *   negative '*' precision, %a, %Lf, %ls, %m, the ' and I flags are glibc's,
@@ -588,9 +591,17 @@ static int format_slow(char *buf, size_t size, const char *fmt, va_list ap)
 
 int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
+	va_list cp;
+	int n;
+
 	if (!fmt)
 		fmt = "(null)";
-	if (__builtin_expect(!(scan(fmt) & SCAN_ENGINE), 1)) {
+	va_copy(cp, ap);
+	n = pks_format_fast(buf, size, fmt, cp);
+	va_end(cp);
+	if (__builtin_expect(n != -2, 1))
+		return n;
+	if (!(scan(fmt) & SCAN_ENGINE)) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		return vsnprintf(buf, size, fmt, ap);

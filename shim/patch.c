@@ -197,10 +197,11 @@ static const void *own_entry(int sym)
 	return own[sym] ? own[sym] : pks_syms[sym].ours;
 }
 
+/* Called for every symbol of every object: the first byte rules most out. */
 static int want_of(const char *name)
 {
 	for (int w = 0; w < nwants; w++)
-		if (!strcmp(wants[w].name, name))
+		if (wants[w].name[0] == name[0] && !strcmp(wants[w].name, name))
 			return w;
 	return -1;
 }
@@ -413,6 +414,11 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 		wk->shim_seen = true;
 		return 0;
 	}
+	/* The C library and the dynamic linker, known by address: never patched. */
+	sc.libc = !sc.exe && ((getauxval(AT_BASE) && info->dlpi_addr == getauxval(AT_BASE)) ||
+			      holds(info, (uintptr_t)write, 1, true));
+	if (sc.libc && !pks_config()->set.debug)
+		return 0;	/* only PRINTK_SHIM_DEBUG's report lists what they define */
 	if (!(sc.path = open_object(&elf, info, sc.exe)))
 		return 0;
 	sc.elf = &elf;
@@ -421,8 +427,7 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 		sc.path = exe_path;
 	}
 	sc.symbolic = binds_locally(info);
-	sc.libc = !sc.exe && ((getauxval(AT_BASE) && info->dlpi_addr == getauxval(AT_BASE)) ||
-			      pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
+	sc.libc = sc.libc || (!sc.exe && pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
 	pks_elf_walk(&elf, elf.symtab == NULL, visit, &sc);
 	pks_elf_close(&elf);
 	return 0;
