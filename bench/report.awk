@@ -187,7 +187,7 @@ END {
 	if (xs != "")
 		printf "  printk-shim is %.2fx glibc syslog(3)'s throughput\n", xs
 
-	printf "\nFormat fast path (no %%p extensions), ns per call, in one process\n"
+	printf "\nFormat fast path (no %%p extensions), CPU ns per call, alternating in one process\n"
 	printf "  %-8s %14s %12s %8s\n", "format", "pks_vsnprintf", "vsnprintf", "ratio"
 	for (v = 1; v <= 2; v++) {
 		name = v == 1 ? "ints" : "mixed"

@@ -20,9 +20,9 @@ case ${BENCH_QUICK:-} in
 *) quick=1 ;;
 esac
 if [ -n "$quick" ]; then
-	rounds=${BENCH_ROUNDS:-3} lines=${BENCH_LINES:-5000} spawns=50 fmtcalls=20000
+	rounds=${BENCH_ROUNDS:-3} lines=${BENCH_LINES:-5000} spawns=50 fmtcalls=4000
 else
-	rounds=${BENCH_ROUNDS:-7} lines=${BENCH_LINES:-100000} spawns=300 fmtcalls=200000
+	rounds=${BENCH_ROUNDS:-7} lines=${BENCH_LINES:-100000} spawns=300 fmtcalls=40000
 fi
 
 # Only what each variant sets: nothing inherited from the caller's shell.
@@ -120,7 +120,7 @@ while [ "$round" -lt "$rounds" ]; do
 done
 
 echo "bench: format, start-up, memory" >&2
-echo "fmt format - $("$B/bench/format-bench" "$rounds" "$fmtcalls")" >>"$samples"
+echo "fmt format - $("$B/bench/format-bench" $((rounds * 5)) "$fmtcalls")" >>"$samples"
 echo "start startup - $("$B/bench/startup-bench" "$spawns" "$mod" "$wrapper")" >>"$samples"
 for i in 1 2 3; do
 	echo "mem mem naive $("$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
