@@ -14,4 +14,21 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define PKS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Helgrind does not see the ordering that C11 atomics give, so the places
+ * where a context or a thread's node changes hands are named to it. Only
+ * the copy of the module that make check-valgrind builds has them
+ * (-DPKS_HELGRIND); everywhere else they are nothing.
+ */
+#ifdef PKS_HELGRIND
+#include <valgrind/helgrind.h>
+#define PKS_HB_BEFORE(p)	ANNOTATE_HAPPENS_BEFORE(p)
+#define PKS_HB_AFTER(p)		ANNOTATE_HAPPENS_AFTER(p)
+#define PKS_HB_BENIGN(p)	VALGRIND_HG_DISABLE_CHECKING(p, sizeof(*(p)))
+#else
+#define PKS_HB_BEFORE(p)	((void)0)
+#define PKS_HB_AFTER(p)		((void)0)
+#define PKS_HB_BENIGN(p)	((void)0)
+#endif
+
 #endif

@@ -33,6 +33,7 @@ _Atomic int pks_exiting;
 
 static _Atomic(struct pks_node *) nodes;
 static PKS_TLS struct pks_node *self;
+static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, being written */
 static pthread_key_t key;
 static _Atomic int setup_state;		/* 0 no, 1 running, 2 done */
 static bool key_ok;
@@ -128,12 +129,15 @@ void pks_lifecycle_setup(void)
 
 static struct pks_node *reuse(void)
 {
+	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		int free_ = 0;
 
 		if (atomic_load_explicit(&n->inuse, memory_order_relaxed) == 0 &&
-		    atomic_compare_exchange_strong(&n->inuse, &free_, 1))
+		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
+			PKS_HB_AFTER(&n->inuse);
 			return n;
+		}
 	}
 	return NULL;
 }
@@ -141,7 +145,7 @@ static struct pks_node *reuse(void)
 /* The calling thread's node: a free one, or a new one pushed on the list. */
 static struct pks_node *attach(void)
 {
-	struct pks_node *n;
+	struct pks_node *n, *head;
 
 	pks_lifecycle_setup();
 	n = reuse();
@@ -150,9 +154,11 @@ static struct pks_node *attach(void)
 		if (!n)
 			return NULL;
 		n->inuse = 1;
-		n->next = atomic_load(&nodes);
-		while (!atomic_compare_exchange_weak(&nodes, &n->next, n))
-			;
+		head = atomic_load(&nodes);
+		do {
+			n->next = head;
+			PKS_HB_BEFORE(&nodes);
+		} while (!atomic_compare_exchange_weak(&nodes, &head, n));
 	}
 	n->tid = gettid();
 	for (int i = 0; i < PKS_NCTX; i++)
@@ -182,40 +188,55 @@ struct pks_ctx *pks_ctx_enter(void)
 		return NULL;
 	for (int spin = 0; !atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
 			memory_order_acquire, memory_order_relaxed); spin++) {
-		/* BUSY: we interrupted ourselves. CLAIMED: a flusher, for a moment. */
-		if (want == PKS_BUSY || spin == 10000)
+		/*
+		 * BUSY: we interrupted ourselves. CLAIMED: a flusher, for a
+		 * moment; but never wait for a flush that we interrupted, on
+		 * this thread: it cannot end before we do.
+		 */
+		if (want == PKS_BUSY || flushing == x || spin == 10000)
 			return NULL;
 		want = PKS_IDLE;
 		sched_yield();
 	}
+	PKS_HB_AFTER(&x->state);
 	return x;
 }
 
 void pks_ctx_leave(struct pks_ctx *x)
 {
+	PKS_HB_BEFORE(&x->state);
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
 }
 
 /* Write @x's open line from outside its call. @force: the process is dying. */
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
+	struct pks_ctx *outer = flushing;
+	bool mine = self && x >= self->ctx && x < self->ctx + PKS_NCTX;
 	int want = PKS_IDLE;
 	bool claimed = false;
 
 	if (!x->map)
 		return;
+	flushing = x;		/* before the claim: a handler of ours must see it */
 	for (int spin = 0; spin < (force ? 1 : 2000); spin++) {
 		want = PKS_IDLE;
 		if ((claimed = atomic_compare_exchange_strong(&x->state, &want, PKS_CLAIMED)))
 			break;
-		if (!force)
-			sched_yield();
+		if (force || (want == PKS_BUSY && mine))
+			break;	/* our own call, interrupted: it will not end first */
+		sched_yield();
 	}
-	if (!claimed && !force)
-		return;
-	pks_line_close(&x->line, pks_sink_line, x);
-	if (claimed)
-		atomic_store(&x->state, PKS_IDLE);
+	if (claimed || force) {
+		if (claimed)
+			PKS_HB_AFTER(&x->state);
+		pks_line_close(&x->line, pks_sink_line, x);
+		if (claimed) {
+			PKS_HB_BEFORE(&x->state);
+			atomic_store(&x->state, PKS_IDLE);
+		}
+	}
+	flushing = outer;
 }
 
 /**
@@ -225,6 +246,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
  */
 void pks_flush_all(bool crash)
 {
+	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		if (!atomic_load(&n->inuse))
 			continue;
@@ -247,6 +269,7 @@ static void thread_gone(void *p)
 	for (int i = 0; i < PKS_NCTX; i++)
 		flush_ctx(&n->ctx[i], false);
 	self = NULL;
+	PKS_HB_BEFORE(&n->inuse);
 	atomic_store(&n->inuse, 0);
 }
 
@@ -286,8 +309,8 @@ __attribute__((destructor)) static void shim_fini(void)
 {
 	if (atomic_load(&pks_cfg_state) != 2 || pks_cfg.set.disable)
 		return;
+	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
 	pks_flush_all(false);
-	atomic_store(&pks_exiting, 1);
 	pks_sink_report_lost();
 	if (!pks_emit_reached())
 		pks_check_unreached();

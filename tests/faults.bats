@@ -216,12 +216,14 @@ L000000 abcd
 	local n=100000
 	capture env FAULT_MALLOC=1 LD_PRELOAD="$MODULE:$FIXLIB/libfault-alloc.so" "$FIX/fault-host" bigprec $n
 	[ "$status" -eq 42 ]
-	# glibc mallocs twice per formatting of "%.100000f", and the shim formats
-	# twice (its buffer, then a mapping that fits): four nested lines, each
-	# whole, then the long line in pieces of LINE_MAX.
-	{ printf 'malloc(big)\n%.0s' 1 2 3 4
-	  printf '7.%s|' "$(printf '%*s' $n '' | tr ' ' 0)" | fold -w 1024; echo; } >"$T/want"
-	cmp "$T/want" "$ERR"
+	# glibc mallocs work buffers for "%.100000f" (twice per formatting with
+	# glibc's allocator, and the shim formats twice: its buffer, then a
+	# mapping that fits): each nested printk a whole line of its own, all
+	# before the long line, which comes in pieces of LINE_MAX.
+	[ "$(grep -c '^malloc(big)$' "$ERR")" -ge 1 ]
+	{ printf '7.%s|' "$(printf '%*s' $n '' | tr ' ' 0)" | fold -w 1024; echo; } >"$T/want"
+	grep -v '^malloc(big)$' "$ERR" | cmp "$T/want" -
+	awk '/^malloc\(big\)$/ { if (seen) exit 1; next } { seen = 1 }' "$ERR"
 }
 
 @test "faults: 3000 threads created and ended, 50 at a time: every line once, the open ones at thread exit" {

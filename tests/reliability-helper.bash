@@ -19,6 +19,13 @@ if readelf -d "$MODULE" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
 	esac
 fi
 
+if readelf -d "$MODULE" 2>/dev/null | grep -q 'NEEDED.*libtsan'; then
+	case ${TSAN_OPTIONS-} in
+	*handle_segv*) ;;
+	*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}report_signal_unsafe=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0" ;;
+	esac
+fi
+
 # shim_with LIB... -- CMD...: CMD with the module preloaded, then each LIB
 # (a name in $FIXLIB), which thus sees the calls the module makes.
 shim_with() {

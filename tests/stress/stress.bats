@@ -15,8 +15,13 @@ load ../reliability-helper
 	timeout -k 5 300 env PRINTK_SHIM_FORMAT=prefix LD_PRELOAD="$MODULE" \
 		"$abs_top_builddir/tests/stress/stress" -t 4 -n 5000 -c 5 -u 200 -w 30 \
 		>"$T/summary" 2>>"$T/log" || status=$?
-	[ "$status" -eq 0 ]
+	if [ "$status" -ne 0 ]; then
+		echo "status $status (124: timeout, 3: watchdog)"; cat "$T/summary"
+		grep -v '^<' "$T/log" | head -20
+		false
+	fi
 	run "$abs_top_builddir/tests/stress/stress" check "$T/log" "$T/summary"
+	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ $output == "stress: ok: "*" lines checked, 0 errors" ]]
 	[ "$(grep -c '^child .* status 0$' "$T/summary")" -eq 5 ]
