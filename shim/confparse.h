@@ -3,7 +3,7 @@
  * The PRINTK_SHIM_* variables: one table that names each variable, what it
  * accepts, its default and its parser. The module reads the environment
  * through it (config.c); the wrapper turns options into variables through it
- * (wrapper.c), so both accept exactly the same values. Pure: no environment,
+ * (wrapper/printk-shim.c), so both accept exactly the same values. Pure: no environment,
  * no I/O; opening files and checking descriptors is config.c's job.
  */
 #ifndef PKS_CONFPARSE_H
