@@ -68,12 +68,16 @@ stripped() {
 	report "$FIX/patch-pie"
 	has_line "printk-shim: debug: PRINTK_SHIM_PATCH=auto SYMBOLS=none"
 	has_line "printk-shim: debug: printk: defined inside the executable $(readlink -f "$FIX/patch-pie"): its own calls bind there and cannot be interposed"
-	has_line "printk-shim: debug: printk: at $ADDR \(\.symtab\): patched: a 13-byte jump to the shim's printk"
+	# printk and _printk are one function here; which name the symbol table
+	# lists first (and so which is patched, the other being its alias) is the
+	# linker's choice: it differs in the sanitizer build.
+	has_line "printk-shim: debug: (_?printk): at $ADDR \(\.symtab\): patched: a 13-byte jump to the shim's _?printk"
 }
 
 @test "patch: an alias of a patched function is not patched twice" {
 	report "$FIX/patch-pie"
-	has_line "printk-shim: debug: _printk: at $ADDR \(\.symtab\): patched: the same function as another name"
+	has_line "printk-shim: debug: _?printk: at $ADDR \(\.symtab\): patched: the same function as another name"
+	[ "$(grep -cE "^printk-shim: debug: _?printk: at .*: patched: a 13-byte jump" "$ERR")" -eq 1 ]
 }
 
 @test "patch: an exported printk of an executable is patched, and dlsym's answer says so" {
