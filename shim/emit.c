@@ -74,37 +74,59 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 	return (int)(len - (len && text[len - 1] == '\n'));
 }
 
-/* Format into @x's scratch buffer, or into a mapping when it does not fit. */
+typedef int formatter(char *buf, size_t size, const char *fmt, va_list ap);
+
+/*
+ * Format all of @fmt with @f: into @buf, or, when it does not fit, into a
+ * mapping of its own (never malloc) that the caller hands to unmap(). A
+ * format the C library gives up on keeps what was written before it.
+ * Return: the text; its length in *@len.
+ */
+static const char *whole(formatter *f, char *buf, size_t size, const char *fmt, va_list ap,
+			 size_t *len, char **map)
+{
+	va_list again;
+	int n;
+
+	*map = NULL;
+	va_copy(again, ap);
+	n = f(buf, size, fmt, ap);
+	if (likely(n >= 0 && (size_t)n < size)) {
+		*len = (size_t)n;
+	} else if (n < 0) {
+		*len = strnlen(buf, size - 1);
+	} else {
+		*map = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (*map == MAP_FAILED) {
+			*map = NULL;
+			*len = size - 1;
+			pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
+				 n, size - 1);
+		} else {
+			f(*map, (size_t)n + 1, fmt, again);
+			*len = (size_t)n;
+		}
+	}
+	va_end(again);
+	return *map ? *map : buf;
+}
+
+static void unmap(char *map, size_t len)
+{
+	if (map)
+		munmap(map, len + 1);
+}
+
 static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
 	       const void *caller)
 {
-	va_list again;
-	char *big;
-	int n, ret;
+	char *map;
+	size_t n;
+	const char *s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
+	int ret = feed(c, x, s, n, caller);
 
-	va_copy(again, ap);
-	n = pks_vsnprintf(x->scratch, PKS_SCRATCH, fmt, ap);
-	if (likely(n >= 0 && n < PKS_SCRATCH)) {
-		va_end(again);
-		return feed(c, x, x->scratch, (size_t)n, caller);
-	}
-	if (n < 0) {
-		/* The C library gave up mid-format; what it wrote is still said. */
-		va_end(again);
-		return feed(c, x, x->scratch, strnlen(x->scratch, PKS_SCRATCH - 1), caller);
-	}
-	/* Nothing is cut: a long fragment gets a mapping of its own, not malloc. */
-	big = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (big == MAP_FAILED) {
-		va_end(again);
-		pks_warn("a %d-byte fragment did not fit in memory; its first %d bytes are written",
-			 n, PKS_SCRATCH - 1);
-		return feed(c, x, x->scratch, PKS_SCRATCH - 1, caller);
-	}
-	pks_vsnprintf(big, (size_t)n + 1, fmt, again);
-	va_end(again);
-	ret = feed(c, x, big, (size_t)n, caller);
-	munmap(big, (size_t)n + 1);
+	unmap(map, n);
 	return ret;
 }
 
@@ -148,7 +170,7 @@ static void *next_of(int sym)
 }
 
 /* Hand the formatted text of @n bytes on, or write it without its markers. */
-static int pass(const struct pks_config *c, void *next, char *s, size_t n)
+static int pass(const struct pks_config *c, void *next, const char *s, size_t n)
 {
 	struct pks_mark m;
 	size_t skip;
@@ -160,33 +182,28 @@ static int pass(const struct pks_config *c, void *next, char *s, size_t n)
 	return (int)(n - skip);
 }
 
+/* The C library's own formatting: what the next printk would have printed. */
+static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	return vsnprintf(buf, size, fmt, ap);
+#pragma GCC diagnostic pop
+}
+
 static int forward(const struct pks_config *c, int sym, const char *fmt, va_list ap)
 {
 	void *next = next_of(sym);
-	char buf[PKS_SCRATCH], *big;
-	va_list again;
-	int n, ret;
+	char buf[PKS_SCRATCH], *map;
+	const char *s;
+	size_t n;
+	int ret;
 
 	if (next && pks_syms[sym].va)
 		return ((int (*)(const char *, va_list))next)(fmt, ap);
-	va_copy(again, ap);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (n < 0 || (size_t)n < sizeof(buf)) {
-		va_end(again);
-		return n < 0 ? 0 : pass(c, next, buf, (size_t)n);
-	}
-	big = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (big == MAP_FAILED) {
-		va_end(again);
-		return pass(c, next, buf, sizeof(buf) - 1);
-	}
-	vsnprintf(big, (size_t)n + 1, fmt, again);
-#pragma GCC diagnostic pop
-	va_end(again);
-	ret = pass(c, next, big, (size_t)n);
-	munmap(big, (size_t)n + 1);
+	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &map);
+	ret = pass(c, next, s, n);
+	unmap(map, n);
 	return ret;
 }
 
