@@ -99,9 +99,10 @@ load helper
 @test "outputs: COLOR=auto colours on a terminal, not on a pipe, and honours NO_COLOR" {
 	capture shim "$FIX/emit" $'\0013e\n'
 	err_is $'e\n'
-	run script -qec "env LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	# script(1) runs the command with $SHELL -c; pin bash for the $'' quoting.
+	run env SHELL=/bin/bash script -qec "env LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
 	[ "$output" = $'\e[31me\e[0m\r' ]
-	run script -qec "env NO_COLOR=1 LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	run env SHELL=/bin/bash script -qec "env NO_COLOR=1 LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
 	[ "$output" = $'e\r' ]
 }
 
