@@ -204,14 +204,15 @@ void pks_debug_report(void)
  */
 void pks_check_unreached(void)
 {
-	for (int i = 0; i < PKS_NSYMS; i++) {
-		const char *exe = pks_patch_taken(pks_syms[i].name) ? NULL :
-				  pks_elf_exe_defines(pks_syms[i].name);
+	const char *names[PKS_NSYMS], *exe;
+	int i;
 
-		if (exe) {
-			pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
-				 pks_syms[i].name, exe);
-			return;
-		}
-	}
+	for (i = 0; i < PKS_NSYMS; i++)
+		names[i] = pks_patch_taken(pks_syms[i].name) ? NULL : pks_syms[i].name;
+	exe = pks_patch_exe_unpatched(&i);	/* the start-up scan's answer, if it ran */
+	if (exe == PKS_PATCH_UNKNOWN)
+		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
+	if (exe)
+		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
+			 names[i], exe);
 }

@@ -162,26 +162,43 @@ const void *pks_elf_bytes(const struct pks_elf *e, ElfW(Addr) vaddr, size_t n)
 	return NULL;
 }
 
+struct wanted {
+	const char *const *names;	/* NULL entries are skipped */
+	int n;
+	unsigned int found;		/* bit i: names[i] is defined */
+};
+
 static int defined_func(void *arg, const char *name, const ElfW(Sym) *s)
 {
-	return s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
-	       !strcmp(name, arg);
+	struct wanted *w = arg;
+
+	if (s->st_shndx == SHN_UNDEF || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return 0;
+	for (int i = 0; i < w->n; i++)
+		if (w->names[i] && !strcmp(name, w->names[i]))
+			w->found |= 1u << i;
+	return 0;
 }
 
 /**
- * pks_elf_exe_defines() - look for a function @name in the executable
- * Return: the executable's path if it defines @name, else NULL.
+ * pks_elf_exe_defines() - which of @n functions @names (at most 32; NULL
+ * entries skipped) the executable defines, in one reading of its file
+ * @which: out; the index of the first one defined
+ * Return: the executable's path if it defines one, else NULL.
  */
-const char *pks_elf_exe_defines(const char *name)
+const char *pks_elf_exe_defines(const char *const *names, int n, int *which)
 {
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct wanted w = { names, n, 0 };
 	struct pks_elf e;
-	int found;
 
 	if (len <= 0 || pks_elf_open(&e, "/proc/self/exe"))
 		return NULL;
 	exe[len] = '\0';
-	found = pks_elf_walk(&e, e.symtab == NULL, defined_func, (void *)name);
+	pks_elf_walk(&e, e.symtab == NULL, defined_func, &w);
 	pks_elf_close(&e);
-	return found ? exe : NULL;
+	if (!w.found)
+		return NULL;
+	*which = __builtin_ctz(w.found);
+	return exe;
 }

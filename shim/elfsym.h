@@ -31,6 +31,6 @@ int pks_elf_walk(const struct pks_elf *e, bool dynamic, pks_elf_visit *fn, void 
 const ElfW(Sym) *pks_elf_find(const struct pks_elf *e, bool dynamic, const char *name);
 const void *pks_elf_bytes(const struct pks_elf *e, ElfW(Addr) vaddr, size_t n);
 
-const char *pks_elf_exe_defines(const char *name);
+const char *pks_elf_exe_defines(const char *const *names, int n, int *which);
 
 #endif

@@ -118,13 +118,94 @@ static void unmap(char *map, size_t len)
 		munmap(map, len + 1);
 }
 
+/* The markers at the start of @fmt, if they are all the text's markers can be. */
+static bool literal_marks(const struct pks_config *c, const char *fmt, struct pks_mark *m,
+			  size_t *skip)
+{
+	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
+	size_t n = strnlen(fmt, SEEN);
+
+	*skip = pks_level_parse(fmt, n, c->set.legacy_markers, m);
+	if (n == SEEN && *skip + AHEAD > n)
+		return false;
+	return !memchr(fmt + *skip, '%', n - *skip < AHEAD ? n - *skip : AHEAD);
+}
+
+/*
+ * A fragment of a line the level filter drops is measured, not formatted:
+ * printk still returns its length (SPEC section 2), and all the line needs
+ * is whether it stays open. Only formats whose markers are literal (the
+ * text after them starts with AHEAD bytes that are not a conversion) and
+ * whose conversions the fast path knows are taken; the rest go the usual
+ * way, where the sink drops the line.
+ * Return: whether the call was done; printk's return value in *@ret.
+ */
+static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+		  int *ret)
+{
+	struct pks_line *l = &x->line;
+	enum pks_mode mode = (enum pks_mode)c->set.cont;
+	struct pks_mark m;
+	enum pks_act act;
+	size_t skip;
+	va_list cp;
+	int len, level;
+	char last;
+
+	if (!literal_marks(c, fmt, &m, &skip))
+		return false;
+	act = pks_cont_decide(l->open, m.flags, mode, false);
+	if (act != pks_cont_decide(l->open, m.flags, mode, true) || act == PKS_DROP)
+		return false;
+	if (act == PKS_APPEND && c->set.lint && !(m.flags & PKS_M_CONT))
+		return false;	/* PRINTK_SHIM_LINT reads the text */
+	if (act == PKS_APPEND)
+		level = l->level;
+	else
+		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
+	if (level <= c->set.level)
+		return false;
+	va_copy(cp, ap);
+	len = pks_format_count(fmt + skip, cp, &last);
+	va_end(cp);
+	if (len < 0)
+		return false;
+	if (act == PKS_NEW) {
+		pks_line_close(l, pks_sink_line, x);
+		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
+	}
+	if (len && last == '\n')
+		l->open = false;
+	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
+		pks_line_close(l, pks_sink_line, x);
+	*ret = len - (len && last == '\n');
+	return true;
+}
+
 static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
 	       const void *caller)
 {
 	char *map;
 	size_t n;
-	const char *s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
-	int ret = feed(c, x, s, n, caller);
+	const char *s;
+	int ret;
+
+	va_list cp;
+
+	if (c->set.level < PKS_LEVEL_MAX && quiet(c, x, fmt, ap, &ret))
+		return ret;
+	/* Most fragments: the fast path, straight into scratch, in one layer. */
+	va_copy(cp, ap);
+	ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, cp);
+	va_end(cp);
+	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
+		s = x->scratch;
+		n = (size_t)ret;
+		map = NULL;
+	} else {
+		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
+	}
+	ret = feed(c, x, s, n, caller);
 
 	unmap(map, n);
 	return ret;

@@ -15,7 +15,8 @@ enum {
 
 struct pks_sym {
 	const char *name;
-	void *ours;		/* the shim's own definition */
+	void *ours;		/* the shim's own definition, as the GOT has it */
+	void *here;		/* the same, by a hidden alias: never another object's */
 	bool va;		/* takes a va_list (vprintk) */
 };
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The exported printk entry points, with the kernel's prototypes. Each is
- * one call into pks_emit(); all policy lives behind it. The other exported
+ * one call into pks_emit(); all policy lives behind it. Each also has a
+ * hidden alias, NAME_here, whose address is always this object's own (the
+ * GOT's may be the executable's, see patch.c). The other exported
  * names are hooks, in signals.c and exec.c, listed in printk-shim.map with
  * the reason each is there.
  */
@@ -26,7 +28,8 @@ PKS_EXPORT int fn(const char *fmt, ...)					\
 	r = pks_emit(sym, fmt, ap, RET_ADDR);				\
 	va_end(ap);							\
 	return r;							\
-}
+}									\
+__typeof__(fn) fn##_here __attribute__((alias(#fn), visibility("hidden")));
 
 VARIADIC(printk, PKS_SYM_PRINTK)
 VARIADIC(_printk, PKS_SYM__PRINTK)
@@ -37,11 +40,14 @@ PKS_EXPORT int vprintk(const char *fmt, va_list ap)
 {
 	return pks_emit(PKS_SYM_VPRINTK, fmt, ap, RET_ADDR);
 }
+__typeof__(vprintk) vprintk_here __attribute__((alias("vprintk"), visibility("hidden")));
+
+#define SYM(fn, va)	{ #fn, (void *)fn, (void *)fn##_here, va }
 
 const struct pks_sym pks_syms[PKS_NSYMS] = {
-	[PKS_SYM_PRINTK] = { "printk", (void *)printk, false },
-	[PKS_SYM__PRINTK] = { "_printk", (void *)_printk, false },
-	[PKS_SYM_PRINTK_DEFERRED] = { "printk_deferred", (void *)printk_deferred, false },
-	[PKS_SYM__PRINTK_DEFERRED] = { "_printk_deferred", (void *)_printk_deferred, false },
-	[PKS_SYM_VPRINTK] = { "vprintk", (void *)vprintk, true },
+	[PKS_SYM_PRINTK] = SYM(printk, false),
+	[PKS_SYM__PRINTK] = SYM(_printk, false),
+	[PKS_SYM_PRINTK_DEFERRED] = SYM(printk_deferred, false),
+	[PKS_SYM__PRINTK_DEFERRED] = SYM(_printk_deferred, false),
+	[PKS_SYM_VPRINTK] = SYM(vprintk, true),
 };

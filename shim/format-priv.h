@@ -68,7 +68,6 @@ int pks_kisprint(unsigned char c);
 
 /* format.c: the walker, for %pV */
 void pks_format(struct pks_out *o, const char *fmt, va_list *ap);
-int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* format-errname.c */
 const char *pks_errname(int err);

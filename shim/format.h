@@ -17,4 +17,22 @@
 int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	__attribute__((visibility("hidden")));
 
+/**
+ * pks_format_fast() - pks_vsnprintf() for formats of the plain conversions
+ * only (see format-fast.c), which most printk calls are
+ * Return: as pks_vsnprintf(), or -2 when @fmt holds anything else (@ap was
+ * read: the caller formats from its own copy).
+ */
+int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((visibility("hidden")));
+
+/**
+ * pks_format_count() - the length of @fmt's output, for the plain
+ * conversions only (see format-fast.c); nothing is stored
+ * @last: out; the output's last byte, '\0' when it is empty
+ * Return: the length, or -2 when @fmt holds anything else (@ap was read).
+ */
+int pks_format_count(const char *fmt, va_list ap, char *last)
+	__attribute__((visibility("hidden")));
+
 #endif

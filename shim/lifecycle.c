@@ -108,6 +108,41 @@ static void thread_gone(void *p);
 
 static void atfork_child(void);
 
+/*
+ * This process's pid without a system call per line: a page the kernel
+ * zeroes in the child of every fork (MADV_WIPEONFORK, Linux 4.14), also
+ * one made by _Fork() or clone(), which run no atfork handler. Where the
+ * advice is refused, every call asks getpid().
+ */
+static _Atomic pid_t *pid_page;
+
+static void pid_setup(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = map(page > 0 ? (size_t)page : 4096);
+
+	if (p && madvise(p, page > 0 ? (size_t)page : 4096, MADV_WIPEONFORK) == 0)
+		atomic_store_explicit(&pid_page, p, memory_order_release);
+	else if (p)
+		munmap(p, page > 0 ? (size_t)page : 4096);
+}
+
+/** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
+pid_t pks_pid(void)
+{
+	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
+	pid_t pid;
+
+	if (!pp)
+		return getpid();
+	pid = atomic_load_explicit(pp, memory_order_relaxed);
+	if (!pid) {
+		pid = getpid();
+		atomic_store_explicit(pp, pid, memory_order_relaxed);
+	}
+	return pid;
+}
+
 /** pks_lifecycle_setup() - the key for thread exit and the fork handler, once */
 void pks_lifecycle_setup(void)
 {
@@ -124,6 +159,7 @@ void pks_lifecycle_setup(void)
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
 	pthread_atfork(NULL, NULL, atfork_child);
+	pid_setup();
 	atomic_store(&setup_state, 2);
 }
 

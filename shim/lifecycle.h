@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
 #define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
@@ -44,6 +45,7 @@ size_t pks_ctx_bytes(void);
 void pks_flush_all(bool crash);
 void pks_flush_depth(int depth);
 void pks_lifecycle_setup(void);
+pid_t pks_pid(void);
 
 /* signals.c */
 int pks_sigdepth(void);

@@ -49,6 +49,8 @@
 #define SITES_MAX	64
 #define CODE_MAX	16	/* the longest jump, and the bytes compared with the file */
 
+static _Atomic bool scanned;	/* every object was looked at, no site left out */
+
 /* What became of one definition. */
 enum how {
 	HOW_PENDING, HOW_PATCHED, HOW_ALIAS, HOW_INTERPOSED, HOW_NEVER, HOW_DISABLED,
@@ -79,7 +81,6 @@ struct site {
 	int err;		/* errno of mprotect; negative: the jump is in, the page stayed writable */
 };
 
-static const void *own[PKS_NSYMS];	/* the shim's entries, see own_entry() */
 static struct want wants[WANTS_MAX];
 static int nwants;
 static struct site sites[SITES_MAX];
@@ -192,9 +193,15 @@ static void arch_sync(char *p, size_t n)
 /* ---- finding the definitions -------------------------------------------- */
 
 /* The shim's own entry for PKS_SYM_@sym: see find_own(). */
+/*
+ * The shim's own entry, by its hidden alias. Not pks_syms[].ours: that is
+ * bound through the GOT, where an executable that exports printk
+ * (-rdynamic) wins, and patching it to jump "to the shim" would make it
+ * jump to itself.
+ */
 static const void *own_entry(int sym)
 {
-	return own[sym] ? own[sym] : pks_syms[sym].ours;
+	return pks_syms[sym].here;
 }
 
 /* Called for every symbol of every object: the first byte rules most out. */
@@ -376,32 +383,6 @@ static const char *open_object(struct pks_elf *e, const struct dl_phdr_info *inf
 	return NULL;
 }
 
-static int own_visit(void *arg, const char *name, const ElfW(Sym) *s)
-{
-	const struct dl_phdr_info *info = arg;
-
-	for (int i = 0; i < PKS_NSYMS; i++)
-		if (s->st_shndx != SHN_UNDEF && !strcmp(name, pks_syms[i].name))
-			own[i] = (const void *)(info->dlpi_addr + s->st_value);
-	return 0;
-}
-
-/*
- * The shim's own entries, from its own symbol table. Not pks_syms[].ours:
- * that is bound through the GOT, where an executable that exports printk
- * (-rdynamic) wins, and patching it to jump "to the shim" would make it
- * jump to itself. No dlsym(): it may be interposed, and call printk.
- */
-static void find_own(struct dl_phdr_info *info)
-{
-	struct pks_elf elf;
-
-	if (!open_object(&elf, info, false))
-		return;
-	pks_elf_walk(&elf, elf.symtab == NULL, own_visit, info);
-	pks_elf_close(&elf);
-}
-
 static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct walk *wk = arg;
@@ -410,10 +391,12 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	if (holds(info, (uintptr_t)pks_patch_apply, 1, false)) {
-		find_own(info);
 		wk->shim_seen = true;
 		return 0;
 	}
+	/* No file to read: the vDSO ("linux-vdso.so.1"), or a name relative to who knows where. */
+	if (!sc.exe && !strchr(info->dlpi_name, '/'))
+		return 0;
 	/* The C library and the dynamic linker, known by address: never patched. */
 	sc.libc = !sc.exe && ((getauxval(AT_BASE) && info->dlpi_addr == getauxval(AT_BASE)) ||
 			      holds(info, (uintptr_t)write, 1, true));
@@ -601,11 +584,33 @@ void pks_patch_apply(void)
 		return;
 	collect(c);
 	dl_iterate_phdr(scan_object, &wk);
+	atomic_store_explicit(&scanned, nsites < SITES_MAX, memory_order_release);
 	take_over(c);
 	errno = saved;
 }
 
 /* ---- what the diagnostics ask ----------------------------------------------- */
+
+/**
+ * pks_patch_exe_unpatched() - what the start-up scan found in the executable,
+ * so that the exit-time check need not read the file again
+ * @which: out; the PKS_SYM_* of an entry point defined there and not patched
+ * Return: the executable's path (and *@which), NULL if there is none, or
+ * PKS_PATCH_UNKNOWN when no complete scan ran.
+ */
+const char *pks_patch_exe_unpatched(int *which)
+{
+	if (!atomic_load_explicit(&scanned, memory_order_acquire))
+		return PKS_PATCH_UNKNOWN;
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS &&
+		    sites[i].how != HOW_PATCHED && sites[i].how != HOW_ALIAS &&
+		    !pks_patch_taken(wants[sites[i].want].name)) {
+			*which = sites[i].want;
+			return exe_path;
+		}
+	return NULL;
+}
 
 /** pks_patch_own() - Return: the shim's own entry for PKS_SYM_@sym, whatever the GOT says. */
 const void *pks_patch_own(int sym)

@@ -14,4 +14,7 @@ bool pks_patch_covers(const void *entry);
 const void *pks_patch_own(int sym);
 bool pks_patch_taken(const char *name);
 
+#define PKS_PATCH_UNKNOWN	((const char *)-1)
+const char *pks_patch_exe_unpatched(int *which);
+
 #endif

@@ -82,7 +82,7 @@ static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const char
 	*p++ = ' ';
 	p = put(p, ident, strlen(ident));
 	*p++ = '[';
-	p = put_uint(p, (unsigned long)getpid());
+	p = put_uint(p, (unsigned long)pks_pid());
 	return (size_t)(put(p, "]: ", 3) - h);
 }
 
@@ -99,7 +99,7 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	*p++ = ' ';
 	p = put_field(p, ident, APP_MAX);
 	*p++ = ' ';
-	p = put_uint(p, (unsigned long)getpid());
+	p = put_uint(p, (unsigned long)pks_pid());
 	return (size_t)(put(p, " - - ", 5) - h);
 }
 

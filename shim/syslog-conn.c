@@ -26,6 +26,7 @@
  * no connection (pks_slconn_atfork_child).
  */
 #include "sink-syslog.h"
+#include "lifecycle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,7 +157,7 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	if (how != SHARE || !atomic_compare_exchange_strong(&conn, &none, W_DEAD))
 		return 0;
 	atomic_store_explicit(&conn_ino, ino, memory_order_relaxed);
-	atomic_store_explicit(&conn_pid, getpid(), memory_order_relaxed);
+	atomic_store_explicit(&conn_pid, pks_pid(), memory_order_relaxed);
 	atomic_store_explicit(&conn_gen, s->gen, memory_order_relaxed);
 	/* Nobody can own a stream not yet shared; a _Fork() child may have inherited an owner. */
 	atomic_store_explicit(&stream_owner, 0, memory_order_relaxed);
@@ -210,7 +211,7 @@ static bool mine(const struct pks_slsock *s)
 	uint64_t ino = ino_of(s->fd);
 
 	return ino && ino == atomic_load_explicit(&conn_ino, memory_order_relaxed) &&
-	       atomic_load_explicit(&conn_pid, memory_order_relaxed) == getpid();
+	       atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid();
 }
 
 /*

@@ -95,6 +95,29 @@ prefix() {
 	err_is ''
 }
 
+# A filtered fragment whose markers are literal is measured, not formatted
+# (emit.c, quiet()); one whose level comes from an argument is formatted.
+# Both must return what a written one returns and leave the line as it would.
+FRAGS=(@ret $'\0017x' $'\001c y\n' @d $'\0017n=%d' 12345 @d $'\001c,%5d|\n' -7
+	@s $'\0017abc\n' $'\0017a\nb' $'\001c c\n' $'\0017' $'\001c\n' $'\0010shown\n')
+RETS=$'1 errno-kept\n2 errno-kept\n7 errno-kept\n7 errno-kept\n3 errno-kept\n3 errno-kept\n2 errno-kept\n0 errno-kept\n0 errno-kept\n5 errno-kept\n'
+
+@test "levels: filtered fragments return what written ones do and keep the line's state" {
+	prefix env PRINTK_SHIM_LEVEL=debug "$FIX/emit" "${FRAGS[@]}"
+	out_is "$RETS"
+	err_is $'<7>x y\n<7>n=12345,   -7|\n<7>abc\n<7>a\n<7>b c\n<7>\n<0>shown\n'
+	prefix env PRINTK_SHIM_LEVEL=emerg "$FIX/emit" "${FRAGS[@]}"
+	out_is "$RETS"
+	err_is $'<0>shown\n'
+}
+
+@test "levels: after a filtered line, an unmarked fragment continues it only while it is open (legacy)" {
+	prefix env PRINTK_SHIM_LEVEL=warn "$FIX/emit" $'\0017done\n' $'shown\n' $'\0017open' $'plain\n' $'\0013e\n'
+	err_is $'<4>shown\n<3>e\n'
+	prefix env PRINTK_SHIM_LEVEL=warn PRINTK_SHIM_CONT=strict "$FIX/emit" $'\0017done\n' $'shown\n' $'\0017open' $'plain\n' $'\0013e\n'
+	err_is $'<4>shown\n<4>plain\n<3>e\n'
+}
+
 @test "levels: every entry point is interposed" {
 	for s in printk _printk vprintk printk_deferred _printk_deferred; do
 		prefix "$FIX/emit" @sym "$s" @ret $'\0016via ' @d $'\001c%d\n' 42

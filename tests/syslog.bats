@@ -283,6 +283,21 @@ user.info emit[PID] after fork"
 	[ "${lines[1]}" != "$pid" ]
 }
 
+@test "syslog: a child of the bare fork system call (no atfork handler) sends with its own pid" {
+	rs_start
+	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' @rawfork $'\0016after fork\n' &
+	local pid=$!
+	wait "$pid"
+	wait_for "3 messages" rs_has 3
+	rs_is "user.info emit[PID] before fork
+user.info emit[PID] after fork
+user.info emit[PID] after fork"
+	run sed -E 's/.*\[([0-9]+)\].*/\1/' "$RS/out.log"
+	[ "${lines[0]}" = "$pid" ]
+	[ "${lines[2]}" = "$pid" ]
+	[ "${lines[1]}" != "$pid" ]
+}
+
 @test "syslog: lines from a handler, at exit and at a crash arrive" {
 	rs_start
 	capture slog "$FIX/emit" $'\0016a' @signal $'\0014from the handler\n' $'\001cb\n' $'\0016open at exit' @exit

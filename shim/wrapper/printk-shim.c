@@ -286,31 +286,54 @@ static const char *find(const char *cmd, char *buf, size_t size)
 	return NULL;
 }
 
+/* Is @st this wrapper itself (printk-shim -- printk-shim -- cmd)? It may be static. */
+static bool is_self(const struct stat *st)
+{
+	struct stat me;
+
+	return stat("/proc/self/exe", &me) == 0 && me.st_dev == st->st_dev && me.st_ino == st->st_ino;
+}
+
+/* Does the ELF file on @fd ask for a dynamic linker? The headers are read in one go. */
+static bool dynamic(int fd)
+{
+	union { ElfW(Ehdr) eh; char raw[4096]; } u;
+	ElfW(Phdr) ph;
+	ssize_t got = pread(fd, &u, sizeof(u), 0);
+
+	if (got < (ssize_t)sizeof(u.eh) || memcmp(u.eh.e_ident, ELFMAG, SELFMAG) ||
+	    u.eh.e_ident[EI_CLASS] != ELFCLASS64 || u.eh.e_phentsize != sizeof(ph))
+		return true;	/* not ours to judge: a script, another class */
+	for (size_t i = 0; i < u.eh.e_phnum; i++) {
+		size_t at = u.eh.e_phoff + i * sizeof(ph);
+
+		if (at + sizeof(ph) <= (size_t)got)
+			memcpy(&ph, u.raw + at, sizeof(ph));
+		else if (pread(fd, &ph, sizeof(ph), (off_t)at) != sizeof(ph))
+			return true;
+		if (ph.p_type == PT_INTERP)
+			return true;
+	}
+	return false;
+}
+
 /* Warn where LD_PRELOAD cannot take effect: set-ID and static programs. */
 static void inspect(const char *path, const char *cmd)
 {
-	ElfW(Ehdr) eh;
-	ElfW(Phdr) ph;
 	struct stat st;
-	bool interp = false;
 	int fd;
 
-	if (stat(path, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)))
+	if (stat(path, &st) != 0)
+		return;
+	if (st.st_mode & (S_ISUID | S_ISGID))
 		fprintf(stderr, "%s: warning: %s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed\n",
 			prog, cmd, st.st_mode & S_ISUID ? "user" : "group");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
-	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(ph)) {
-		for (int i = 0; i < eh.e_phnum && !interp; i++)
-			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (size_t)i * sizeof(ph))) ==
-			    sizeof(ph))
-				interp = ph.p_type == PT_INTERP;
-		if (!interp)
-			fprintf(stderr, "%s: warning: %s is statically linked: printk cannot be interposed\n",
-				prog, cmd);
-	}
+	if (!dynamic(fd) && !is_self(&st))
+		fprintf(stderr, "%s: warning: %s is statically linked: printk cannot be interposed\n",
+			prog, cmd);
 	close(fd);
 }
 

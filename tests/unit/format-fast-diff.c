@@ -5,7 +5,8 @@
  * flag, width, precision and length, at several buffer sizes, through
  * pks_vsnprintf() and glibc's vsnprintf(): bytes and return values must be
  * the same. Those the fast path refuses go the engine's usual way; the
- * test counts how many it took itself.
+ * test counts how many it took itself. pks_format_count(), which measures
+ * without storing, must give glibc's length and last byte where it answers.
  */
 #include "tap.h"
 
@@ -18,22 +19,27 @@
 
 int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap);
+int pks_format_count(const char *fmt, va_list ap, char *last);
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 
-static long fails, fastn, total;
+static long fails, fastn, total, cfails, countn;
 static void check(const char *fmt, size_t size, ...)
 {
-	char a[512], b[512], c[512]; va_list ap, ap2, ap3; int ra, rb, rf;
+	char a[512], b[512], c[512], full[8192], last = 'X'; va_list ap, ap2, ap3, ap4, ap5; int ra, rb, rf, rc, rl;
 	memset(a, 'X', sizeof a); memset(b, 'X', sizeof b);
-	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap);
+	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap); va_copy(ap4, ap); va_copy(ap5, ap);
 	ra = pks_vsnprintf(a, size, fmt, ap);
 	rb = vsnprintf(b, size, fmt, ap2);
 	rf = pks_format_fast(c, sizeof c, fmt, ap3); if (rf != -2) fastn++;
-	va_end(ap); va_end(ap2); va_end(ap3);
+	rc = pks_format_count(fmt, ap4, &last);
+	rl = vsnprintf(full, sizeof full, fmt, ap5);
+	va_end(ap); va_end(ap2); va_end(ap3); va_end(ap4); va_end(ap5);
 	total++;
 	if (ra != rb || memcmp(a, b, sizeof a)) { fails++; if (fails < 20) printf("# FAIL fmt=[%s] size=%zu pks=%d [%.*s] libc=%d [%.*s]\n", fmt, size, ra, (int)size, a, rb, (int)size, b); }
+	if (rc != rf || (rc >= 0 && (rc != rl || last != (rl ? full[rl - 1] : '\0')))) { cfails++; if (cfails < 20) printf("# COUNT FAIL fmt=[%s] count=%d last=%#x libc=%d [%s]\n", fmt, rc, (unsigned char)last, rl, full); }
+	countn += rc >= 0;
 }
 static const char *flags[] = {"", "", "-", "0", "-0", "0-", "+", " ", "#", "00", "--", "+ ", " +", "#0", "-#", "+0", " -"};
 static const char *widths[] = {"", "", "1", "5", "12", "*", "*", "30"};
@@ -76,5 +82,6 @@ int main(void)
 	check("%.*s|%.s|%.0s|%.2s", 511, -1, "abcdef", "xy", "xy", (char *)NULL);
 	ok(fails == 0, "%ld generated calls, %ld on the fast path: output and return value as glibc's", total, fastn);
 	ok(fastn > total / 10, "the fast path took its share (%ld of %ld)", fastn, total);
+	ok(cfails == 0 && countn == fastn, "pks_format_count() gave glibc's length and last byte in all %ld calls it measured", countn);
 	return tap_done();
 }
