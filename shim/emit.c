@@ -123,12 +123,15 @@ static bool literal_marks(const struct pks_config *c, const char *fmt, struct pk
 			  size_t *skip)
 {
 	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
-	size_t n = strnlen(fmt, SEEN);
+	const char *p;
 
-	*skip = pks_level_parse(fmt, n, c->set.legacy_markers, m);
-	if (n == SEEN && *skip + AHEAD > n)
-		return false;
-	return !memchr(fmt + *skip, '%', n - *skip < AHEAD ? n - *skip : AHEAD);
+	*skip = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
+	if (*skip > SEEN - AHEAD)
+		return false;	/* a longer run than we looked at */
+	for (p = fmt + *skip; p < fmt + *skip + AHEAD && *p; p++)
+		if (*p == '%')
+			return false;
+	return true;
 }
 
 /*

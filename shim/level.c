@@ -33,14 +33,16 @@ static size_t one(const char *s, size_t n, bool legacy, unsigned int *f, int *lv
 {
 	if (n >= 2 && s[0] == KERN_SOH_ASCII && (*f = kind(s[1], lv)))
 		return 2;
-	if (legacy && n >= 3 && s[0] == '<' && s[2] == '>' && (*f = kind(s[1], lv)))
+	/* s[1] before s[2]: a marker byte is not NUL, so a C string is never overrun. */
+	if (legacy && n >= 3 && s[0] == '<' && (*f = kind(s[1], lv)) && s[2] == '>')
 		return 3;
 	return 0;
 }
 
 /**
  * pks_level_parse() - consume the leading run of level markers
- * @s: formatted fragment, @n bytes (need not be NUL-terminated)
+ * @s: formatted fragment, @n bytes (need not be NUL-terminated; if it is,
+ *	@n may be larger: nothing past the NUL is read)
  * @legacy: also accept the 2.6.31-3.5 "<N>", "<c>", "<d>" tokens
  * @m: out; the first digit wins, flags accumulate over the run
  * Return: bytes of markers at the start of @s (0 if none). Never fails.

@@ -7,6 +7,7 @@
 #ifndef PKS_LIFECYCLE_H
 #define PKS_LIFECYCLE_H
 
+#include "compiler.h"
 #include "linebuf.h"
 
 #include <stdatomic.h>
@@ -48,7 +49,14 @@ void pks_lifecycle_setup(void);
 pid_t pks_pid(void);
 
 /* signals.c */
-int pks_sigdepth(void);
+extern PKS_TLS int pks_depth;
+int pks_sigdepth_slow(void);
+
+/* How many handlers this thread is inside; the test is all a printk outside one pays. */
+static inline int pks_sigdepth(void)
+{
+	return likely(pks_depth == 0) ? 0 : pks_sigdepth_slow();
+}
 void pks_signals_init(void);
 
 #endif

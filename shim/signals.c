@@ -35,7 +35,7 @@ enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
 static _Atomic int mine[NSIG];
 static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
-static PKS_TLS int depth;
+PKS_TLS int pks_depth;		/* handlers this thread is inside: lifecycle.h */
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
@@ -51,16 +51,16 @@ static sigaction_fn *real_sigaction(void)
 	return real;
 }
 
-/** pks_sigdepth() - Return: how many handlers this thread is inside. */
-int pks_sigdepth(void)
+/* pks_sigdepth() (lifecycle.h), once some handler ran on this thread. */
+int pks_sigdepth_slow(void)
 {
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 
-	while (unlikely(depth > 0) && depth <= DEPTH_MAX && here > frames[depth - 1]) {
-		depth--;	/* left by siglongjmp: that handler's line ends, as on return */
-		pks_flush_depth(depth + 1);
+	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here > frames[pks_depth - 1]) {
+		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
+		pks_flush_depth(pks_depth + 1);
 	}
-	return depth;
+	return pks_depth;
 }
 
 static void trampoline(int sig, siginfo_t *si, void *uc)
@@ -78,13 +78,13 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	if (d < DEPTH_MAX)
 		frames[d] = (uintptr_t)__builtin_frame_address(0);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	depth = d + 1;
+	pks_depth = d + 1;
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 		a->sa_handler(sig);
 	pks_flush_depth(d + 1);
-	depth = d;
+	pks_depth = d;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d < DEPTH_MAX)
 		frames[d] = saved;

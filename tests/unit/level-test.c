@@ -3,6 +3,9 @@
 #include "level.h"
 #include "tap.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 static void parse(const char *s, bool legacy, size_t skip, int level, unsigned int flags,
 		  const char *name)
 {
@@ -11,6 +14,26 @@ static void parse(const char *s, bool legacy, size_t skip, int level, unsigned i
 
 	ok(got == skip && m.level == level && m.flags == flags,
 	   "%s (skip %zu level %d flags %u)", name, got, m.level, m.flags);
+}
+
+/*
+ * emit.c parses a format's markers with a length past its NUL: nothing
+ * beyond the NUL may be read. Each string sits at the very end of a
+ * readable page, so a read past it faults (and ASan would see it too).
+ */
+static void parse_at_page_end(const char *s, size_t skip, const char *name)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t n = strlen(s) + 1;
+	char *at = map + page - n;
+	struct pks_mark m;
+
+	mprotect(map + page, (size_t)page, PROT_NONE);
+	memcpy(at, s, n);
+	ok(pks_level_parse(at, 16, true, &m) == skip, "%s: stops at the NUL", name);
+	munmap(map, (size_t)page * 2);
 }
 
 int main(void)
@@ -47,5 +70,10 @@ int main(void)
 	is_int(pks_level_from_name(""), -1, "empty");
 	is_str(pks_level_name(0), "emerg", "name of 0");
 	is_str(pks_level_name(9), "?", "name of 9");
+	parse_at_page_end("<", 0, "a lone '<'");
+	parse_at_page_end("<3", 0, "'<3' without '>'");
+	parse_at_page_end("\001", 0, "a lone SOH");
+	parse_at_page_end("\0016", 2, "SOH 6 and the end");
+	parse_at_page_end("<3>", 3, "'<3>' and the end");
 	return tap_done();
 }
