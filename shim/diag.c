@@ -207,12 +207,13 @@ void pks_check_unreached(void)
 	const char *names[PKS_NSYMS], *exe;
 	int i;
 
-	for (i = 0; i < PKS_NSYMS; i++)
-		names[i] = pks_patch_taken(pks_syms[i].name) ? NULL : pks_syms[i].name;
 	exe = pks_patch_exe_unpatched(&i);	/* the start-up scan's answer, if it ran */
-	if (exe == PKS_PATCH_UNKNOWN)
+	if (exe == PKS_PATCH_UNKNOWN) {
+		for (i = 0; i < PKS_NSYMS; i++)
+			names[i] = pks_patch_taken(pks_syms[i].name) ? NULL : pks_syms[i].name;
 		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
+	}
 	if (exe)
 		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
-			 names[i], exe);
+			 pks_syms[i].name, exe);
 }

@@ -153,6 +153,7 @@ static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt
 	size_t skip;
 	va_list cp;
 	int len, level;
+	bool ends;		/* the fragment ends with a newline */
 	char last;
 
 	if (!literal_marks(c, fmt, &m, &skip))
@@ -177,11 +178,12 @@ static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt
 		pks_line_close(l, pks_sink_line, x);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
 	}
-	if (len && last == '\n')
+	ends = len && last == '\n';
+	if (ends)
 		l->open = false;
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
 		pks_line_close(l, pks_sink_line, x);
-	*ret = len - (len && last == '\n');
+	*ret = len - ends;
 	return true;
 }
 
@@ -191,9 +193,8 @@ static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, v
 	char *map;
 	size_t n;
 	const char *s;
-	int ret;
-
 	va_list cp;
+	int ret;
 
 	if (c->set.level < PKS_LEVEL_MAX && quiet(c, x, fmt, ap, &ret))
 		return ret;

@@ -119,12 +119,13 @@ static _Atomic pid_t *pid_page;
 static void pid_setup(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	void *p = map(page > 0 ? (size_t)page : 4096);
+	size_t size = page > 0 ? (size_t)page : 4096;
+	void *p = map(size);
 
-	if (p && madvise(p, page > 0 ? (size_t)page : 4096, MADV_WIPEONFORK) == 0)
+	if (p && madvise(p, size, MADV_WIPEONFORK) == 0)
 		atomic_store_explicit(&pid_page, p, memory_order_release);
 	else if (p)
-		munmap(p, page > 0 ? (size_t)page : 4096);
+		munmap(p, size);
 }
 
 /** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */

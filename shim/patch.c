@@ -192,7 +192,6 @@ static void arch_sync(char *p, size_t n)
 
 /* ---- finding the definitions -------------------------------------------- */
 
-/* The shim's own entry for PKS_SYM_@sym: see find_own(). */
 /*
  * The shim's own entry, by its hidden alias. Not pks_syms[].ours: that is
  * bound through the GOT, where an executable that exports printk
@@ -604,7 +603,6 @@ const char *pks_patch_exe_unpatched(int *which)
 		return PKS_PATCH_UNKNOWN;
 	for (int i = 0; i < nsites; i++)
 		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS &&
-		    sites[i].how != HOW_PATCHED && sites[i].how != HOW_ALIAS &&
 		    !pks_patch_taken(wants[sites[i].want].name)) {
 			*which = sites[i].want;
 			return exe_path;

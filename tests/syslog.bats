@@ -268,9 +268,10 @@ t0 l2 end
 	same <(flood_lines 2 1000 | sort) <(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
-@test "syslog: a forked child sends with its own pid" {
+# STEP (@fork or @rawfork): the child's line carries its pid, the parent's its own.
+child_pid_check() {
 	rs_start
-	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' @fork $'\0016after fork\n' &
+	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' "$1" $'\0016after fork\n' &
 	local pid=$!
 	wait "$pid"
 	wait_for "3 messages" rs_has 3
@@ -283,19 +284,12 @@ user.info emit[PID] after fork"
 	[ "${lines[1]}" != "$pid" ]
 }
 
+@test "syslog: a forked child sends with its own pid" {
+	child_pid_check @fork
+}
+
 @test "syslog: a child of the bare fork system call (no atfork handler) sends with its own pid" {
-	rs_start
-	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' @rawfork $'\0016after fork\n' &
-	local pid=$!
-	wait "$pid"
-	wait_for "3 messages" rs_has 3
-	rs_is "user.info emit[PID] before fork
-user.info emit[PID] after fork
-user.info emit[PID] after fork"
-	run sed -E 's/.*\[([0-9]+)\].*/\1/' "$RS/out.log"
-	[ "${lines[0]}" = "$pid" ]
-	[ "${lines[2]}" = "$pid" ]
-	[ "${lines[1]}" != "$pid" ]
+	child_pid_check @rawfork
 }
 
 @test "syslog: lines from a handler, at exit and at a crash arrive" {
