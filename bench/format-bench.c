@@ -7,7 +7,7 @@
  * "FORMAT_pks=NS FORMAT_libc=NS", the median CPU ns per call for each format.
  */
 #include "bench.h"
-#include "format.h"
+#include "format/format.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * vars-dump: the PRINTK_SHIM_* table (pks_vars[] in shim/confparse.c) in a
+ * vars-dump: the PRINTK_SHIM_* table (pks_vars[] in shim/config/vars.c) in a
  * form other tools read, so that the man pages and the README are checked
  * against the table rather than copied from it (tests/docs.bats). It only
  * prints; it never decides what the documentation says.
@@ -15,7 +15,7 @@
  *
  * Thread-safety: single-threaded program.
  */
-#include "confparse.h"
+#include "config/vars.h"
 
 #include <stdio.h>
 #include <string.h>

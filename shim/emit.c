@@ -11,14 +11,14 @@
  * stack and writes every line before it returns.
  */
 #include "emit.h"
-#include "compiler.h"
-#include "config.h"
-#include "cont.h"
-#include "diag.h"
-#include "format.h"
-#include "level.h"
-#include "lifecycle.h"
-#include "sink.h"
+#include "base/compiler.h"
+#include "config/config.h"
+#include "core/cont.h"
+#include "report.h"
+#include "format/format.h"
+#include "core/level.h"
+#include "ctx/ctx.h"
+#include "out/sink.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * names are hooks, in signals.c and exec.c, listed in printk-shim.map with
  * the reason each is there.
  */
-#include "compiler.h"
+#include "base/compiler.h"
 #include "emit.h"
 
 #define RET_ADDR __builtin_return_address(0)

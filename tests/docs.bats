@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The manual (issue 9): both man pages render without a warning from groff,
 # mandoc or man, and the documented variables, options and defaults are
-# those of pks_vars[] (shim/confparse.c), as doc/vars-dump prints them. The
+# those of pks_vars[] (shim/config/vars.c), as doc/vars-dump prints them. The
 # README's variable table must name the same variables. When one of these
 # fails after a variable was added or changed, document it in
 # doc/printk-shim.7 (ENVIRONMENT), doc/printk-shim.1 (OPTIONS) and README.md;

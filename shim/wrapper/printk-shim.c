@@ -7,7 +7,7 @@
  * own errors, 126 when the command cannot be run, 127 when it is not found.
  * It never looks for the module in the current directory.
  */
-#include "confparse.h"
+#include "config/vars.h"
 
 #include <elf.h>
 #include <errno.h>

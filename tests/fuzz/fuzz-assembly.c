@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: marker parsing and line assembly (shim/level.c,
- * shim/cont.c, shim/linebuf.c) against a reference model of SPEC sections
+ * libFuzzer target: marker parsing and line assembly (shim/core/level.c,
+ * shim/core/cont.c, shim/core/linebuf.c) against a reference model of SPEC sections
  * 3 and 4 kept here, written from the SPEC's words rather than from the
  * code. The input is two bytes of configuration, then fragments separated
  * by NUL (a formatted printk fragment never holds a NUL):
@@ -15,9 +15,9 @@
  * line written (level, the orphan-KERN_CONT flag, text) must match the
  * model's, in order.
  */
-#include "cont.h"
-#include "level.h"
-#include "linebuf.h"
+#include "core/cont.h"
+#include "core/level.h"
+#include "core/linebuf.h"
 
 #include <stdbool.h>
 #include <stdint.h>

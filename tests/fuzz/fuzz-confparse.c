@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the PRINTK_SHIM_* value parsers of shim/confparse.c,
+ * libFuzzer target: the PRINTK_SHIM_* value parsers of shim/config/vars.c,
  * through the pks_vars table the module and the wrapper both use. The first
  * byte picks the variable, the rest is the value. Checked:
  *
@@ -13,8 +13,8 @@
  *     outputs;
  *   - pks_level_from_name() gives -1 or 0..7.
  */
-#include "confparse.h"
-#include "level.h"
+#include "config/vars.h"
+#include "core/level.h"
 
 #include <stdint.h>
 #include <stdio.h>

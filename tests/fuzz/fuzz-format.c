@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the format engine, pks_vsnprintf() (shim/format*.c).
+ * libFuzzer target: the format engine, pks_vsnprintf() (shim/format/).
  * The first byte picks the mode:
  *
  *   even: a format built from the input by a grammar of the C conversions
@@ -24,7 +24,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "format.h"
+#include "format/format.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -32,9 +32,9 @@ rm -f "$bin/probe"
 
 sources() {
 	case $1 in
-	assembly) echo "$s/shim/level.c $s/shim/cont.c $s/shim/linebuf.c" ;;
-	format) echo "$s"/shim/format*.c ;;
-	confparse) echo "$s/shim/confparse.c $s/shim/level.c $s/shim/cont.c" ;;
+	assembly) echo "$s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/linebuf.c" ;;
+	format) echo "$s"/shim/format/*.c ;;
+	confparse) echo "$s/shim/config/vars.c $s/shim/core/level.c $s/shim/core/cont.c" ;;
 	esac
 }
 

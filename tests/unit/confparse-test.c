@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/confparse.c: each parser consumes fully or not at all. */
-#include "confparse.h"
+/* Unit tests of shim/config/vars.c: each parser consumes fully or not at all. */
+#include "config/vars.h"
 #include "tap.h"
 
 #include <syslog.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/cont.c: the whole decision table of SPEC section 4. */
-#include "cont.h"
-#include "level.h"
+/* Unit tests of shim/core/cont.c: the whole decision table of SPEC section 4. */
+#include "core/cont.h"
+#include "core/level.h"
 #include "tap.h"
 
 #define L PKS_M_LEVEL

@@ -12,7 +12,7 @@
  * The seed is fixed: a failure repeats. It does not test %p extensions.
  */
 #undef _FORTIFY_SOURCE		/* %n in a writable format is the point */
-#include "format.h"
+#include "format/format.h"
 #include "tap.h"
 
 #include <float.h>

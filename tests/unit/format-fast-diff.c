@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Differential test of the format engine's fast path (shim/format-fast.c):
+ * Differential test of the format engine's fast path (shim/format/fast.c):
  * 400 000 generated formats of text and %d %i %u %x %X %c %s %% with every
  * flag, width, precision and length, at several buffer sizes, through
  * pks_vsnprintf() and glibc's vsnprintf(): bytes and return values must be

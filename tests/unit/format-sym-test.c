@@ -11,7 +11,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "format.h"
+#include "format/format.h"
 #include "tap.h"
 
 #include <dlfcn.h>

@@ -12,7 +12,7 @@
  *
  * It does not test %pS; format-sym-test.c does.
  */
-#include "format.h"
+#include "format/format.h"
 #include "tap.h"
 
 #include <endian.h>

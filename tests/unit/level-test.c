@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/level.c: marker runs, legacy tokens, level names. */
-#include "level.h"
+/* Unit tests of shim/core/level.c: marker runs, legacy tokens, level names. */
+#include "core/level.h"
 #include "tap.h"
 
 #include <sys/mman.h>

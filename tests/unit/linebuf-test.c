@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of shim/linebuf.c: lines, pieces at size-1, size and size+1,
+ * Unit tests of shim/core/linebuf.c: lines, pieces at size-1, size and size+1,
  * embedded newlines, close and drop. Complete lines are collected as
  * "<level>text|" so one string shows what went out and in which order.
  */
-#include "linebuf.h"
+#include "core/linebuf.h"
 #include "tap.h"
 
 #include <stdio.h>

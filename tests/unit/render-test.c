@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/render.c: prefixes, suffixes and kmsg records. */
-#include "render.h"
-#include "confparse.h"
+/* Unit tests of shim/core/render.c: prefixes, suffixes and kmsg records. */
+#include "core/render.h"
+#include "config/vars.h"
 #include "tap.h"
 
 static void pre(struct pks_render r, const char *want, const char *name)

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Writing one rendered line to a descriptor (stderr, fd:N, file:PATH) with
+ * one write(2): a short write is finished, EINTR is retried, and EAGAIN on
+ * a non-blocking descriptor waits for room rather than dropping the line.
+ * What a failure means is the caller's business.
+ * Thread-safety: async-signal-safe.
+ */
+#include "out/sink.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+/** pks_fd_write() - Return: 0 when all @n bytes were written, else the errno. */
+int pks_fd_write(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w >= 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+			if (poll(&pfd, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
+		return errno;
+	}
+	return 0;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading the configuration: every PRINTK_SHIM_* variable once, before the
+ * first line is written (from the constructor, or from the first printk if
+ * another library's constructor calls it earlier). A bad value gets one
+ * warning and its default. Then the outputs are opened and the automatic
+ * choices (format auto, colour auto, the syslog ident) are made. After that
+ * the struct never changes; the hot path only reads it. Parsing the values
+ * is confparse.c's; what the settings do is everyone else's.
+ * Thread-safety: the first caller reads, others wait for it; a reentrant
+ * call from the reading thread sees the defaults.
+ */
+#include "config/config.h"
+#include "base/compiler.h"
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct pks_config pks_cfg;
+_Atomic int pks_cfg_state;		/* 0 unread, 1 being read, 2 ready */
+static PKS_TLS int reading;
+
+/* Variables that name a place to write: not for a privileged process to take. */
+static bool is_path_var(const char *name)
+{
+	return !strcmp(name, "SYSLOG_SOCKET");
+}
+
+static void read_env(struct pks_settings *s)
+{
+	char name[64];
+
+	for (size_t i = 0; i < pks_nvars; i++) {
+		const struct pks_var *v = &pks_vars[i];
+		const char *val;
+
+		snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
+		val = getenv(name);
+		if (!val || !*val)
+			continue;
+		if (is_path_var(v->name) && pks_cfg.secure) {
+			pks_warn("%s=\"%s\": ignored in a setuid/setgid process; using %s",
+				 name, val, v->dflt);
+			continue;
+		}
+		if (v->parse(s, val))
+			pks_warn("%s=\"%s\": expected %s; using %s", name, val, v->expect, v->dflt);
+	}
+}
+
+/* systemd's rule: JOURNAL_STREAM names the stream only if fd 2 still is it. */
+static bool stderr_is_journal(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	uintmax_t dev, ino;
+	struct stat st;
+	char tail;
+
+	if (!e || sscanf(e, "%ju:%ju%c", &dev, &ino, &tail) != 2 || fstat(2, &st))
+		return false;
+	return (uintmax_t)st.st_dev == dev && (uintmax_t)st.st_ino == ino;
+}
+
+static bool want_color(int fd)
+{
+	const char *no = getenv("NO_COLOR");
+
+	switch (pks_cfg.set.color) {
+	case PKS_COLOR_ALWAYS:
+		return true;
+	case PKS_COLOR_NEVER:
+		return false;
+	}
+	return isatty(fd) && !(no && *no);
+}
+
+/*
+ * Open a file: output. A privileged process (root, or AT_SECURE) does not
+ * follow a symbolic link that another user owns, since that user would
+ * choose the file we append to: the kernel's protected_symlinks rule, in
+ * every directory. Return: the descriptor, or -1 with errno, EPERM and
+ * @owner set for such a link.
+ */
+static int open_file(const char *path, long *owner)
+{
+	int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, fd;
+	uid_t me = geteuid();
+	struct stat st;
+
+	if (!pks_cfg.secure && me != 0)
+		return open(path, flags, 0644);
+	fd = open(path, flags | O_NOFOLLOW, 0644);
+	if (fd >= 0 || errno != ELOOP || lstat(path, &st) < 0)
+		return fd;
+	if (S_ISLNK(st.st_mode) && st.st_uid != me) {
+		*owner = (long)st.st_uid;
+		errno = EPERM;
+		return -1;
+	}
+	return open(path, flags, 0644);
+}
+
+/* The descriptor of one output, or -1 after saying why it is skipped. */
+static int open_output(const struct pks_outspec *o)
+{
+	long owner = -1;
+	int fd;
+
+	switch (o->kind) {
+	case PKS_OUT_STDERR:
+		return 2;
+	case PKS_OUT_SYSLOG:
+		return -1;
+	case PKS_OUT_FD:
+		if (fcntl(o->fd, F_GETFL) < 0) {
+			pks_warn("PRINTK_SHIM_OUTPUT: fd:%d: %s; skipping it", o->fd, pks_strerror(errno));
+			return -2;
+		}
+		return o->fd;
+	case PKS_OUT_FILE:
+		if (pks_cfg.secure) {
+			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: ignored in a setuid/setgid process; skipping it", o->path);
+			return -2;
+		}
+		fd = open_file(o->path, &owner);
+		if (fd < 0 && owner >= 0)
+			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: a symbolic link owned by uid %ld, not followed by a privileged process; skipping it",
+				 o->path, owner);
+		else if (fd < 0)
+			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: %s; skipping it", o->path, pks_strerror(errno));
+		return fd < 0 ? -2 : fd;
+	}
+	return -2;
+}
+
+static void resolve_outputs(struct pks_config *c)
+{
+	c->nout = 0;
+	c->has_stderr = false;
+	for (int i = 0; i < c->set.noutputs; i++) {
+		const struct pks_outspec *o = &c->set.outputs[i];
+		struct pks_out *out = &c->out[c->nout];
+		int fd = open_output(o);
+
+		if (fd == -2)
+			continue;
+		out->kind = o->kind;
+		out->fd = fd;
+		out->spec = i;
+		out->color = fd >= 0 && c->format != PKS_FMT_KMSG && want_color(fd);
+		c->has_stderr |= o->kind == PKS_OUT_STDERR;
+		c->nout++;
+	}
+	if (c->nout == 0) {
+		pks_warn("PRINTK_SHIM_OUTPUT: no usable output left; using stderr");
+		c->set.noutputs = 1;
+		c->set.outputs[0].kind = PKS_OUT_STDERR;
+		c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, want_color(2), 0 };
+		c->nout = 1;
+		c->has_stderr = true;
+	}
+}
+
+static void load(struct pks_config *c)
+{
+	pks_settings_default(&c->set);
+	c->format = PKS_FMT_PLAIN;
+	c->nout = 1;
+	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
+	c->secure = getauxval(AT_SECURE) != 0;
+	read_env(&c->set);
+	if (c->set.format == PKS_FMT_AUTO)
+		c->format = stderr_is_journal() ? PKS_FMT_PREFIX : PKS_FMT_PLAIN;
+	else
+		c->format = c->set.format;
+	resolve_outputs(c);
+	c->need_time = c->set.time || c->format == PKS_FMT_DMESG || c->format == PKS_FMT_KMSG;
+	snprintf(c->ident, sizeof(c->ident), "%s",
+		 c->set.syslog_ident[0] ? c->set.syslog_ident : program_invocation_short_name);
+}
+
+const struct pks_config *pks_config_slow(void)
+{
+	int none = 0;
+
+	if (reading)
+		return &pks_cfg;
+	if (atomic_compare_exchange_strong(&pks_cfg_state, &none, 1)) {
+		reading = 1;
+		load(&pks_cfg);
+		reading = 0;
+		atomic_store_explicit(&pks_cfg_state, 2, memory_order_release);
+		if (pks_cfg.set.debug)
+			pks_debug_report();
+		return &pks_cfg;
+	}
+	while (atomic_load_explicit(&pks_cfg_state, memory_order_acquire) != 2)
+		sched_yield();
+	return &pks_cfg;
+}

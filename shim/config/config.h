@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The module's configuration: the PRINTK_SHIM_* variables read once into one
+ * immutable struct, with the outputs opened and the automatic choices made.
+ */
+#ifndef PKS_CONFIG_H
+#define PKS_CONFIG_H
+
+#include "config/vars.h"
+
+struct pks_out {
+	enum pks_outkind kind;
+	int fd;			/* -1 for syslog */
+	bool color;		/* colour codes in this output's lines */
+	int spec;		/* index in set.outputs */
+};
+
+struct pks_config {
+	struct pks_settings set;
+	int format;		/* set.format with auto resolved */
+	int nout;
+	struct pks_out out[PKS_OUTPUTS_MAX];
+	bool need_time;		/* some output shows the time */
+	bool has_stderr;	/* stderr is one of the outputs */
+	bool secure;		/* AT_SECURE: setuid/setgid, path variables ignored */
+	char ident[64];		/* syslog ident, resolved */
+};
+
+const struct pks_config *pks_config_slow(void);
+extern struct pks_config pks_cfg;
+extern _Atomic int pks_cfg_state;
+
+/** pks_config() - Return: the configuration, read on the first call. */
+static inline const struct pks_config *pks_config(void)
+{
+	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == 2, 1))
+		return &pks_cfg;
+	return pks_config_slow();
+}
+
+#endif

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Parsers for the PRINTK_SHIM_* values and the table that ties each variable
+ * to its parser. A parser consumes the whole value or fails and leaves the
+ * settings untouched; the caller reports the failure (once) and keeps the
+ * default. An empty value counts as unset. Nothing here reads the
+ * environment or touches a descriptor.
+ * Thread-safety: pure; callers own the settings they pass.
+ */
+#include "config/vars.h"
+#include "core/cont.h"
+#include "core/level.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+
+struct word { const char *w; int v; };
+
+/* Index of @s in @tab (case-insensitive), -1 if absent. */
+static int lookup(const struct word *tab, const char *s)
+{
+	for (; tab->w; tab++)
+		if (!strcasecmp(tab->w, s))
+			return tab->v;
+	return -1;
+}
+
+static const struct word booleans[] = {
+	{ "1", 1 }, { "yes", 1 }, { "true", 1 }, { "on", 1 },
+	{ "0", 0 }, { "no", 0 }, { "false", 0 }, { "off", 0 }, { NULL, 0 },
+};
+
+static int number(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define BOOL_PARSER(field)						\
+static int p_##field(struct pks_settings *s, const char *v)		\
+{									\
+	int b = lookup(booleans, v);					\
+	if (b < 0)							\
+		return -1;						\
+	s->field = b;							\
+	return 0;							\
+}
+BOOL_PARSER(disable)
+BOOL_PARSER(legacy_markers)
+BOOL_PARSER(crash_flush)
+BOOL_PARSER(time)
+BOOL_PARSER(caller)
+BOOL_PARSER(debug)
+BOOL_PARSER(lint)
+
+static int p_default_level(struct pks_settings *s, const char *v)
+{
+	int l = pks_level_from_name(v);
+
+	if (l < 0)
+		return -1;
+	s->default_level = l;
+	return 0;
+}
+
+static int p_level(struct pks_settings *s, const char *v)
+{
+	int l = pks_level_from_name(v);
+
+	if (l < 0)
+		return -1;
+	s->level = l;
+	return 0;
+}
+
+#define ENUM_PARSER(field, ...)						\
+static int p_##field(struct pks_settings *s, const char *v)		\
+{									\
+	static const struct word tab[] = { __VA_ARGS__, { NULL, 0 } };	\
+	int e = lookup(tab, v);						\
+	if (e < 0)							\
+		return -1;						\
+	s->field = e;							\
+	return 0;							\
+}
+ENUM_PARSER(cont, { "legacy", PKS_CONT_LEGACY }, { "strict", PKS_CONT_STRICT })
+ENUM_PARSER(format, { "auto", PKS_FMT_AUTO }, { "plain", PKS_FMT_PLAIN },
+	    { "prefix", PKS_FMT_PREFIX }, { "dmesg", PKS_FMT_DMESG }, { "kmsg", PKS_FMT_KMSG })
+ENUM_PARSER(color, { "auto", PKS_COLOR_AUTO }, { "always", PKS_COLOR_ALWAYS },
+	    { "never", PKS_COLOR_NEVER })
+ENUM_PARSER(syslog_format, { "rfc3164", PKS_SYSLOG_RFC3164 }, { "rfc5424", PKS_SYSLOG_RFC5424 })
+ENUM_PARSER(patch, { "auto", PKS_PATCH_AUTO }, { "always", PKS_PATCH_ALWAYS },
+	    { "never", PKS_PATCH_NEVER })
+
+/* "kern" is left out on purpose: user space may not claim the kernel's facility. */
+ENUM_PARSER(syslog_facility,
+	    { "user", LOG_USER }, { "mail", LOG_MAIL }, { "daemon", LOG_DAEMON },
+	    { "auth", LOG_AUTH }, { "syslog", LOG_SYSLOG }, { "lpr", LOG_LPR },
+	    { "news", LOG_NEWS }, { "uucp", LOG_UUCP }, { "cron", LOG_CRON },
+	    { "authpriv", LOG_AUTHPRIV }, { "ftp", LOG_FTP },
+	    { "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 }, { "local2", LOG_LOCAL2 },
+	    { "local3", LOG_LOCAL3 }, { "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+	    { "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 })
+
+static int p_line_max(struct pks_settings *s, const char *v)
+{
+	return number(v, 1, 1UL << 20, &s->line_max);
+}
+
+static int copy(char *dst, size_t cap, const char *src, size_t n)
+{
+	if (n == 0 || n >= cap)
+		return -1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+static int p_syslog_socket(struct pks_settings *s, const char *v)
+{
+	/* An AF_UNIX path: absolute, and short enough for sun_path. */
+	if (v[0] != '/')
+		return -1;
+	return copy(s->syslog_socket, 108, v, strlen(v));
+}
+
+static int p_syslog_ident(struct pks_settings *s, const char *v)
+{
+	if (strpbrk(v, " \t\n[]:"))
+		return -1;
+	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
+}
+
+/* One "stderr", "syslog", "file:PATH" or "fd:N" of @n bytes at @v. */
+static int output(struct pks_outspec *o, const char *v, size_t n)
+{
+	unsigned long fd;
+	char num[16];
+
+	if (n == 6 && !memcmp(v, "stderr", 6)) {
+		o->kind = PKS_OUT_STDERR;
+		return 0;
+	}
+	if (n == 6 && !memcmp(v, "syslog", 6)) {
+		o->kind = PKS_OUT_SYSLOG;
+		return 0;
+	}
+	if (n > 5 && !memcmp(v, "file:", 5) && v[5] == '/') {
+		o->kind = PKS_OUT_FILE;
+		return copy(o->path, sizeof(o->path), v + 5, n - 5);
+	}
+	if (n > 3 && !memcmp(v, "fd:", 3) && !copy(num, sizeof(num), v + 3, n - 3) &&
+	    !number(num, 0, INT_MAX, &fd)) {
+		o->kind = PKS_OUT_FD;
+		o->fd = (int)fd;
+		return 0;
+	}
+	return -1;
+}
+
+static int p_output(struct pks_settings *s, const char *v)
+{
+	struct pks_outspec tmp[PKS_OUTPUTS_MAX];
+	int n = 0;
+
+	for (const char *p = v, *e; ; p = e + 1) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		if (n == PKS_OUTPUTS_MAX || output(&tmp[n++], p, (size_t)(e - p)))
+			return -1;
+		if (!*e)
+			break;
+	}
+	memcpy(s->outputs, tmp, sizeof(tmp[0]) * (size_t)n);
+	s->noutputs = n;
+	return 0;
+}
+
+/* One "name" or "name:v" of @n bytes; the name is a C identifier. */
+static int symbol(struct pks_symspec *o, const char *v, size_t n)
+{
+	o->va = n > 2 && !memcmp(v + n - 2, ":v", 2);
+	n -= o->va ? 2 : 0;
+	if (n == 0 || n >= sizeof(o->name) || (*v >= '0' && *v <= '9'))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] == '_' || (v[i] >= '0' && v[i] <= '9') ||
+		      ((v[i] | 0x20) >= 'a' && (v[i] | 0x20) <= 'z')))
+			return -1;
+	memcpy(o->name, v, n);
+	o->name[n] = '\0';
+	return 0;
+}
+
+static int p_symbols(struct pks_settings *s, const char *v)
+{
+	struct pks_symspec tmp[PKS_SYMBOLS_MAX];
+	int n = 0;
+
+	for (const char *p = v, *e; ; p = e + 1) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		if (n == PKS_SYMBOLS_MAX || symbol(&tmp[n++], p, (size_t)(e - p)))
+			return -1;
+		if (!*e)
+			break;
+	}
+	memcpy(s->symbols, tmp, sizeof(tmp[0]) * (size_t)n);
+	s->nsymbols = n;
+	return 0;
+}
+
+#define LEVELS "0..7 or emerg|alert|crit|err|warn|notice|info|debug"
+#define BOOL "0|1"
+
+const struct pks_var pks_vars[] = {
+	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
+	{ "OUTPUT", "stderr|syslog|file:PATH|fd:N", "stderr",
+	  "comma-separated outputs; every line goes to each", false, p_output },
+	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg", "auto",
+	  "line format for stderr, file and fd outputs", false, p_format },
+	{ "LEVEL", LEVELS, "debug", "show lines with level <= this", false, p_level },
+	{ "DEFAULT_LEVEL", LEVELS, "4", "level of a line without a level marker", false, p_default_level },
+	{ "CONT", "legacy|strict", "legacy", "continuation rule: pre-4.9 or 4.9+", false, p_cont },
+	{ "LEGACY_MARKERS", BOOL, "1", "accept the 2.6.31-3.5 \"<N>\" markers", true, p_legacy_markers },
+	{ "LINE_MAX", "1..1048576", "1024", "longest piece of a line written at once", false, p_line_max },
+	{ "TIME", BOOL, "0", "add the console timestamp to plain and prefix lines", true, p_time },
+	{ "CALLER", BOOL, "0", "add the caller's thread id", true, p_caller },
+	{ "COLOR", "auto|always|never", "auto", "colour by level as dmesg --color does", false, p_color },
+	{ "CRASH_FLUSH", BOOL, "1", "write open lines on a fatal signal", true, p_crash_flush },
+	{ "SYSLOG_SOCKET", "an absolute socket path", "/dev/log", "syslog socket", false, p_syslog_socket },
+	{ "SYSLOG_FACILITY", "user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local0..local7",
+	  "user", "syslog facility", false, p_syslog_facility },
+	{ "SYSLOG_IDENT", "a word without spaces, brackets or colons", "the program's name",
+	  "syslog tag", false, p_syslog_ident },
+	{ "SYSLOG_FORMAT", "rfc3164|rfc5424", "rfc3164", "syslog message format", false, p_syslog_format },
+	{ "DEBUG", BOOL, "0", "print the effective configuration and where printk resolves", true, p_debug },
+	{ "LINT", BOOL, "0", "report legacy continuations without KERN_CONT, once per call site", true, p_lint },
+	{ "SYMBOLS", "NAME[:v][,NAME[:v]...] (at most 16)", "none",
+	  "more printk-like functions to take over (NAME:v: vprintk's prototype); --symbol=NAME adds one",
+	  false, p_symbols },
+	{ "PATCH", "auto|always|never", "auto",
+	  "patch the printk functions the dynamic linker cannot interpose (auto), all found (always), none",
+	  false, p_patch },
+};
+const size_t pks_nvars = sizeof(pks_vars) / sizeof(pks_vars[0]);
+
+void pks_settings_default(struct pks_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->legacy_markers = true;
+	s->crash_flush = true;
+	s->default_level = 4;
+	s->level = PKS_LEVEL_MAX;
+	s->cont = PKS_CONT_LEGACY;
+	s->format = PKS_FMT_AUTO;
+	s->color = PKS_COLOR_AUTO;
+	s->line_max = 1024;
+	s->noutputs = 1;
+	s->outputs[0].kind = PKS_OUT_STDERR;
+	strcpy(s->syslog_socket, "/dev/log");
+	s->syslog_facility = LOG_USER;
+	s->syslog_format = PKS_SYSLOG_RFC3164;
+	s->patch = PKS_PATCH_AUTO;
+}
+
+/** pks_var_find() - Return: the variable called @name (without prefix), or NULL. */
+const struct pks_var *pks_var_find(const char *name)
+{
+	for (size_t i = 0; i < pks_nvars; i++)
+		if (!strcmp(pks_vars[i].name, name))
+			return &pks_vars[i];
+	return NULL;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rendering: the prefix and suffix a format puts around a line's text, and
+ * the whole record for kmsg, which escapes the text. Numbers are written by
+ * hand: this runs once per line on the hot path, where snprintf would cost
+ * more than the rest of the line. Writing is sink.c's job.
+ * Thread-safety: pure.
+ */
+#include "core/render.h"
+#include "config/vars.h"
+
+#include <string.h>
+
+#define GREEN	"\033[32m"
+#define RESET	"\033[0m"
+
+/*
+ * Message colours of util-linux dmesg --color (2.38). Its emerg line is left
+ * uncoloured there, an oversight newer releases fixed; we colour it as alert.
+ */
+static const char *const colors[8] = {
+	[0] = "\033[7m\033[31m", [1] = "\033[7m\033[31m",
+	[2] = "\033[1m\033[31m", [3] = "\033[31m", [4] = "\033[1m",
+};
+
+static char *put(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Decimal of @v, at least @width digits, padded with @pad. */
+static char *num(char *p, uint64_t v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (width-- > n)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "[%5lu.%06lu] " */
+static char *stamp(char *p, uint64_t t_ns, bool color)
+{
+	if (color)
+		p = put(p, GREEN);
+	*p++ = '[';
+	p = num(p, t_ns / 1000000000u, 5, ' ');
+	*p++ = '.';
+	p = num(p, t_ns % 1000000000u / 1000u, 6, '0');
+	p = put(p, "] ");
+	if (color)
+		p = put(p, RESET);
+	return p;
+}
+
+/**
+ * pks_render_prefix() - bytes before the text, for every format but kmsg
+ * @out: at least PKS_HEAD_MAX bytes
+ * Return: bytes written.
+ */
+size_t pks_render_prefix(char *out, const struct pks_render *r)
+{
+	char *p = out;
+	bool syslog = r->format == PKS_FMT_PREFIX || r->format == PKS_FMT_DMESG;
+
+	if (syslog) {
+		*p++ = '<';
+		*p++ = (char)('0' + (r->level & 7));
+		*p++ = '>';
+	}
+	if (r->time || r->format == PKS_FMT_DMESG)
+		p = stamp(p, r->t_ns, r->color);
+	if (r->caller) {
+		p = put(p, "[T");
+		p = num(p, (uint64_t)r->tid, 1, ' ');
+		p = put(p, "] ");
+	}
+	if (r->color && colors[r->level & 7])
+		p = put(p, colors[r->level & 7]);
+	return (size_t)(p - out);
+}
+
+/** pks_render_suffix() - Return: bytes written after the text (newline included). */
+size_t pks_render_suffix(char *out, const struct pks_render *r)
+{
+	char *p = out;
+
+	if (r->color && colors[r->level & 7])
+		p = put(p, RESET);
+	*p++ = '\n';
+	return (size_t)(p - out);
+}
+
+/** pks_render_kmsg_max() - Return: room pks_render_kmsg() may need for @n bytes. */
+size_t pks_render_kmsg_max(size_t n)
+{
+	return 4 * n + 80;
+}
+
+/**
+ * pks_render_kmsg() - a /dev/kmsg record: "L,SEQ,USEC,FLAG[,caller=T<tid>];text\n"
+ * Bytes below 0x20, from 0x7f and the backslash are written as \xNN, as the
+ * kernel does. @out has pks_render_kmsg_max(@n) bytes.
+ * Return: bytes written.
+ */
+size_t pks_render_kmsg(char *out, const struct pks_render *r, const char *text, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = out;
+
+	p = num(p, (uint64_t)(r->level & 7), 1, ' ');
+	*p++ = ',';
+	p = num(p, r->seq, 1, ' ');
+	*p++ = ',';
+	p = num(p, r->t_ns / 1000u, 1, ' ');
+	*p++ = ',';
+	*p++ = r->cont ? 'c' : '-';
+	if (r->caller) {
+		p = put(p, ",caller=T");
+		p = num(p, (uint64_t)r->tid, 1, ' ');
+	}
+	*p++ = ';';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\') {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '\n';
+	return (size_t)(p - out);
+}

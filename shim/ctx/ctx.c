@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The life of a line outside a call. Each thread that calls printk gets a
+ * node from a lock-free registry (a push-only list; a node of an exited
+ * thread is reused by the next thread, never freed), and each node has one
+ * context per signal depth, its buffers mapped with mmap on first use. The
+ * registry lets exit, exec and a fatal signal write every thread's open line;
+ * the pthread key destructor writes a thread's own at thread exit; a forked
+ * child drops what it inherited. A context is owned by a state word: its
+ * thread takes it for a call (BUSY), a flusher from elsewhere takes it
+ * briefly (CLAIMED); no lock is ever held while writing, so neither a signal
+ * handler nor a forked child can deadlock here. Signal depth is signals.c's;
+ * exec hooks are exec.c's.
+ * Thread-safety: as described; setup is idempotent.
+ */
+#include "ctx/ctx.h"
+#include "patch/patch.h"
+#include "base/compiler.h"
+#include "config/config.h"
+#include "report.h"
+#include "emit.h"
+#include "core/render.h"
+#include "out/sink.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+_Atomic int pks_exiting;
+
+static _Atomic(struct pks_node *) nodes;
+static PKS_TLS struct pks_node *self;
+static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, being written */
+static pthread_key_t key;
+static _Atomic int setup_state;		/* 0 no, 1 running, 2 done */
+static bool key_ok;
+
+static void *map(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Carve head room, the line, tail room, scratch and kmsg room out of @buf. */
+static void carve(struct pks_ctx *x, char *buf, size_t line, bool kmsg)
+{
+	char *p = buf + PKS_HEAD_MAX;
+
+	pks_line_init(&x->line, p, line);
+	p += line + PKS_TAIL_MAX;
+	x->scratch = p;
+	p += PKS_SCRATCH;
+	x->render = kmsg ? p : NULL;
+}
+
+static size_t ctx_size(size_t line, bool kmsg)
+{
+	return PKS_HEAD_MAX + line + PKS_TAIL_MAX + PKS_SCRATCH +
+	       (kmsg ? pks_render_kmsg_max(line) : 0);
+}
+
+/** pks_ctx_bytes() - Return: memory one context maps (for the benchmarks). */
+size_t pks_ctx_bytes(void)
+{
+	const struct pks_config *c = pks_config();
+
+	return ctx_size(c->set.line_max, c->format == PKS_FMT_KMSG);
+}
+
+static int ctx_map(struct pks_ctx *x)
+{
+	const struct pks_config *c = pks_config();
+	bool kmsg = c->format == PKS_FMT_KMSG;
+	size_t size = ctx_size(c->set.line_max, kmsg);
+	char *p = map(size);
+
+	if (!p)
+		return -1;
+	carve(x, p, c->set.line_max, kmsg);
+	x->map_size = size;
+	x->map = p;
+	return 0;
+}
+
+/**
+ * pks_ctx_stack() - a context in @buf (the caller's stack) for one call
+ * Its line is shorter than LINE_MAX when @size is small; a long line is then
+ * written in more, shorter pieces.
+ */
+void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
+{
+	const struct pks_config *c = pks_config();
+	bool kmsg = c->format == PKS_FMT_KMSG;
+	size_t line = c->set.line_max;
+
+	while (ctx_size(line, kmsg) > size)
+		line /= 2;
+	memset(x, 0, sizeof(*x));
+	carve(x, buf, line ? line : 1, kmsg);
+	x->tid = gettid();
+}
+
+static void thread_gone(void *p);
+
+static void atfork_child(void);
+
+/*
+ * This process's pid without a system call per line: a page the kernel
+ * zeroes in the child of every fork (MADV_WIPEONFORK, Linux 4.14), also
+ * one made by _Fork() or clone(), which run no atfork handler. Where the
+ * advice is refused, every call asks getpid().
+ */
+static _Atomic pid_t *pid_page;
+
+static void pid_setup(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = page > 0 ? (size_t)page : 4096;
+	void *p = map(size);
+
+	if (p && madvise(p, size, MADV_WIPEONFORK) == 0)
+		atomic_store_explicit(&pid_page, p, memory_order_release);
+	else if (p)
+		munmap(p, size);
+}
+
+/** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
+pid_t pks_pid(void)
+{
+	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
+	pid_t pid;
+
+	if (!pp)
+		return getpid();
+	pid = atomic_load_explicit(pp, memory_order_relaxed);
+	if (!pid) {
+		pid = getpid();
+		atomic_store_explicit(pp, pid, memory_order_relaxed);
+	}
+	return pid;
+}
+
+/** pks_lifecycle_setup() - the key for thread exit and the fork handler, once */
+void pks_lifecycle_setup(void)
+{
+	int none = 0;
+
+	if (atomic_load(&setup_state) == 2)
+		return;
+	if (!atomic_compare_exchange_strong(&setup_state, &none, 1)) {
+		while (atomic_load(&setup_state) != 2)
+			sched_yield();
+		return;
+	}
+	key_ok = pthread_key_create(&key, thread_gone) == 0;
+	if (!key_ok)
+		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
+	pthread_atfork(NULL, NULL, atfork_child);
+	pid_setup();
+	atomic_store(&setup_state, 2);
+}
+
+static struct pks_node *reuse(void)
+{
+	PKS_HB_AFTER(&nodes);
+	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
+		int free_ = 0;
+
+		if (atomic_load_explicit(&n->inuse, memory_order_relaxed) == 0 &&
+		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
+			PKS_HB_AFTER(&n->inuse);
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/* The calling thread's node: a free one, or a new one pushed on the list. */
+static struct pks_node *attach(void)
+{
+	struct pks_node *n, *head;
+
+	pks_lifecycle_setup();
+	n = reuse();
+	if (!n) {
+		n = map(sizeof(*n));
+		if (!n)
+			return NULL;
+		n->inuse = 1;
+		head = atomic_load(&nodes);
+		do {
+			n->next = head;
+			PKS_HB_BEFORE(&nodes);
+		} while (!atomic_compare_exchange_weak(&nodes, &head, n));
+	}
+	n->tid = gettid();
+	for (int i = 0; i < PKS_NCTX; i++)
+		n->ctx[i].tid = n->tid;
+	self = n;
+	if (key_ok)
+		pthread_setspecific(key, n);
+	return n;
+}
+
+/**
+ * pks_ctx_enter() - own the calling context for one call
+ * Return: the context, or NULL when it is already owned (a handler that
+ * interrupted printk on this thread) or cannot get memory.
+ */
+struct pks_ctx *pks_ctx_enter(void)
+{
+	struct pks_node *n = self;
+	struct pks_ctx *x;
+	int want = PKS_IDLE, d;
+
+	if (unlikely(!n) && !(n = attach()))
+		return NULL;
+	d = pks_sigdepth();
+	x = &n->ctx[d < PKS_NCTX ? d : PKS_NCTX - 1];
+	if (unlikely(!x->map) && ctx_map(x))
+		return NULL;
+	for (int spin = 0; !atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
+			memory_order_acquire, memory_order_relaxed); spin++) {
+		/*
+		 * BUSY: we interrupted ourselves. CLAIMED: a flusher, for a
+		 * moment; but never wait for a flush that we interrupted, on
+		 * this thread: it cannot end before we do.
+		 */
+		if (want == PKS_BUSY || flushing == x || spin == 10000)
+			return NULL;
+		want = PKS_IDLE;
+		sched_yield();
+	}
+	PKS_HB_AFTER(&x->state);
+	return x;
+}
+
+void pks_ctx_leave(struct pks_ctx *x)
+{
+	PKS_HB_BEFORE(&x->state);
+	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
+}
+
+/* Write @x's open line from outside its call. @force: the process is dying. */
+static void flush_ctx(struct pks_ctx *x, bool force)
+{
+	struct pks_ctx *outer = flushing;
+	bool mine = self && x >= self->ctx && x < self->ctx + PKS_NCTX;
+	int want = PKS_IDLE;
+	bool claimed = false;
+
+	if (!x->map)
+		return;
+	flushing = x;		/* before the claim: a handler of ours must see it */
+	for (int spin = 0; spin < (force ? 1 : 2000); spin++) {
+		want = PKS_IDLE;
+		if ((claimed = atomic_compare_exchange_strong(&x->state, &want, PKS_CLAIMED)))
+			break;
+		if (force || (want == PKS_BUSY && mine))
+			break;	/* our own call, interrupted: it will not end first */
+		sched_yield();
+	}
+	if (claimed || force) {
+		if (claimed)
+			PKS_HB_AFTER(&x->state);
+		pks_line_close(&x->line, pks_sink_line, x);
+		if (claimed) {
+			PKS_HB_BEFORE(&x->state);
+			atomic_store(&x->state, PKS_IDLE);
+		}
+	}
+	flushing = outer;
+}
+
+/**
+ * pks_flush_all() - write every thread's open lines (exit, exec, fatal signal)
+ * @crash: async-signal context of a dying process: never wait, and write
+ * this thread's lines even if the signal arrived inside printk.
+ */
+void pks_flush_all(bool crash)
+{
+	PKS_HB_AFTER(&nodes);
+	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
+		if (!atomic_load(&n->inuse))
+			continue;
+		for (int i = 0; i < PKS_NCTX; i++)
+			flush_ctx(&n->ctx[i], crash && n == self);
+	}
+}
+
+/** pks_flush_depth() - a handler at @depth returns: its context's line ends */
+void pks_flush_depth(int depth)
+{
+	if (self && depth < PKS_NCTX)
+		flush_ctx(&self->ctx[depth], false);
+}
+
+static void thread_gone(void *p)
+{
+	struct pks_node *n = p;
+
+	for (int i = 0; i < PKS_NCTX; i++)
+		flush_ctx(&n->ctx[i], false);
+	self = NULL;
+	PKS_HB_BEFORE(&n->inuse);
+	atomic_store(&n->inuse, 0);
+}
+
+/* The child keeps no line it inherited: the parent writes them, once. */
+static void atfork_child(void)
+{
+	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
+		for (int i = 0; i < PKS_NCTX; i++) {
+			if (n->ctx[i].map)
+				pks_line_drop(&n->ctx[i].line);
+			if (n != self)
+				atomic_store(&n->ctx[i].state, PKS_IDLE);
+		}
+		if (n == self) {
+			n->tid = gettid();
+			for (int i = 0; i < PKS_NCTX; i++)
+				n->ctx[i].tid = n->tid;
+		} else {
+			atomic_store(&n->inuse, 0);
+		}
+	}
+	pks_syslog_atfork_child();
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	const struct pks_config *c = pks_config();
+
+	if (c->set.disable)
+		return;
+	pks_lifecycle_setup();
+	pks_signals_init();
+	pks_patch_apply();
+}
+
+__attribute__((destructor)) static void shim_fini(void)
+{
+	if (atomic_load(&pks_cfg_state) != 2 || pks_cfg.set.disable)
+		return;
+	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
+	pks_flush_all(false);
+	pks_sink_report_lost();
+	if (!pks_emit_reached())
+		pks_check_unreached();
+}

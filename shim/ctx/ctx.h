@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where lines live between calls: one node per thread that printk'd, one
+ * context per thread and signal-handler depth, and the moments they must be
+ * written (thread exit, process exit, exec, fatal signal) or dropped (fork).
+ */
+#ifndef PKS_LIFECYCLE_H
+#define PKS_LIFECYCLE_H
+
+#include "base/compiler.h"
+#include "core/linebuf.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
+#define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
+
+enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
+
+struct pks_ctx {
+	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
+	struct pks_line line;
+	char *scratch;		/* PKS_SCRATCH bytes to format into */
+	char *render;		/* kmsg records, or NULL */
+	char *map;		/* the mapping all three live in */
+	size_t map_size;
+	long tid;
+};
+
+struct pks_node {
+	struct pks_node *next;	/* the registry; nodes are reused, never freed */
+	_Atomic int inuse;
+	long tid;
+	struct pks_ctx ctx[PKS_NCTX];
+};
+
+extern _Atomic int pks_exiting;
+
+struct pks_ctx *pks_ctx_enter(void);
+void pks_ctx_leave(struct pks_ctx *x);
+void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
+size_t pks_ctx_bytes(void);
+void pks_flush_all(bool crash);
+void pks_flush_depth(int depth);
+void pks_lifecycle_setup(void);
+pid_t pks_pid(void);
+
+/* signals.c */
+extern PKS_TLS int pks_depth;
+int pks_sigdepth_slow(void);
+
+/* How many handlers this thread is inside; the test is all a printk outside one pays. */
+static inline int pks_sigdepth(void)
+{
+	return likely(pks_depth == 0) ? 0 : pks_sigdepth_slow();
+}
+void pks_signals_init(void);
+
+#endif

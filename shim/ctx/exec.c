@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec ends every thread at once, so before the image is replaced every
+ * open line of every thread is written. Each function of the exec family is
+ * interposed, since glibc's execl() and friends reach execve() through an
+ * internal alias that interposing execve alone would miss. If exec fails,
+ * the lines stay written and the threads' next fragments start new lines.
+ * Thread-safety: as pks_flush_all().
+ */
+#include "base/compiler.h"
+#include "config/config.h"
+#include "ctx/ctx.h"
+
+#include <alloca.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <unistd.h>
+
+static void before_exec(void)
+{
+	if (atomic_load(&pks_cfg_state) == 2 && !pks_cfg.set.disable)
+		pks_flush_all(false);
+}
+
+static void *next(const char *name, void **cache)
+{
+	if (!*cache)
+		*cache = dlsym(RTLD_NEXT, name);
+	return *cache;
+}
+
+#define NEXT(fn) ((__typeof__(fn) *)next(#fn, &next_##fn))
+
+static void *next_execve, *next_execv, *next_execvp, *next_execvpe, *next_fexecve, *next_execveat;
+
+PKS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return NEXT(execve)(path, argv, envp);
+}
+
+PKS_EXPORT int execv(const char *path, char *const argv[])
+{
+	before_exec();
+	return NEXT(execv)(path, argv);
+}
+
+PKS_EXPORT int execvp(const char *file, char *const argv[])
+{
+	before_exec();
+	return NEXT(execvp)(file, argv);
+}
+
+PKS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return NEXT(execvpe)(file, argv, envp);
+}
+
+PKS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	before_exec();
+	return NEXT(fexecve)(fd, argv, envp);
+}
+
+PKS_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+			int flags)
+{
+	before_exec();
+	return NEXT(execveat)(dirfd, path, argv, envp, flags);
+}
+
+/* The execl family: collect the list into an argv on the stack. */
+#define COLLECT(argv, arg0, ap, envp, want_env)						\
+	do {									\
+		size_t n_ = 1;							\
+		va_start(ap, arg0);						\
+		while (va_arg(ap, const char *))				\
+			n_++;							\
+		va_end(ap);							\
+		argv = alloca((n_ + 1) * sizeof(char *));			\
+		argv[0] = (char *)arg0;						\
+		va_start(ap, arg0);						\
+		for (size_t i_ = 1; i_ <= n_; i_++)				\
+			argv[i_] = va_arg(ap, char *);				\
+		envp = want_env ? va_arg(ap, char *const *) : NULL;		\
+		va_end(ap);							\
+	} while (0)
+
+PKS_EXPORT int execl(const char *path, const char *arg0, ...)
+{
+	char **argv;
+	char *const *envp;
+	va_list ap;
+
+	COLLECT(argv, arg0, ap, envp, 0);
+	(void)envp;
+	before_exec();
+	return NEXT(execv)(path, argv);
+}
+
+PKS_EXPORT int execlp(const char *file, const char *arg0, ...)
+{
+	char **argv;
+	char *const *envp;
+	va_list ap;
+
+	COLLECT(argv, arg0, ap, envp, 0);
+	(void)envp;
+	before_exec();
+	return NEXT(execvp)(file, argv);
+}
+
+PKS_EXPORT int execle(const char *path, const char *arg0, ...)
+{
+	char **argv;
+	char *const *envp;
+	va_list ap;
+
+	COLLECT(argv, arg0, ap, envp, 1);
+	before_exec();
+	return NEXT(execve)(path, argv, envp);
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Signals. A printk from a signal handler is a context of its own, as
+ * interrupt context is in the kernel, so we must know when code runs in a
+ * handler: sigaction() and signal() are interposed and a handler the program
+ * installs is called through a trampoline that counts the thread's depth.
+ * The program cannot tell: the old action it reads back is its own, SIG_DFL
+ * and SIG_IGN are passed through untouched, and its flags and mask are
+ * kept. Also the fatal signals: where their disposition is the default, a
+ * handler of ours writes every open line and then lets the default action
+ * happen, so the exit status still says "killed by SIGSEGV".
+ * A handler left with siglongjmp is noticed by the stack address: a frame
+ * above the trampoline's means the handler is gone. (On an alternate signal
+ * stack that lies above the thread's stack this cannot be told.)
+ * Thread-safety: the per-signal table is written by sigaction() and read by
+ * the trampoline, as the kernel's own table is; depth is per thread.
+ */
+#include "base/compiler.h"
+#include "config/config.h"
+#include "ctx/ctx.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#define DEPTH_MAX 16
+
+enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
+
+#define CRASH_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_NODEFER)	/* crashed()'s own */
+
+static struct sigaction user[NSIG];	/* the program's action, where we stand in */
+static _Atomic int mine[NSIG];
+static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
+PKS_TLS int pks_depth;		/* handlers this thread is inside: lifecycle.h */
+static PKS_TLS uintptr_t frames[DEPTH_MAX];
+
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+
+static sigaction_fn *real_sigaction(void)
+{
+	static sigaction_fn *real;
+
+	if (!real)
+		real = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+	return real;
+}
+
+/* pks_sigdepth() (lifecycle.h), once some handler ran on this thread. */
+int pks_sigdepth_slow(void)
+{
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+
+	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here > frames[pks_depth - 1]) {
+		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
+		pks_flush_depth(pks_depth + 1);
+	}
+	return pks_depth;
+}
+
+static void trampoline(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *a = &user[sig];
+	int d = pks_sigdepth();
+	uintptr_t saved = d < DEPTH_MAX ? frames[d] : 0;
+
+	/*
+	 * A signal can arrive between any two of these stores: frames[d]
+	 * before depth, and back in the reverse order, so that a handler that
+	 * interrupts us never sees a depth without its frame; and the frame of
+	 * the handler we interrupted, if any, put back for it.
+	 */
+	if (d < DEPTH_MAX)
+		frames[d] = (uintptr_t)__builtin_frame_address(0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pks_depth = d + 1;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
+	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
+		a->sa_handler(sig);
+	pks_flush_depth(d + 1);
+	pks_depth = d;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (d < DEPTH_MAX)
+		frames[d] = saved;
+}
+
+static void crashed(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	(void)si, (void)uc;
+	pks_flush_all(true);
+	atomic_store(&mine[sig], MINE_NO);
+	real_sigaction()(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+static bool is_fatal(int sig)
+{
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++)
+		if (fatal[i] == sig)
+			return true;
+	return false;
+}
+
+static void *handler_of(const struct sigaction *a)
+{
+	return a->sa_flags & SA_SIGINFO ? (void *)a->sa_sigaction : (void *)a->sa_handler;
+}
+
+/* What the kernel should get for the program's @act on @sig, and whose it is. */
+static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
+{
+	void *h = handler_of(act);
+
+	*k = *act;
+	if (h == (void *)SIG_IGN)
+		return MINE_NO;
+	if (h == (void *)SIG_DFL) {
+		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
+			return MINE_NO;
+		k->sa_sigaction = crashed;
+		k->sa_flags |= CRASH_FLAGS;
+		return MINE_CRASH;
+	}
+	k->sa_sigaction = trampoline;
+	k->sa_flags |= SA_SIGINFO;
+	return MINE_WRAPPED;
+}
+
+/*
+ * The old action as the program would read it had it installed @prev
+ * itself: the kernel's (glibc's SA_RESTORER and restorer, the mask as the
+ * kernel keeps it), with the program's handler and its own @ours flags.
+ */
+static void as_installed(struct sigaction *old, const struct sigaction *prev, int ours)
+{
+	old->sa_sigaction = prev->sa_sigaction;
+	old->sa_flags = (old->sa_flags & ~ours) | (prev->sa_flags & ours);
+}
+
+static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
+	int r, was = sig > 0 && sig < NSIG ? atomic_load(&mine[sig]) : MINE_NO, now = MINE_NO;
+	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
+
+	if (pks_config()->set.disable || sig <= 0 || sig >= NSIG)
+		return real_sigaction()(sig, act, old);
+	if (act) {
+		now = stand_in(sig, act, &k);
+		if (now != MINE_NO)
+			user[sig] = *act;
+	}
+	r = real_sigaction()(sig, act ? &k : NULL, &kold);
+	if (r < 0)
+		return r;
+	if (act) {
+		atomic_store(&mine[sig], now);
+		pristine[sig] = false;
+	}
+	if (old) {
+		void *h = handler_of(&kold);
+
+		*old = kold;
+		if (h == (void *)trampoline)
+			as_installed(old, &prev, SA_SIGINFO);
+		else if (h == (void *)crashed && was_pristine)
+			*old = (struct sigaction){ .sa_handler = SIG_DFL };	/* never set */
+		else if (h == (void *)crashed)
+			as_installed(old, &prev, CRASH_FLAGS);
+		else if (was == MINE_WRAPPED && h == (void *)SIG_DFL && (prev.sa_flags & SA_RESETHAND))
+			old->sa_flags = (kold.sa_flags & ~SA_SIGINFO) | (prev.sa_flags & SA_SIGINFO);
+	}
+	return 0;
+}
+
+PKS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return do_sigaction(sig, act, old);
+}
+
+/* glibc's signal(): BSD semantics, the signal blocked in its handler, SA_RESTART. */
+PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
+{
+	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
+
+	if (h == SIG_ERR) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
+	sigemptyset(&a.sa_mask);
+	if (sig > 0 && sig < NSIG)
+		sigaddset(&a.sa_mask, sig);
+	if (do_sigaction(sig, &a, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+/** pks_signals_init() - stand in for SIG_DFL on the fatal signals */
+void pks_signals_init(void)
+{
+	if (!pks_config()->set.crash_flush)
+		return;
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++) {
+		struct sigaction cur;
+
+		if (real_sigaction()(fatal[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+		    !(cur.sa_flags & SA_SIGINFO)) {
+			struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+			do_sigaction(fatal[i], &dfl, NULL);
+			pristine[fatal[i]] = true;
+		}
+	}
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Code addresses as symbols: %pS and %pSR ("name+0xoff/0xsize"), %ps (the
+ * name), %pB (a return address: looked up one byte back, so a call that
+ * never returns still names its caller), and the old %pF/%pf aliases of
+ * %pS/%ps that pre-4.x ports still use. The symbol comes from dladdr1()
+ * with RTLD_DL_SYMENT, so only dynamic symbols are found: functions of the
+ * main program need -rdynamic. A symbol in a shared object other than the
+ * main program is a module to the kernel: " [libfoo]", the object's file
+ * name with ".so" and any version after it removed. %pSb, %pSRb and %pBb
+ * add the object's GNU build ID inside the bracket ("[libfoo <40 hex>]").
+ * An address in no object, or with no symbol, prints "0x<hex>" as the
+ * kernel does when kallsyms finds nothing. Offsets use the kernel's %#lx,
+ * which prints 0 as "0x0". A name longer than the buffer is cut.
+ *
+ * Thread-safety: dladdr1() and dl_iterate_phdr() take the dynamic
+ * linker's lock, so these conversions are not async-signal-safe.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "format/internal.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SYM_MAX		640	/* the kernel's KSYM_SYMBOL_LEN is about this */
+#define BUILD_ID_LEN	20	/* printed as %20phN, zero-padded */
+
+struct build_id {
+	uintptr_t addr;		/* in: an address inside the object */
+	unsigned char id[BUILD_ID_LEN];
+	int found;
+};
+
+/* The object's name as a kernel module name: basename, no ".so*". */
+static void module_name(char *dst, size_t n, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *so;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	for (so = strstr(base, ".so"); so; so = strstr(so + 1, ".so")) {
+		if (so[3] == '\0' || so[3] == '.') {
+			len = so - base;
+			break;
+		}
+	}
+	snprintf(dst, n, "%.*s", (int)len, base);
+}
+
+static int inside(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && addr - start < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+static void scan_notes(struct build_id *b, const char *p, size_t size)
+{
+	while (size >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *nh = (const void *)p;
+		size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
+		size_t step = sizeof(*nh) + name + desc;
+
+		if (step > size)
+			return;
+		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+		    !memcmp(p + sizeof(*nh), "GNU", 4)) {
+			memcpy(b->id, p + sizeof(*nh) + name,
+			       nh->n_descsz < BUILD_ID_LEN ? nh->n_descsz : BUILD_ID_LEN);
+			b->found = 1;
+			return;
+		}
+		p += step;
+		size -= step;
+	}
+}
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *b = data;
+
+	(void)size;
+	if (!inside(info, b->addr))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && !b->found; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_NOTE)
+			scan_notes(b, (const char *)(info->dlpi_addr + ph->p_vaddr),
+				   ph->p_memsz);
+	}
+	return 1;
+}
+
+/* " [module]" or " [module build-id]" when the object is not the program. */
+static void put_module(struct pks_out *l, uintptr_t addr, int with_id)
+{
+	struct build_id b = { .addr = addr };
+	struct link_map *map = NULL;
+	char name[256], hex[2 * BUILD_ID_LEN];
+	Dl_info di;
+
+	if (!dladdr1((void *)addr, &di, (void **)&map, RTLD_DL_LINKMAP) ||
+	    !map || !map->l_name || !map->l_name[0])
+		return;
+	module_name(name, sizeof(name), map->l_name);
+	pks_put(l, " [", 2);
+	pks_put(l, name, strlen(name));
+	if (with_id && (dl_iterate_phdr(find_build_id, &b), b.found)) {
+		for (int i = 0; i < BUILD_ID_LEN; i++)
+			pks_hexbyte(hex + 2 * i, b.id[i], 0);
+		pks_putc(l, ' ');
+		pks_put(l, hex, sizeof(hex));
+	}
+	pks_putc(l, ']');
+}
+
+/*
+ * The kernel's __sprint_symbol(): @back is 1 for a return address, looked
+ * up at addr - 1 and shown at its own offset.
+ */
+static void sprint_symbol(struct pks_out *l, uintptr_t addr, int back,
+			  int offset, int with_id)
+{
+	const ElfW(Sym) *sym = NULL;
+	struct pks_spec hex = { .width = -1, .prec = -1,
+				.flags = PKS_SPECIAL | PKS_SMALL };
+	uintptr_t at = addr - back;
+	Dl_info di;
+
+	if (!dladdr1((void *)at, &di, (void **)&sym, RTLD_DL_SYMENT) ||
+	    !di.dli_sname) {
+		pks_num(l, addr, 16, hex);
+		return;
+	}
+	pks_put(l, di.dli_sname, strlen(di.dli_sname));
+	if (offset) {
+		pks_putc(l, '+');
+		pks_num(l, at - (uintptr_t)di.dli_saddr + back, 16, hex);
+		pks_putc(l, '/');
+		pks_num(l, sym ? sym->st_size : 0, 16, hex);
+	}
+	put_module(l, at, with_id);
+}
+
+void pks_ext_symbol(struct pks_out *o, const void *ptr, const char *ext,
+		    struct pks_spec sp)
+{
+	char s[SYM_MAX];
+	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	int back = ext[0] == 'B';
+	int offset = ext[0] != 's' && ext[0] != 'f';
+	int with_id = (back && ext[1] == 'b') ||
+		      (ext[0] == 'S' && (ext[1] == 'b' ||
+					 (ext[1] == 'R' && ext[2] == 'b')));
+
+	if (ext[1] == 'R')
+		ptr = __builtin_extract_return_addr((void *)ptr);
+	sprint_symbol(&l, (uintptr_t)ptr, back, offset, with_id);
+	pks_str(o, pks_terminate(&l), sp);
+}

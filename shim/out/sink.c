@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fan-out: each complete line, if its level passes PRINTK_SHIM_LEVEL, goes
+ * to every configured output in order, rendered for that output and written
+ * with one write(2). The prefix is rendered into the head room that every
+ * line buffer keeps before its text and the suffix after it, so no line is
+ * copied. A line no output could take is counted and reported (once when
+ * it happens, and with the count at exit): nothing is lost silently.
+ * Thread-safety: called by the context's owner; the counters are atomic.
+ */
+#include "out/sink.h"
+#include "base/compiler.h"
+#include "config/config.h"
+#include "report.h"
+#include "ctx/ctx.h"
+#include "core/render.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Atomic uint64_t kmsg_seq;
+static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
+static _Atomic int lost_errno[PKS_OUTPUTS_MAX];
+
+/* How an output is called in a warning: "stderr", "syslog", "fd:3", a path. */
+static const char *name_of(const struct pks_config *c, int i, char *buf, size_t size)
+{
+	const struct pks_out *o = &c->out[i];
+
+	switch (o->kind) {
+	case PKS_OUT_FILE:
+		return c->set.outputs[o->spec].path;
+	case PKS_OUT_FD:
+		snprintf(buf, size, "fd:%d", o->fd);
+		return buf;
+	case PKS_OUT_SYSLOG:
+		return "syslog";
+	default:
+		return "stderr";
+	}
+}
+
+static void count_lost(const struct pks_config *c, int i, int err)
+{
+	char buf[16];
+
+	if (atomic_fetch_add(&lost[i], 1) == 0) {
+		atomic_store(&lost_errno[i], err);
+		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
+			 name_of(c, i, buf, sizeof(buf)), pks_strerror(err));
+	}
+}
+
+/** pks_sink_report_lost() - at exit: how many lines each output lost, and why */
+void pks_sink_report_lost(void)
+{
+	const struct pks_config *c = pks_config();
+	char buf[16];
+
+	for (int i = 0; i < c->nout; i++) {
+		unsigned long n = atomic_load(&lost[i]);
+
+		if (n)
+			pks_warn("output %d (%s): %lu line%s lost (%s)", i + 1,
+				 name_of(c, i, buf, sizeof(buf)), n, n == 1 ? "" : "s",
+				 pks_strerror(atomic_load(&lost_errno[i])));
+	}
+}
+
+/* One line to one descriptor, in @r's format. Return: 0 or an errno. */
+static int to_fd(struct pks_ctx *x, struct pks_line *l, int fd, struct pks_render *r)
+{
+	char head[PKS_HEAD_MAX];
+	char *text = l->sb.buffer;
+	size_t n = seq_buf_used(&l->sb), hn, tn;
+
+	if (r->format == PKS_FMT_KMSG && x->render)
+		return pks_fd_write(fd, x->render, pks_render_kmsg(x->render, r, text, n));
+	hn = pks_render_prefix(head, r);
+	memcpy(text - hn, head, hn);
+	tn = pks_render_suffix(text + n, r);
+	return pks_fd_write(fd, text - hn, hn + n + tn);
+}
+
+/**
+ * pks_sink_line() - a complete line (or a piece of a long one) leaves
+ * @ctx: the struct pks_ctx that owns @l (its render area and thread id)
+ */
+void pks_sink_line(struct pks_line *l, void *ctx)
+{
+	const struct pks_config *c = pks_config();
+	struct pks_ctx *x = ctx;
+	struct pks_render r = {
+		.format = c->format, .time = c->set.time, .caller = c->set.caller,
+		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = x->tid,
+	};
+	int err;
+
+	if (l->level > c->set.level)
+		return;
+	if (c->format == PKS_FMT_KMSG)
+		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
+	for (int i = 0; i < c->nout; i++) {
+		const struct pks_out *o = &c->out[i];
+
+		r.color = o->color;
+		if (o->kind == PKS_OUT_SYSLOG) {
+			/* Undelivered: to stderr, unless stderr already has it. */
+			if (!pks_syslog_line(c, l->level, l->sb.buffer, seq_buf_used(&l->sb)) ||
+			    c->has_stderr)
+				continue;
+			r.color = false;
+			err = to_fd(x, l, 2, &r);
+		} else {
+			err = to_fd(x, l, o->fd, &r);
+		}
+		if (unlikely(err))
+			count_lost(c, i, err);
+	}
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The syslog connection: one AF_UNIX socket per process, shared by all its
+ * threads and handlers, opened on the first line: datagram, or stream where
+ * the path is a stream socket (glibc's order), SOCK_CLOEXEC, every send
+ * MSG_NOSIGNAL. The state is one atomic word (descriptor, senders, flags),
+ * never a lock: a sender counts itself in for one line; a socket found
+ * broken is marked dead, later senders get a new one, and the last sender
+ * out closes the dead one. So a descriptor is never closed under a thread
+ * still sending on it, whose number the program could have reused by then.
+ * The program may close our descriptor itself (daemons close every fd when
+ * they detach) and reuse the number: each line first checks that the
+ * descriptor is still our socket, made by this process, and one that is
+ * not is forgotten, never written or closed.
+ * A stream is a byte pipe: a send can be cut short (full buffer, signal),
+ * and the kernel may queue a long one in pieces that interleave with
+ * another thread's. So one send per line is not enough: the shared stream
+ * carries one line at a time (an owner word). A handler that interrupted
+ * the owner cannot wait for it and gets a socket of its own that never
+ * waits; if that cannot take its line at once, the line is refused.
+ * A full queue (a stopped reader) is waited out, poll or sleep with a
+ * backoff up to 100 ms a round, for as long as the socket lives. A failed
+ * connect is not tried again for 100 ms: a dead daemon costs nothing per
+ * line.
+ * Thread-safety: lock-free, async-signal-safe; a forked child starts with
+ * no connection (pks_slconn_atfork_child).
+ */
+#include "out/syslog-impl.h"
+#include "ctx/ctx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define W_FD		0xffffffffull		/* descriptor + 1; 0: none */
+#define W_USER		(1ull << 32)
+#define W_USERS		(0x1fffffffull << 32)	/* senders counted in */
+#define W_LOST		(1ull << 61)		/* not ours any more: never close it */
+#define W_DEAD		(1ull << 62)		/* broken (or, without W_FD, being set up) */
+#define W_STREAM	(1ull << 63)
+#define HOLDOFF_NS	100000000ll
+#define WAIT_MAX_MS	100
+
+enum verdict { KEEP, BROKEN, LOST };
+enum fresh { SHARE, OWN, HASTY };
+
+static _Atomic uint64_t conn;
+static _Atomic uint64_t conn_ino;	/* st_ino of the socket in conn */
+static _Atomic pid_t conn_pid;		/* the process that made it */
+static _Atomic unsigned int conn_gen;	/* its number */
+static _Atomic unsigned int gens;	/* connections made so far */
+static _Atomic long stream_owner;	/* thread sending on the shared stream, or 0 */
+static _Atomic int64_t retry_at;	/* CLOCK_MONOTONIC ns: no connect before */
+static _Atomic int refused;		/* why the last connect failed */
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static uint64_t ino_of(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISSOCK(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_ino;
+}
+
+static void grow(int *ms)
+{
+	*ms = *ms * 2 > WAIT_MAX_MS ? WAIT_MAX_MS : *ms * 2;
+}
+
+static void nap(int *ms)
+{
+	struct timespec ts = { 0, *ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+	grow(ms);
+}
+
+/* Keep clear of fds 0..2: a socket there would receive the program's stdio. */
+static int above_stdio(int fd)
+{
+	int hi;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
+}
+
+/* A socket connected to @path; @flags: SOCK_NONBLOCK or 0. Return: the descriptor, or -errno. */
+static int dial(const char *path, int flags, bool *stream)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int type = SOCK_DGRAM;
+
+	strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
+	for (;;) {
+		int fd = above_stdio(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
+
+		if (fd < 0)
+			return -errno;
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+			*stream = type == SOCK_STREAM;
+			return fd;
+		}
+		err = errno;
+		close(fd);
+		if (err == EPROTOTYPE && type == SOCK_DGRAM)
+			type = SOCK_STREAM;
+		else if (err != EINTR)
+			return -err;
+	}
+}
+
+/* dial(), but within HOLDOFF_NS of a failure only repeat its error. */
+static int dial_held(const char *path, int flags, bool *stream)
+{
+	int64_t now = mono_ns();
+	int fd;
+
+	if (now < atomic_load_explicit(&retry_at, memory_order_acquire))
+		return -atomic_load_explicit(&refused, memory_order_relaxed);
+	fd = dial(path, flags, stream);
+	/* EAGAIN: a full backlog, only for a hasty socket; not an outage */
+	if (fd < 0 && fd != -EAGAIN) {
+		atomic_store_explicit(&refused, -fd, memory_order_relaxed);
+		atomic_store_explicit(&retry_at, now + HOLDOFF_NS, memory_order_release);
+	}
+	return fd;
+}
+
+/* A new socket for @s: the shared one if there is none and @how says so, else its own. */
+static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
+{
+	uint64_t none = 0, ino;
+	bool stream = false;
+	int fd = dial_held(path, how == HASTY ? SOCK_NONBLOCK : 0, &stream);
+
+	if (fd < 0)
+		return -fd;
+	ino = ino_of(fd);
+	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1 };
+	if (how != SHARE || !atomic_compare_exchange_strong(&conn, &none, W_DEAD))
+		return 0;
+	atomic_store_explicit(&conn_ino, ino, memory_order_relaxed);
+	atomic_store_explicit(&conn_pid, pks_pid(), memory_order_relaxed);
+	atomic_store_explicit(&conn_gen, s->gen, memory_order_relaxed);
+	/* Nobody can own a stream not yet shared; a _Fork() child may have inherited an owner. */
+	atomic_store_explicit(&stream_owner, 0, memory_order_relaxed);
+	atomic_store_explicit(&conn, (uint64_t)(fd + 1) | W_USER | (stream ? W_STREAM : 0),
+			      memory_order_release);
+	s->own = false;
+	return 0;
+}
+
+/* Count in on the shared socket. Return: 1 done, 0 there is none, -1 not usable now. */
+static int pin(struct pks_slsock *s)
+{
+	uint64_t w = atomic_load_explicit(&conn, memory_order_acquire);
+
+	do {
+		if (!w)
+			return 0;
+		if (!(w & W_FD) || (w & (W_DEAD | W_LOST)))
+			return -1;
+	} while (!atomic_compare_exchange_weak_explicit(&conn, &w, w + W_USER,
+			memory_order_acquire, memory_order_acquire));
+	s->fd = (int)(w & W_FD) - 1;
+	s->stream = w & W_STREAM;
+	s->own = false;
+	s->hasty = false;
+	s->gen = atomic_load_explicit(&conn_gen, memory_order_relaxed);
+	return 1;
+}
+
+/* Count out; the last one out of a broken socket closes it. */
+static void unpin(const struct pks_slsock *s, enum verdict how)
+{
+	uint64_t w = atomic_load(&conn), n;
+
+	do {
+		n = w - W_USER;
+		if (how == BROKEN)
+			n |= W_DEAD;
+		if (how == LOST)
+			n |= W_LOST;
+		if ((n & (W_DEAD | W_LOST)) && !(n & W_USERS))
+			n = 0;
+	} while (!atomic_compare_exchange_weak(&conn, &w, n));
+	if (!n && !(w & W_LOST) && how != LOST)
+		close(s->fd);
+}
+
+/* Still our socket, and made by this process (_Fork() runs no atfork handler)? */
+static bool mine(const struct pks_slsock *s)
+{
+	uint64_t ino = ino_of(s->fd);
+
+	return ino && ino == atomic_load_explicit(&conn_ino, memory_order_relaxed) &&
+	       atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid();
+}
+
+/*
+ * Own the shared stream for one line. A handler that interrupted the owner
+ * gets a hasty socket of its own, one that never waits: the daemon may be
+ * waiting for the rest of the interrupted message before it reads another.
+ */
+static int hold_stream(const char *path, struct pks_slsock *s)
+{
+	long me, cur = 0;
+	int ms = 1;
+
+	if (!s->stream || s->own)
+		return 0;
+	me = gettid();
+	while (!atomic_compare_exchange_strong(&stream_owner, &cur, me)) {
+		if (cur == me) {
+			unpin(s, KEEP);
+			return fresh(path, s, HASTY);
+		}
+		nap(&ms);
+		cur = 0;
+	}
+	return 0;
+}
+
+/**
+ * pks_slconn_get() - a socket to send one line on; connects if need be
+ * Return: 0, or the errno of the failed connect (repeated for 100 ms).
+ */
+int pks_slconn_get(const char *path, struct pks_slsock *s)
+{
+	for (int i = 0; i < 2; i++) {
+		int r = pin(s), err;
+
+		if (r < 0)
+			return fresh(path, s, OWN);
+		if (r == 0) {
+			err = fresh(path, s, SHARE);
+			return err ? err : hold_stream(path, s);
+		}
+		if (mine(s))
+			return hold_stream(path, s);
+		unpin(s, LOST);
+	}
+	return fresh(path, s, OWN);
+}
+
+/* Drop @n sent bytes from the front of @m. Return: true if some are left. */
+static bool skip(struct msghdr *m, size_t n)
+{
+	while (m->msg_iovlen && n >= m->msg_iov->iov_len) {
+		n -= m->msg_iov->iov_len;
+		m->msg_iov++;
+		m->msg_iovlen--;
+	}
+	if (!m->msg_iovlen)
+		return false;
+	m->msg_iov->iov_base = (char *)m->msg_iov->iov_base + n;
+	m->msg_iov->iov_len -= n;
+	return true;
+}
+
+static void wait_room(int fd, int err, int *ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	/* ENOBUFS is short memory, not a full queue: nothing to poll for. */
+	if (err == ENOBUFS || poll(&p, 1, *ms) < 0)
+		nap(ms);
+	else
+		grow(ms);
+}
+
+/**
+ * pks_slconn_send() - one message of @n pieces (at most 4), whole
+ * A full queue is waited for, however long, while the socket lives.
+ * Return: 0, or the errno that stopped it.
+ */
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n)
+{
+	struct iovec v[4];
+	struct msghdr m = { .msg_iov = v, .msg_iovlen = (size_t)n };
+	int ms = 1;
+
+	memcpy(v, iov, sizeof(*iov) * (size_t)n);
+	for (;;) {
+		ssize_t r = sendmsg(s->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (r >= 0) {
+			if (!skip(&m, (size_t)r))
+				return 0;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if ((errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS) || s->hasty)
+			return errno;
+		wait_room(s->fd, errno, &ms);
+	}
+}
+
+static enum verdict verdict(int err)
+{
+	switch (err) {
+	case EBADF:
+	case ENOTSOCK:
+		return LOST;
+	case ECONNREFUSED:
+	case ECONNRESET:
+	case ENOTCONN:
+	case EPIPE:
+	case EDESTADDRREQ:
+		return BROKEN;
+	}
+	return KEEP;
+}
+
+/**
+ * pks_slconn_put() - done with @s for this line
+ * @err: what pks_slconn_send() returned
+ * Return: true if @err was the connection's fault: a new one may carry the line.
+ */
+bool pks_slconn_put(struct pks_slsock *s, int err)
+{
+	enum verdict how = verdict(err);
+
+	if (s->own) {
+		if (how != LOST)
+			close(s->fd);
+		return how != KEEP;
+	}
+	if (s->stream)
+		atomic_store(&stream_owner, 0);
+	unpin(s, how);
+	return how != KEEP;
+}
+
+/** pks_slconn_gen() - Return: how many connections were made so far. */
+unsigned int pks_slconn_gen(void)
+{
+	return atomic_load_explicit(&gens, memory_order_relaxed);
+}
+
+/** pks_slconn_atfork_child() - the child's copy of the socket is not its to share */
+void pks_slconn_atfork_child(void)
+{
+	uint64_t w = atomic_load(&conn);
+	int fd = (int)(w & W_FD) - 1;
+
+	if (fd >= 0 && !(w & W_LOST) && ino_of(fd) == atomic_load(&conn_ino))
+		close(fd);
+	atomic_store(&conn, 0);
+	atomic_store(&stream_owner, 0);
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The syslog output. A line becomes one message, in the format of glibc's
+ * syslog(3), RFC 3164: "<PRI>Mmm dd hh:mm:ss IDENT[PID]: text" (local time,
+ * no host), or with PRINTK_SHIM_SYSLOG_FORMAT=rfc5424
+ * "<PRI>1 TIME HOST APP PID - - text"; PRI is the facility plus the printk
+ * level. It goes out in one send on the shim's own socket, never through
+ * openlog()/syslog(), whose state belongs to the program. A send that the
+ * connection broke is tried once more on a new connection; a line that
+ * still cannot go is refused, and sink.c writes it to stderr. The first
+ * refusal of an outage says why, in one warning; the outage ends when a
+ * connection made after it delivers. Nothing here allocates, uses stdio or
+ * takes a lock: lines come from signal handlers, fatal signals and forked
+ * children too. The socket is syslog-conn.c's, the clock syslog-time.c's.
+ * Thread-safety: lock-free, async-signal-safe.
+ */
+#include "out/sink.h"
+#include "out/syslog-impl.h"
+#include "base/compiler.h"
+#include "config/config.h"
+#include "report.h"
+#include "ctx/ctx.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define HEAD_MAX	256
+#define APP_MAX		48	/* RFC 5424 APP-NAME */
+#define HOST_MAX	255	/* RFC 5424 HOSTNAME */
+
+static _Atomic unsigned int down;	/* 0, or 1 + the connection count when an outage began */
+static _Atomic int big_warned, busy_warned;
+
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *put_uint(char *p, unsigned long v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* An RFC 5424 header field: printable ASCII without space, "-" when empty. */
+static char *put_field(char *p, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < max; i++)
+		p[i] = s[i] > ' ' && s[i] < 0x7f ? s[i] : '_';
+	if (!i)
+		p[i++] = '-';
+	return p + i;
+}
+
+static char *put_pri(char *p, int pri)
+{
+	*p++ = '<';
+	p = put_uint(p, (unsigned long)pri);
+	*p++ = '>';
+	return p;
+}
+
+static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const char *ident)
+{
+	char *p = put_pri(h, pri);
+
+	p += pks_sltime_3164(p, t);
+	*p++ = ' ';
+	p = put(p, ident, strlen(ident));
+	*p++ = '[';
+	p = put_uint(p, (unsigned long)pks_pid());
+	return (size_t)(put(p, "]: ", 3) - h);
+}
+
+static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char *ident)
+{
+	struct utsname u;
+	char *p = put(put_pri(h, pri), "1 ", 2);
+
+	if (uname(&u))
+		u.nodename[0] = '\0';
+	p += pks_sltime_5424(p, t);
+	*p++ = ' ';
+	p = put_field(p, u.nodename, HOST_MAX);
+	*p++ = ' ';
+	p = put_field(p, ident, APP_MAX);
+	*p++ = ' ';
+	p = put_uint(p, (unsigned long)pks_pid());
+	return (size_t)(put(p, " - - ", 5) - h);
+}
+
+/* The message header for a line at @level now. */
+static size_t head(const struct pks_config *c, int level, char *h)
+{
+	bool calm = pks_sigdepth() == 0;	/* not in a handler: may ask the zone */
+	int pri = c->set.syslog_facility | level;
+	struct pks_sltime t;
+	struct timespec ts;
+
+	pks_sltime_prepare(calm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pks_sltime_at(&ts, calm, &t);
+	if (c->set.syslog_format == PKS_SYSLOG_RFC5424)
+		return head_5424(h, pri, &t, c->ident);
+	return head_3164(h, pri, &t, c->ident);
+}
+
+/* Send, and once more on a new connection if the old one broke. Return: 0 or errno. */
+static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s)
+{
+	int err = 0;
+
+	for (int tries = 0; tries < 2; tries++) {
+		err = pks_slconn_get(path, s);
+		if (err)
+			return err;
+		/* glibc's stream framing: each message ends with a NUL */
+		err = pks_slconn_send(s, iov, s->stream ? 3 : 2);
+		if (!pks_slconn_put(s, err))
+			return err;
+	}
+	return err;
+}
+
+static void outage(const struct pks_config *c, int err)
+{
+	unsigned int none = 0;
+
+	if (atomic_compare_exchange_strong(&down, &none, pks_slconn_gen() + 1))
+		pks_warn("syslog: %s: %s; writing its lines to stderr until it is back",
+			 c->set.syslog_socket, pks_strerror(err));
+}
+
+static void delivered(const struct pks_slsock *s)
+{
+	unsigned int d = atomic_load_explicit(&down, memory_order_relaxed);
+
+	if (unlikely(d) && s->gen >= d)
+		atomic_compare_exchange_strong(&down, &d, 0);
+}
+
+/* Not an outage: a line too long, or a handler's line the stream could not take at once. */
+static void refused(const struct pks_config *c, size_t n, int err)
+{
+	if (err == EMSGSIZE && !atomic_exchange(&big_warned, 1))
+		pks_warn("syslog: a line of %zu bytes: %s; writing such lines to stderr",
+			 n, pks_strerror(err));
+	else if (err == EAGAIN && !atomic_exchange(&busy_warned, 1))
+		pks_warn("syslog: %s: %s for a signal handler's line; writing such lines to stderr",
+			 c->set.syslog_socket, pks_strerror(err));
+	else if (err != EMSGSIZE && err != EAGAIN)
+		outage(c, err);
+}
+
+/**
+ * pks_syslog_line() - one complete line at @level to syslog
+ * Return: 0 delivered; -1 not, and the caller writes it to stderr.
+ */
+int pks_syslog_line(const struct pks_config *c, int level, const char *text, size_t n)
+{
+	char h[HEAD_MAX];
+	struct iovec iov[3] = {
+		{ h, head(c, level, h) }, { (void *)text, n }, { (void *)"", 1 },
+	};
+	struct pks_slsock s;
+	int err, cancel, saved = errno;
+
+	/* A thread cancelled in poll() would keep the socket pinned, the stream owned. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	err = deliver(c->set.syslog_socket, iov, &s);
+	pthread_setcancelstate(cancel, NULL);
+	if (err)
+		refused(c, n, err);
+	else
+		delivered(&s);
+	errno = saved;
+	return err ? -1 : 0;
+}
+
+/** pks_syslog_atfork_child() - a forked child makes its own connection */
+void pks_syslog_atfork_child(void)
+{
+	pks_slconn_atfork_child();
+}
+
+/* Read the time zone while the process is still one thread and in no handler. */
+__attribute__((constructor)) static void syslog_setup(void)
+{
+	const struct pks_config *c = pks_config();
+
+	for (int i = 0; i < c->nout && !c->set.disable; i++)
+		if (c->out[i].kind == PKS_OUT_SYSLOG)
+			pks_sltime_prepare(true);
+}

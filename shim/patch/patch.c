@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Taking over the printk functions the dynamic linker cannot interpose:
+ * those defined inside the executable, whose own calls bind there, and those
+ * a shared object binds its own calls to (-Bsymbolic, local, hidden or
+ * protected definitions), and exported ones ahead of the shim in the lookup
+ * order (a shim loaded by dlopen); also every definition of a
+ * PRINTK_SHIM_SYMBOLS name, which the shim does not export (with
+ * PRINTK_SHIM_PATCH=always, every definition found). Once, before main, each
+ * loaded object's file is read (.symtab, else .dynsym: elfsym.c) for
+ * definitions of the wanted names, and the entry of each that needs it is
+ * overwritten with a jump to the shim's entry of the same prototype (printk
+ * or vprintk), after a landing pad (endbr64, bti) which stays. Every call
+ * then arrives, direct or through any function pointer, with its arguments
+ * and return address untouched. Only code whose file matches memory, in an
+ * executable segment, long enough for the jump, is written, with its page
+ * writable only meanwhile. Nothing is patched while other threads run, in
+ * the C library or the dynamic linker, in the shim, or in objects loaded
+ * later. What was found and done is kept for the PRINTK_SHIM_DEBUG report
+ * and the exit-time warning (diag.c).
+ * Thread-safety: runs once, before other threads exist (it refuses to
+ * patch otherwise); the results are read-only afterwards.
+ */
+#include "patch/patch.h"
+#include "base/compiler.h"
+#include "config/config.h"
+#include "report.h"
+#include "patch/elfsym.h"
+#include "emit.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#endif
+#include <unistd.h>
+
+#define WANTS_MAX	(PKS_NSYMS + PKS_SYMBOLS_MAX)
+#define SITES_MAX	64
+#define CODE_MAX	16	/* the longest jump, and the bytes compared with the file */
+
+static _Atomic bool scanned;	/* every object was looked at, no site left out */
+
+/* What became of one definition. */
+enum how {
+	HOW_PENDING, HOW_PATCHED, HOW_ALIAS, HOW_INTERPOSED, HOW_NEVER, HOW_DISABLED,
+	HOW_SHORT, HOW_NOSIZE, HOW_ARCH, HOW_THREADS, HOW_STALE, HOW_NOTEXT, HOW_LIBC,
+	HOW_PROT, HOW_SELF,
+};
+
+/* Why calls to it do not reach the shim by themselves (WHY_NONE: they do). */
+enum why {
+	WHY_EXE, WHY_SYMBOLIC, WHY_LOCAL, WHY_HIDDEN, WHY_PROTECTED, WHY_RENAMED, WHY_FIRST,
+	WHY_NONE,
+};
+
+struct want {
+	const char *name;
+	int to;			/* PKS_SYM_*: the shim's entry with the same prototype */
+	bool imported;		/* the executable's .dynsym asks for it from elsewhere */
+};
+
+struct site {
+	const char *obj;	/* the object's path (the dynamic linker's string, or exe_path) */
+	uintptr_t entry;	/* run-time address */
+	size_t size;		/* st_size in bytes; 0: unknown */
+	unsigned char want, how, why;
+	unsigned char keep;	/* bytes of landing pad left in front of the jump */
+	unsigned char jump;	/* bytes written, or needed (HOW_SHORT) */
+	bool dynsym;		/* found in .dynsym: the file has no .symtab */
+	int err;		/* errno of mprotect; negative: the jump is in, the page stayed writable */
+};
+
+static struct want wants[WANTS_MAX];
+static int nwants;
+static struct site sites[SITES_MAX];
+static int nsites;
+static bool exe_stripped;	/* the executable has no .symtab */
+static char exe_path[4096];
+
+/* ---- architectures: the landing pad to keep, the jump, the cache ---------- */
+#if defined(__x86_64__)
+#define ARCH_OK true
+
+static size_t arch_keep(const unsigned char *p, size_t size)
+{
+	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	return size >= 4 && !memcmp(p, endbr64, 4) ? 4 : 0;
+}
+
+/* jmp rel32 when @to is within reach, else movabs $to, %r11; jmp *%r11 (r11 holds no argument). */
+static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+{
+	int64_t rel = (int64_t)(to - (at + 5));
+	int32_t rel32 = (int32_t)rel;
+
+	*need = rel == rel32 ? 5 : 13;
+	if (room < *need)
+		return 0;
+	if (*need == 5) {
+		code[0] = 0xe9;
+		memcpy(code + 1, &rel32, 4);
+		return 5;
+	}
+	memcpy(code, "\x49\xbb", 2);
+	memcpy(code + 2, &to, 8);
+	memcpy(code + 10, "\x41\xff\xe3", 3);
+	return 13;
+}
+
+static void arch_sync(char *p, size_t n)
+{
+	(void)p;
+	(void)n;
+}
+
+#elif defined(__aarch64__)
+#define ARCH_OK true
+
+/* bti, bti c, bti j, bti jc. Not paciasp: the shim signs its own return. */
+static size_t arch_keep(const unsigned char *p, size_t size)
+{
+	uint32_t insn;
+
+	if (size < 4)
+		return 0;
+	memcpy(&insn, p, 4);
+	return (insn & 0xffffff3f) == 0xd503241f ? 4 : 0;
+}
+
+/* b imm26 within 128 MiB, else ldr x16, .+8; br x16; .quad to (x16: the veneer register). */
+static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+{
+	int64_t rel = (int64_t)(to - at);
+	uint32_t insn[2] = { 0x58000050, 0xd61f0200 };
+
+	*need = rel >= -(1 << 27) && rel < (1 << 27) ? 4 : 16;
+	if (room < *need)
+		return 0;
+	if (*need == 4) {
+		insn[0] = 0x14000000 | ((uint32_t)(rel >> 2) & 0x03ffffff);
+		memcpy(code, insn, 4);
+		return 4;
+	}
+	memcpy(code, insn, 8);
+	memcpy(code + 8, &to, 8);
+	return 16;
+}
+
+static void arch_sync(char *p, size_t n)
+{
+	__builtin___clear_cache(p, p + n);
+}
+
+#else
+#define ARCH_OK false
+
+static size_t arch_keep(const unsigned char *p, size_t size)
+{
+	(void)p;
+	(void)size;
+	return 0;
+}
+
+static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+{
+	(void)code;
+	(void)at;
+	(void)to;
+	(void)room;
+	*need = 0;
+	return 0;
+}
+
+static void arch_sync(char *p, size_t n)
+{
+	(void)p;
+	(void)n;
+}
+#endif
+
+/* ---- finding the definitions -------------------------------------------- */
+
+/*
+ * The shim's own entry, by its hidden alias. Not pks_syms[].ours: that is
+ * bound through the GOT, where an executable that exports printk
+ * (-rdynamic) wins, and patching it to jump "to the shim" would make it
+ * jump to itself.
+ */
+static const void *own_entry(int sym)
+{
+	return pks_syms[sym].here;
+}
+
+/* Called for every symbol of every object: the first byte rules most out. */
+static int want_of(const char *name)
+{
+	for (int w = 0; w < nwants; w++)
+		if (wants[w].name[0] == name[0] && !strcmp(wants[w].name, name))
+			return w;
+	return -1;
+}
+
+/* The standard names first (index = PKS_SYM_*), then PRINTK_SHIM_SYMBOLS. */
+static void collect(const struct pks_config *c)
+{
+	for (int i = 0; i < PKS_NSYMS; i++)
+		wants[nwants++] = (struct want){ pks_syms[i].name, i, false };
+	for (int i = 0; i < c->set.nsymbols; i++) {
+		const struct pks_symspec *sp = &c->set.symbols[i];
+
+		if (want_of(sp->name) < 0)
+			wants[nwants++] = (struct want){
+				sp->name, sp->va ? PKS_SYM_VPRINTK : PKS_SYM_PRINTK, false };
+	}
+}
+
+struct scan {
+	const struct dl_phdr_info *info;
+	const struct pks_elf *elf;
+	const char *path;
+	bool exe, symbolic, libc;
+	bool after_shim;	/* the shim is ahead of this object in the lookup order */
+};
+
+/* Where dl_iterate_phdr() is: objects come in load order, the lookup order. */
+struct walk {
+	int index;
+	bool shim_seen;
+};
+
+/* Is [@p, @p + @n) inside one of the object's loaded segments (executable ones: @x)? */
+static bool holds(const struct dl_phdr_info *info, uintptr_t p, size_t n, bool x)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (!x || (ph->p_flags & PF_X)) && p >= lo &&
+		    p - lo < ph->p_memsz && n <= ph->p_memsz - (p - lo))
+			return true;
+	}
+	return false;
+}
+
+/* DT_SYMBOLIC or DF_SYMBOLIC: the object's own references bind inside it. */
+static bool binds_locally(const struct dl_phdr_info *info)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Dyn) *d;
+
+		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+			continue;
+		d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+		for (; d->d_tag != DT_NULL; d++)
+			if (d->d_tag == DT_SYMBOLIC ||
+			    (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_SYMBOLIC)))
+				return true;
+	}
+	return false;
+}
+
+static unsigned char why_of(const struct scan *sc, int w, const ElfW(Sym) *s)
+{
+	int vis = ELF64_ST_VISIBILITY(s->st_other);
+
+	if (sc->exe)
+		return WHY_EXE;
+	if (ELF64_ST_BIND(s->st_info) == STB_LOCAL)
+		return WHY_LOCAL;
+	if (vis == STV_HIDDEN || vis == STV_INTERNAL)
+		return WHY_HIDDEN;
+	if (vis == STV_PROTECTED)
+		return WHY_PROTECTED;
+	if (sc->symbolic)
+		return WHY_SYMBOLIC;
+	if (w >= PKS_NSYMS)
+		return WHY_RENAMED;
+	return sc->after_shim ? WHY_NONE : WHY_FIRST;
+}
+
+/* The code in memory is not what the file says (replaced on disk, patched already). */
+static bool stale(const struct scan *sc, const ElfW(Sym) *s)
+{
+	size_t n = s->st_size < CODE_MAX ? s->st_size : CODE_MAX;
+	const void *file = pks_elf_bytes(sc->elf, s->st_value, n);
+
+	return !file || memcmp(file, (const void *)(sc->info->dlpi_addr + s->st_value), n);
+}
+
+static int visit(void *arg, const char *name, const ElfW(Sym) *s)
+{
+	const struct scan *sc = arg;
+	struct site *st;
+	int w;
+
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE ||
+	    ELF64_ST_TYPE(s->st_info) != STT_FUNC || (w = want_of(name)) < 0)
+		return 0;
+	if (nsites == SITES_MAX)
+		return 1;
+	st = &sites[nsites++];
+	*st = (struct site){ .obj = sc->path, .entry = sc->info->dlpi_addr + s->st_value,
+			     .size = s->st_size, .want = (unsigned char)w,
+			     .why = why_of(sc, w, s), .dynsym = !sc->elf->symtab };
+	if (sc->libc)
+		st->how = HOW_LIBC;
+	else if (!holds(sc->info, st->entry, st->size, true))
+		st->how = HOW_NOTEXT;
+	else if (stale(sc, s))
+		st->how = HOW_STALE;
+	return 0;
+}
+
+/* The executable, opened as @path: its name for messages, stripped or not, what it imports. */
+static void note_exe(const struct pks_elf *e, const char *path)
+{
+	ssize_t n = -1;
+
+	if (!strcmp(path, "/proc/self/exe"))
+		n = readlink(path, exe_path, sizeof(exe_path) - 1);
+	if (n <= 0) {
+		n = snprintf(exe_path, sizeof(exe_path), "%s", path);
+		n = n < (ssize_t)sizeof(exe_path) ? n : (ssize_t)sizeof(exe_path) - 1;
+	}
+	exe_path[n] = '\0';
+	exe_stripped = !e->symtab;
+	for (int w = 0; w < nwants; w++) {
+		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
+
+		wants[w].imported = s && s->st_shndx == SHN_UNDEF;
+	}
+}
+
+/* The file has the loaded object's program headers: it is that object (not
+ * ld.so run as a program, not a library replaced on disk). */
+static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)e->base;
+	const ElfW(Phdr) *ph, *mem = info->dlpi_phdr;
+
+	if (eh->e_phnum != info->dlpi_phnum || eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff > e->size || (size_t)eh->e_phnum * sizeof(*ph) > e->size - eh->e_phoff)
+		return false;
+	ph = (const ElfW(Phdr) *)(e->base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type != mem[i].p_type || ph[i].p_vaddr != mem[i].p_vaddr ||
+		    ph[i].p_memsz != mem[i].p_memsz)
+			return false;
+	return true;
+}
+
+static int defined(void *arg, const char *name, const ElfW(Sym) *s)
+{
+	return s->st_shndx != SHN_UNDEF && !strcmp(name, arg);
+}
+
+/* Open the object's file: the program's is /proc/self/exe, or AT_EXECFN when ld.so ran it. */
+static const char *open_object(struct pks_elf *e, const struct dl_phdr_info *info, bool exe)
+{
+	const char *tries[2] = { exe ? "/proc/self/exe" : info->dlpi_name,
+				 exe ? (const char *)getauxval(AT_EXECFN) : NULL };
+
+	for (int i = 0; i < 2; i++) {
+		if (!tries[i] || !*tries[i] || pks_elf_open(e, tries[i]))
+			continue;
+		if (same_object(info, e))
+			return tries[i];
+		pks_elf_close(e);
+	}
+	return NULL;
+}
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct walk *wk = arg;
+	struct scan sc = { .info = info, .exe = wk->index++ == 0, .after_shim = wk->shim_seen };
+	struct pks_elf elf;
+
+	(void)size;
+	if (holds(info, (uintptr_t)pks_patch_apply, 1, false)) {
+		wk->shim_seen = true;
+		return 0;
+	}
+	/* No file to read: the vDSO ("linux-vdso.so.1"), or a name relative to who knows where. */
+	if (!sc.exe && !strchr(info->dlpi_name, '/'))
+		return 0;
+	/* The C library and the dynamic linker, known by address: never patched. */
+	sc.libc = !sc.exe && ((getauxval(AT_BASE) && info->dlpi_addr == getauxval(AT_BASE)) ||
+			      holds(info, (uintptr_t)write, 1, true));
+	if (sc.libc && !pks_config()->set.debug)
+		return 0;	/* only PRINTK_SHIM_DEBUG's report lists what they define */
+	if (!(sc.path = open_object(&elf, info, sc.exe)))
+		return 0;
+	sc.elf = &elf;
+	if (sc.exe) {
+		note_exe(&elf, sc.path);
+		sc.path = exe_path;
+	}
+	sc.symbolic = binds_locally(info);
+	sc.libc = sc.libc || (!sc.exe && pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
+	pks_elf_walk(&elf, elf.symtab == NULL, visit, &sc);
+	pks_elf_close(&elf);
+	return 0;
+}
+
+/* ---- writing the jumps ---------------------------------------------------- */
+
+/* The protection of one line of /proc/self/maps if it maps @addr, else -1. */
+static int line_prot(const char *l, uintptr_t addr)
+{
+	char *e;
+	uintptr_t lo = strtoul(l, &e, 16), hi;
+
+	if (*e != '-')
+		return -1;
+	hi = strtoul(e + 1, &e, 16);
+	if (*e != ' ' || strnlen(e, 4) < 4 || addr < lo || addr >= hi)
+		return -1;
+	return (e[1] == 'r' ? PROT_READ : 0) | (e[2] == 'w' ? PROT_WRITE : 0) |
+	       (e[3] == 'x' ? PROT_EXEC : 0);
+}
+
+/* The protection of the page at @addr; r-x when /proc/self/maps cannot say. */
+static int prot_at(uintptr_t addr)
+{
+	char buf[8192], *nl;
+	size_t have = 0;
+	ssize_t got;
+	int prot = -1, fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	while (fd >= 0 && prot < 0 && (got = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *l = buf;
+
+		have += (size_t)got;
+		buf[have] = '\0';
+		for (; prot < 0 && (nl = strchr(l, '\n')); l = nl + 1)
+			prot = line_prot(l, addr);
+		have -= (size_t)(l - buf);
+		memmove(buf, l, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* longer than any maps line can be */
+	}
+	if (fd >= 0)
+		close(fd);
+	return prot < 0 ? PROT_READ | PROT_EXEC : prot;
+}
+
+/*
+ * Write @n bytes of code at @at, each page writable only meanwhile (and still
+ * executable: it may hold code that runs while we write).
+ * Return: 0; an errno before anything was written; minus an errno when the
+ * code is in but a page could not get its protection back.
+ */
+static int poke(uintptr_t at, const void *code, size_t n)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t first = at & ~(pg - 1), last = (at + n - 1) & ~(pg - 1);
+	int prot[2] = { prot_at(first), prot_at(last) }, err = 0;
+
+	if (mprotect((void *)first, last + pg - first, prot[0] | prot[1] | PROT_WRITE))
+		return errno;
+	memcpy((void *)at, code, n);
+	arch_sync((char *)at, n);
+	for (int i = 0; i < (last == first ? 1 : 2); i++)
+		if (mprotect((void *)(i ? last : first), pg, prot[i]))
+			err = -errno;
+	return err;
+}
+
+static unsigned char patch(struct site *s)
+{
+	unsigned char code[CODE_MAX];
+	size_t n, need;
+
+	if (s->entry == (uintptr_t)own_entry(wants[s->want].to))
+		return HOW_SELF;
+	if (!ARCH_OK)
+		return HOW_ARCH;
+	if (s->size == 0)
+		return HOW_NOSIZE;
+	s->keep = (unsigned char)arch_keep((const unsigned char *)s->entry, s->size);
+	n = arch_jump(code, s->entry + s->keep, (uintptr_t)own_entry(wants[s->want].to),
+		      s->size - s->keep, &need);
+	s->jump = (unsigned char)need;
+	if (!n)
+		return HOW_SHORT;
+	s->err = poke(s->entry + s->keep, code, n);
+	return s->err > 0 ? HOW_PROT : HOW_PATCHED;
+}
+
+static bool patched_at(uintptr_t entry)
+{
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].entry == entry && sites[i].how == HOW_PATCHED)
+			return true;
+	return false;
+}
+
+/* Threads in this process per /proc/self/status; 1 when it cannot say. */
+static int threads(void)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strstr(buf, "\nThreads:");
+	return p ? atoi(p + 9) : 1;
+}
+
+/*
+ * Only this thread runs? glibc's flag knows the program's own threads (under
+ * qemu-user, /proc also counts the emulator's); /proc is asked when it says
+ * no, as a thread may have come and gone.
+ */
+static bool alone(void)
+{
+#if __has_include(<sys/single_threaded.h>)
+	if (__libc_single_threaded)
+		return true;
+#endif
+	return threads() == 1;
+}
+
+static unsigned char decide(const struct pks_config *c, const struct site *s)
+{
+	if (c->set.disable)
+		return HOW_DISABLED;
+	if (c->set.patch == PKS_PATCH_NEVER)
+		return HOW_NEVER;
+	if (c->set.patch == PKS_PATCH_AUTO && s->why == WHY_NONE)
+		return HOW_INTERPOSED;
+	return patched_at(s->entry) ? HOW_ALIAS : HOW_PENDING;
+}
+
+static void take_over(const struct pks_config *c)
+{
+	int single = -1;
+
+	for (int i = 0; i < nsites; i++) {
+		struct site *s = &sites[i];
+
+		if (s->how != HOW_PENDING || (s->how = decide(c, s)) != HOW_PENDING)
+			continue;
+		if (single < 0)
+			single = alone();
+		s->how = single ? patch(s) : HOW_THREADS;
+	}
+}
+
+/**
+ * pks_patch_apply() - find the wanted definitions and patch those that need it
+ * Once; later calls return at once. With PRINTK_SHIM_DISABLE=1 or
+ * PRINTK_SHIM_PATCH=never nothing is written; the definitions are still
+ * looked up when PRINTK_SHIM_DEBUG=1 asks for the report.
+ */
+void pks_patch_apply(void)
+{
+	static _Atomic int once;
+	const struct pks_config *c = pks_config();	/* first: it may report, and so come back here */
+	struct walk wk = { 0, false };
+	int saved = errno;
+
+	if (atomic_exchange(&once, 1))
+		return;
+	if ((c->set.disable || c->set.patch == PKS_PATCH_NEVER) && !c->set.debug)
+		return;
+	collect(c);
+	dl_iterate_phdr(scan_object, &wk);
+	atomic_store_explicit(&scanned, nsites < SITES_MAX, memory_order_release);
+	take_over(c);
+	errno = saved;
+}
+
+/* ---- what the diagnostics ask ----------------------------------------------- */
+
+/**
+ * pks_patch_exe_unpatched() - what the start-up scan found in the executable,
+ * so that the exit-time check need not read the file again
+ * @which: out; the PKS_SYM_* of an entry point defined there and not patched
+ * Return: the executable's path (and *@which), NULL if there is none, or
+ * PKS_PATCH_UNKNOWN when no complete scan ran.
+ */
+const char *pks_patch_exe_unpatched(int *which)
+{
+	if (!atomic_load_explicit(&scanned, memory_order_acquire))
+		return PKS_PATCH_UNKNOWN;
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS &&
+		    !pks_patch_taken(wants[sites[i].want].name)) {
+			*which = sites[i].want;
+			return exe_path;
+		}
+	return NULL;
+}
+
+/** pks_patch_own() - Return: the shim's own entry for PKS_SYM_@sym, whatever the GOT says. */
+const void *pks_patch_own(int sym)
+{
+	return own_entry(sym);
+}
+
+/** pks_patch_covers() - Return: whether @entry is a function patched to jump to the shim. */
+bool pks_patch_covers(const void *entry)
+{
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].entry == (uintptr_t)entry &&
+		    (sites[i].how == HOW_PATCHED || sites[i].how == HOW_ALIAS))
+			return true;
+	return false;
+}
+
+/** pks_patch_taken() - Return: whether a definition of @name inside the executable was patched. */
+bool pks_patch_taken(const char *name)
+{
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].why == WHY_EXE && !strcmp(wants[sites[i].want].name, name) &&
+		    (sites[i].how == HOW_PATCHED || sites[i].how == HOW_ALIAS))
+			return true;
+	return false;
+}
+
+static const char *const why_text[] = {
+	[WHY_EXE] = ": its own calls bind there and cannot be interposed",
+	[WHY_SYMBOLIC] = ", which binds its own calls (-Bsymbolic): they cannot be interposed",
+	[WHY_LOCAL] = " as a local (static or hidden) symbol: its calls cannot be interposed",
+	[WHY_HIDDEN] = " with hidden visibility: its calls cannot be interposed",
+	[WHY_PROTECTED] = " with protected visibility: calls from inside cannot be interposed",
+	[WHY_RENAMED] = ": the shim exports no such name; only a patch can reach it",
+	[WHY_FIRST] = ", exported, but ahead of the shim in the lookup order: nothing interposes it",
+	[WHY_NONE] = ", exported: the dynamic linker can interpose it",
+};
+
+static const char *const how_text[] = {
+	[HOW_PENDING] = "not looked at",
+	[HOW_PATCHED] = "patched",
+	[HOW_ALIAS] = "patched: the same function as another name",
+	[HOW_INTERPOSED] = "interposed: the dynamic linker routes its calls to the shim; not patched",
+	[HOW_NEVER] = "not reachable: PRINTK_SHIM_PATCH=never",
+	[HOW_DISABLED] = "left alone: PRINTK_SHIM_DISABLE=1",
+	[HOW_SHORT] = "not reachable: too short",
+	[HOW_NOSIZE] = "not reachable: its symbol has no size, so a jump might not fit",
+	[HOW_ARCH] = "not reachable: patching is not supported on this architecture",
+	[HOW_THREADS] = "not reachable: other threads were running when the shim loaded",
+	[HOW_STALE] = "not reachable: the file on disk does not match the loaded code",
+	[HOW_NOTEXT] = "not reachable: not in an executable segment",
+	[HOW_LIBC] = "left alone: the shim never patches the C library or the dynamic linker",
+	[HOW_PROT] = "not reachable: mprotect failed",
+	[HOW_SELF] = "left alone: it is the shim's own entry",
+};
+
+/* The detail after how_text: sizes, the jump, the error, the machine. */
+static void detail(const struct site *s, char *buf, size_t size)
+{
+	struct utsname u;
+
+	buf[0] = '\0';
+	if (s->how == HOW_PATCHED)
+		snprintf(buf, size, ": a %u-byte jump to the shim's %s%s%s%s", s->jump,
+			 pks_syms[wants[s->want].to].name, s->keep ? " after the landing pad" : "",
+			 s->err ? "; its page stayed writable: " : "",
+			 s->err ? pks_strerror(-s->err) : "");
+	else if (s->how == HOW_SHORT)
+		snprintf(buf, size, " (%zu bytes, the jump needs %u)", s->size - s->keep, s->jump);
+	else if (s->how == HOW_PROT)
+		snprintf(buf, size, ": %s", pks_strerror(s->err));
+	else if (s->how == HOW_ARCH && uname(&u) == 0)
+		snprintf(buf, size, " (%s)", u.machine);
+}
+
+/**
+ * pks_patch_report() - PRINTK_SHIM_DEBUG lines on where @name is defined and
+ * what became of each definition, or why none could be found
+ */
+void pks_patch_report(const char *name)
+{
+	int w = want_of(name), n = 0;
+	char more[160];
+
+	for (int i = 0; w >= 0 && i < nsites; i++) {
+		const struct site *s = &sites[i];
+
+		if (s->want != w)
+			continue;
+		detail(s, more, sizeof(more));
+		pks_debug("%s: defined %s %s%s", name,
+			  s->why == WHY_EXE ? "inside the executable" : "in", s->obj, why_text[s->why]);
+		pks_debug("%s: at %#lx, %zu bytes (%s): %s%s", name, (unsigned long)s->entry,
+			  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
+		n++;
+	}
+	if (!n && w >= 0 && exe_stripped && !wants[w].imported)
+		pks_debug("%s: not reachable if the executable defines it: %s is stripped (no .symtab) and its .dynsym does not name it",
+			  name, exe_path);
+	else if (!n && w >= PKS_NSYMS)
+		pks_debug("%s: not defined in any loaded object's symbol tables", name);
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Diagnostics: warnings about the configuration and about lost output, the
+ * PRINTK_SHIM_DEBUG report (the effective settings and where each printk
+ * symbol resolves), and PRINTK_SHIM_LINT (legacy continuations without
+ * KERN_CONT, once per call site). None of this is on the output path: it
+ * may format with vsnprintf and call dladdr, but it still writes with one
+ * write(2) and never fails its caller. The lines the program prints are
+ * not its business (sink.c).
+ * Thread-safety: messages are single writes; the lint table is lock-free.
+ */
+#include "report.h"
+#include "config/config.h"
+#include "patch/elfsym.h"
+#include "emit.h"
+#include "core/level.h"
+#include "patch/patch.h"
+#include "out/sink.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/** pks_strerror() - strerror without its locale lookup and static buffer. */
+const char *pks_strerror(int err)
+{
+	const char *s = strerrordesc_np(err);
+
+	return s ? s : "unknown error";
+}
+
+/** pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write. */
+void pks_say(const char *kind, const char *fmt, ...)
+{
+	char buf[1024];
+	size_t n, room;
+	va_list ap;
+	int m;
+
+	n = (size_t)snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
+	room = sizeof(buf) - n - 1;	/* keep one byte for the newline */
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, room, fmt, ap);
+	va_end(ap);
+	if (m > 0)
+		n += (size_t)m < room ? (size_t)m : room - 1;
+	buf[n++] = '\n';
+	pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
+}
+
+#define LINT_SLOTS 1024
+static _Atomic(uintptr_t) lint_seen[LINT_SLOTS];
+
+/* Claim @site in the table. Return: 1 the first time, 0 after (or when full). */
+static int first_time(uintptr_t site)
+{
+	size_t h = (site >> 4) * 2654435761u;
+
+	for (size_t i = 0; i < LINT_SLOTS; i++) {
+		_Atomic(uintptr_t) *slot = &lint_seen[(h + i) % LINT_SLOTS];
+		uintptr_t cur = 0;
+
+		if (atomic_compare_exchange_strong(slot, &cur, site))
+			return 1;
+		if (cur == site)
+			return 0;
+	}
+	return 0;
+}
+
+/* "symbol+0xoff (object)" for @p, or "0xaddr (object)" without a symbol. */
+static void where(const void *p, char *buf, size_t size)
+{
+	Dl_info info;
+
+	if (!dladdr(p, &info) || !info.dli_fname) {
+		snprintf(buf, size, "%p", p);
+		return;
+	}
+	if (info.dli_sname)
+		snprintf(buf, size, "%s+0x%lx (%s)", info.dli_sname,
+			 (unsigned long)((const char *)p - (const char *)info.dli_saddr),
+			 info.dli_fname);
+	else
+		snprintf(buf, size, "%p (%s+0x%lx)", p, info.dli_fname,
+			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
+}
+
+/**
+ * pks_lint() - a fragment that legacy mode joined without KERN_CONT
+ * @site: the return address in the caller of printk
+ * Reported once per call site; a 4.9+ kernel would have started a new line.
+ */
+void pks_lint(const void *site, const char *text, unsigned long n)
+{
+	char at[512];
+
+	if (!first_time((uintptr_t)site))
+		return;
+	where(site, at, sizeof(at));
+	pks_say("lint", "%s: fragment \"%.*s\" continues a line without KERN_CONT; a 4.9+ kernel starts a new line here",
+		at, (int)(n > 60 ? 60 : n), text);
+}
+
+static const char *const format_names[] = {
+	[PKS_FMT_AUTO] = "auto", [PKS_FMT_PLAIN] = "plain", [PKS_FMT_PREFIX] = "prefix",
+	[PKS_FMT_DMESG] = "dmesg", [PKS_FMT_KMSG] = "kmsg",
+};
+
+static void report_outputs(const struct pks_config *c)
+{
+	static const char *const kinds[] = {
+		[PKS_OUT_STDERR] = "stderr", [PKS_OUT_SYSLOG] = "syslog",
+		[PKS_OUT_FILE] = "file", [PKS_OUT_FD] = "fd",
+	};
+
+	for (int i = 0; i < c->nout; i++) {
+		const struct pks_out *o = &c->out[i];
+		const struct pks_outspec *sp = &c->set.outputs[o->spec];
+
+		pks_debug("output %d: %s%s%s (fd %d%s)", i + 1, kinds[o->kind],
+			  o->kind == PKS_OUT_FILE ? ":" : "",
+			  o->kind == PKS_OUT_FILE ? sp->path : "", o->fd,
+			  o->color ? ", colour" : "");
+	}
+}
+
+static void report_symbols_setting(const struct pks_settings *s)
+{
+	char list[PKS_SYMBOLS_MAX * 67] = "none";
+	size_t n = 0;
+
+	for (int i = 0; i < s->nsymbols; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s%s", i ? "," : "",
+				      s->symbols[i].name, s->symbols[i].va ? ":v" : "");
+	pks_debug("PRINTK_SHIM_PATCH=%s SYMBOLS=%s",
+		  s->patch == PKS_PATCH_AUTO ? "auto" : s->patch == PKS_PATCH_ALWAYS ? "always" : "never",
+		  list);
+}
+
+static void report_settings(const struct pks_config *c)
+{
+	const struct pks_settings *s = &c->set;
+
+	pks_debug("printk-shim %s in pid %ld; configuration:", PACKAGE_VERSION, (long)getpid());
+	pks_debug("PRINTK_SHIM_DISABLE=%d CONT=%s LEGACY_MARKERS=%d LEVEL=%s DEFAULT_LEVEL=%s LINE_MAX=%lu",
+		  s->disable, s->cont ? "strict" : "legacy", s->legacy_markers,
+		  pks_level_name(s->level), pks_level_name(s->default_level), s->line_max);
+	pks_debug("PRINTK_SHIM_FORMAT=%s (resolved: %s) TIME=%d CALLER=%d COLOR=%s CRASH_FLUSH=%d LINT=%d",
+		  format_names[s->format], format_names[c->format], s->time, s->caller,
+		  s->color == PKS_COLOR_AUTO ? "auto" : s->color == PKS_COLOR_ALWAYS ? "always" : "never",
+		  s->crash_flush, s->lint);
+	pks_debug("PRINTK_SHIM_SYSLOG_SOCKET=%s SYSLOG_FACILITY=%d SYSLOG_IDENT=%s SYSLOG_FORMAT=%s",
+		  s->syslog_socket, s->syslog_facility >> 3, c->ident,
+		  s->syslog_format ? "rfc5424" : "rfc3164");
+	report_outputs(c);
+	report_symbols_setting(s);
+}
+
+/* Where @name is defined and what patching did; where it resolves for a call through the PLT. */
+static void report_symbol(const char *name, const void *ours)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+	char at[512];
+
+	pks_patch_report(name);
+	if (!p) {
+		pks_debug("%s: not defined by any loaded object; the shim provides it", name);
+		return;
+	}
+	if (p == ours) {
+		pks_debug("%s: resolves to the shim: calls through the PLT reach it", name);
+		return;
+	}
+	where(p, at, sizeof(at));
+	if (pks_patch_covers(p))
+		pks_debug("%s: resolves to %s, patched to jump to the shim: calls reach it", name, at);
+	else
+		pks_debug("%s: resolves to %s, not to the shim: those calls will not reach it", name, at);
+}
+
+/** pks_debug_report() - the PRINTK_SHIM_DEBUG start-up report */
+void pks_debug_report(void)
+{
+	const struct pks_config *c = pks_config();
+
+	report_settings(c);
+	pks_patch_apply();	/* once: the report says what it did */
+	for (int i = 0; i < PKS_NSYMS; i++)
+		report_symbol(pks_syms[i].name, pks_patch_own(i));
+	for (int i = 0; i < c->set.nsymbols; i++)
+		pks_patch_report(c->set.symbols[i].name);
+}
+
+/**
+ * pks_check_unreached() - at exit, when no call ever reached the shim: say so
+ * if the executable defines printk itself and it was not patched, the case
+ * LD_PRELOAD cannot help.
+ */
+void pks_check_unreached(void)
+{
+	const char *names[PKS_NSYMS], *exe;
+	int i;
+
+	exe = pks_patch_exe_unpatched(&i);	/* the start-up scan's answer, if it ran */
+	if (exe == PKS_PATCH_UNKNOWN) {
+		for (i = 0; i < PKS_NSYMS; i++)
+			names[i] = pks_patch_taken(pks_syms[i].name) ? NULL : pks_syms[i].name;
+		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
+	}
+	if (exe)
+		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
+			 pks_syms[i].name, exe);
+}
