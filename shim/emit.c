@@ -4,20 +4,25 @@
  * buffer, read the leading markers, decide (cont.c), and feed the text to
  * the context's line (linebuf.c), whose complete lines go to sink.c. Also
  * the pass-through of PRINTK_SHIM_DISABLE=1. Which context a call uses and
- * when lines are flushed outside a call is lifecycle.c's business.
+ * when lines are flushed outside a call is ctx.c's business.
  * Thread-safety: a context is owned for the whole call (pks_ctx_enter); a
  * call that cannot own one (a signal handler that interrupted printk on the
  * same thread, a thread that cannot get memory) uses a context on its own
  * stack and writes every line before it returns.
  */
 #include "emit.h"
+#include "entry.h"
+#include "init.h"
+#include "report.h"
 #include "base/compiler.h"
+#include "base/fdio.h"
+#include "base/say.h"
 #include "config/config.h"
 #include "core/cont.h"
-#include "report.h"
-#include "format/format.h"
 #include "core/level.h"
 #include "ctx/ctx.h"
+#include "ctx/signals.h"
+#include "format/format.h"
 #include "out/sink.h"
 
 #include <dlfcn.h>
@@ -30,14 +35,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static _Atomic int reached;	/* some call got here: see pks_check_unreached() */
+static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
-#ifdef PKS_HELGRIND
-__attribute__((constructor)) static void benign(void)
+/** pks_emit_setup() - before main: name the flags raced on purpose to Helgrind */
+void pks_emit_setup(void)
 {
-	PKS_HB_BENIGN(&reached);	/* a relaxed flag, raced on purpose */
+	PKS_HB_BENIGN(&reached);
 }
-#endif
 
 static uint64_t now_ns(void)
 {
@@ -62,15 +66,15 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 	if (act == PKS_DROP)
 		return 0;
 	if (act == PKS_NEW) {
-		pks_line_close(l, pks_sink_line, x);
+		pks_line_close(l, pks_sink_line, &x->w);
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
 			       m.flags & PKS_M_CONT, c->need_time ? now_ns() : 0);
 	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
-		pks_lint(caller, text, len);
+		pks_report_lint(caller, text, len);
 	}
-	pks_line_feed(l, text, len, pks_sink_line, x);
+	pks_line_feed(l, text, len, pks_sink_line, &x->w);
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_sink_line, x);
+		pks_line_close(l, pks_sink_line, &x->w);
 	return (int)(len - (len && text[len - 1] == '\n'));
 }
 
@@ -175,14 +179,14 @@ static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt
 	if (len < 0)
 		return false;
 	if (act == PKS_NEW) {
-		pks_line_close(l, pks_sink_line, x);
+		pks_line_close(l, pks_sink_line, &x->w);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
 	}
 	ends = len && last == '\n';
 	if (ends)
 		l->open = false;
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_sink_line, x);
+		pks_line_close(l, pks_sink_line, &x->w);
 	*ret = len - ends;
 	return true;
 }
@@ -225,7 +229,7 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
 
 	pks_ctx_stack(&x, buf, sizeof(buf));
 	ret = run(c, &x, fmt, ap, caller);
-	pks_line_close(&x.line, pks_sink_line, &x);
+	pks_line_close(&x.line, pks_sink_line, &x.w);
 	return ret;
 }
 
@@ -235,7 +239,7 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
  * the same bytes. With no next definition, the text goes to stderr as is,
  * markers removed.
  */
-static void *next_of(int sym)
+static void *next_of(enum pks_symid sym)
 {
 	static void *next[PKS_NSYMS];
 	static _Atomic int looked[PKS_NSYMS];
@@ -276,7 +280,7 @@ static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 #pragma GCC diagnostic pop
 }
 
-static int forward(const struct pks_config *c, int sym, const char *fmt, va_list ap)
+static int forward(const struct pks_config *c, enum pks_symid sym, const char *fmt, va_list ap)
 {
 	void *next = next_of(sym);
 	char buf[PKS_SCRATCH], *map;
@@ -299,14 +303,16 @@ static int forward(const struct pks_config *c, int sym, const char *fmt, va_list
  * Return: bytes of text stored for this call (markers and the final newline
  * not counted), as the kernel's printk returns. errno is left unchanged.
  */
-int pks_emit(int sym, const char *fmt, va_list ap, const void *caller)
+int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	int saved = errno, ret;
 	const struct pks_config *c = pks_config();
 	struct pks_ctx *x;
 
-	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed)))
+	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed))) {
 		atomic_store_explicit(&reached, 1, memory_order_relaxed);
+		pks_init_first_call(c);
+	}
 	if (unlikely(!fmt)) {
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
@@ -322,7 +328,7 @@ int pks_emit(int sym, const char *fmt, va_list ap, const void *caller)
 }
 
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */
-int pks_emit_reached(void)
+bool pks_emit_reached(void)
 {
 	return atomic_load_explicit(&reached, memory_order_relaxed);
 }

@@ -9,6 +9,7 @@
  */
 #include "base/compiler.h"
 #include "emit.h"
+#include "entry.h"
 
 #define RET_ADDR __builtin_return_address(0)
 

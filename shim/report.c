@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Diagnostics: warnings about the configuration and about lost output, the
- * PRINTK_SHIM_DEBUG report (the effective settings and where each printk
- * symbol resolves), and PRINTK_SHIM_LINT (legacy continuations without
- * KERN_CONT, once per call site). None of this is on the output path: it
- * may format with vsnprintf and call dladdr, but it still writes with one
- * write(2) and never fails its caller. The lines the program prints are
- * not its business (sink.c).
- * Thread-safety: messages are single writes; the lint table is lock-free.
+ * What the shim says about the program: the PRINTK_SHIM_DEBUG start-up
+ * report, the exit warning when no call reached the shim, and
+ * PRINTK_SHIM_LINT. Thread-safety: the lint table is lock-free.
  */
 #include "report.h"
+#include "base/say.h"
 #include "config/config.h"
-#include "patch/elfsym.h"
-#include "emit.h"
 #include "core/level.h"
+#include "patch/elfsym.h"
 #include "patch/patch.h"
-#include "out/sink.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,33 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-/** pks_strerror() - strerror without its locale lookup and static buffer. */
-const char *pks_strerror(int err)
-{
-	const char *s = strerrordesc_np(err);
-
-	return s ? s : "unknown error";
-}
-
-/** pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write. */
-void pks_say(const char *kind, const char *fmt, ...)
-{
-	char buf[1024];
-	size_t n, room;
-	va_list ap;
-	int m;
-
-	n = (size_t)snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
-	room = sizeof(buf) - n - 1;	/* keep one byte for the newline */
-	va_start(ap, fmt);
-	m = vsnprintf(buf + n, room, fmt, ap);
-	va_end(ap);
-	if (m > 0)
-		n += (size_t)m < room ? (size_t)m : room - 1;
-	buf[n++] = '\n';
-	pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
-}
 
 #define LINT_SLOTS 1024
 static _Atomic(uintptr_t) lint_seen[LINT_SLOTS];
@@ -92,11 +59,11 @@ static void where(const void *p, char *buf, size_t size)
 }
 
 /**
- * pks_lint() - a fragment that legacy mode joined without KERN_CONT
+ * pks_report_lint() - a fragment that legacy mode joined without KERN_CONT
  * @site: the return address in the caller of printk
  * Reported once per call site; a 4.9+ kernel would have started a new line.
  */
-void pks_lint(const void *site, const char *text, unsigned long n)
+void pks_report_lint(const void *site, const char *text, unsigned long n)
 {
 	char at[512];
 
@@ -184,25 +151,25 @@ static void report_symbol(const char *name, const void *ours)
 		pks_debug("%s: resolves to %s, not to the shim: those calls will not reach it", name, at);
 }
 
-/** pks_debug_report() - the PRINTK_SHIM_DEBUG start-up report */
-void pks_debug_report(void)
+/** pks_report_debug() - the PRINTK_SHIM_DEBUG start-up report */
+void pks_report_debug(const struct pks_sym *syms)
 {
 	const struct pks_config *c = pks_config();
 
 	report_settings(c);
-	pks_patch_apply();	/* once: the report says what it did */
+	pks_patch_apply(syms);	/* once: the report says what it did */
 	for (int i = 0; i < PKS_NSYMS; i++)
-		report_symbol(pks_syms[i].name, pks_patch_own(i));
+		report_symbol(syms[i].name, syms[i].here);
 	for (int i = 0; i < c->set.nsymbols; i++)
 		pks_patch_report(c->set.symbols[i].name);
 }
 
 /**
- * pks_check_unreached() - at exit, when no call ever reached the shim: say so
+ * pks_report_unreached() - at exit, when no call ever reached the shim: say so
  * if the executable defines printk itself and it was not patched, the case
  * LD_PRELOAD cannot help.
  */
-void pks_check_unreached(void)
+void pks_report_unreached(const struct pks_sym *syms)
 {
 	const char *names[PKS_NSYMS], *exe;
 	int i;
@@ -210,10 +177,10 @@ void pks_check_unreached(void)
 	exe = pks_patch_exe_unpatched(&i);	/* the start-up scan's answer, if it ran */
 	if (exe == PKS_PATCH_UNKNOWN) {
 		for (i = 0; i < PKS_NSYMS; i++)
-			names[i] = pks_patch_taken(pks_syms[i].name) ? NULL : pks_syms[i].name;
+			names[i] = pks_patch_taken(syms[i].name) ? NULL : syms[i].name;
 		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
 	}
 	if (exe)
 		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
-			 pks_syms[i].name, exe);
+			 syms[i].name, exe);
 }

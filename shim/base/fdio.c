@@ -6,7 +6,7 @@
  * What a failure means is the caller's business.
  * Thread-safety: async-signal-safe.
  */
-#include "out/sink.h"
+#include "base/fdio.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -6,13 +6,13 @@
  * warning and its default. Then the outputs are opened and the automatic
  * choices (format auto, colour auto, the syslog ident) are made. After that
  * the struct never changes; the hot path only reads it. Parsing the values
- * is confparse.c's; what the settings do is everyone else's.
+ * is vars.c's; what the settings do is everyone else's.
  * Thread-safety: the first caller reads, others wait for it; a reentrant
  * call from the reading thread sees the defaults.
  */
 #include "config/config.h"
 #include "base/compiler.h"
-#include "report.h"
+#include "base/say.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,8 +200,6 @@ const struct pks_config *pks_config_slow(void)
 		load(&pks_cfg);
 		reading = 0;
 		atomic_store_explicit(&pks_cfg_state, 2, memory_order_release);
-		if (pks_cfg.set.debug)
-			pks_debug_report();
 		return &pks_cfg;
 	}
 	while (atomic_load_explicit(&pks_cfg_state, memory_order_acquire) != 2)

@@ -3,8 +3,8 @@
  * The module's configuration: the PRINTK_SHIM_* variables read once into one
  * immutable struct, with the outputs opened and the automatic choices made.
  */
-#ifndef PKS_CONFIG_H
-#define PKS_CONFIG_H
+#ifndef PKS_CONFIG_CONFIG_H
+#define PKS_CONFIG_CONFIG_H
 
 #include "config/vars.h"
 
@@ -36,6 +36,12 @@ static inline const struct pks_config *pks_config(void)
 	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == 2, 1))
 		return &pks_cfg;
 	return pks_config_slow();
+}
+
+/** pks_config_ready() - Return: whether the configuration was read already. */
+static inline bool pks_config_ready(void)
+{
+	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == 2;
 }
 
 #endif

@@ -10,15 +10,14 @@
  * thread takes it for a call (BUSY), a flusher from elsewhere takes it
  * briefly (CLAIMED); no lock is ever held while writing, so neither a signal
  * handler nor a forked child can deadlock here. Signal depth is signals.c's;
- * exec hooks are exec.c's.
+ * exec hooks are exec.c's; the process's start and end are init.c's.
  * Thread-safety: as described; setup is idempotent.
  */
 #include "ctx/ctx.h"
-#include "patch/patch.h"
+#include "ctx/signals.h"
 #include "base/compiler.h"
+#include "base/say.h"
 #include "config/config.h"
-#include "report.h"
-#include "emit.h"
 #include "core/render.h"
 #include "out/sink.h"
 
@@ -54,21 +53,13 @@ static void carve(struct pks_ctx *x, char *buf, size_t line, bool kmsg)
 	p += line + PKS_TAIL_MAX;
 	x->scratch = p;
 	p += PKS_SCRATCH;
-	x->render = kmsg ? p : NULL;
+	x->w.render = kmsg ? p : NULL;
 }
 
 static size_t ctx_size(size_t line, bool kmsg)
 {
 	return PKS_HEAD_MAX + line + PKS_TAIL_MAX + PKS_SCRATCH +
 	       (kmsg ? pks_render_kmsg_max(line) : 0);
-}
-
-/** pks_ctx_bytes() - Return: memory one context maps (for the benchmarks). */
-size_t pks_ctx_bytes(void)
-{
-	const struct pks_config *c = pks_config();
-
-	return ctx_size(c->set.line_max, c->format == PKS_FMT_KMSG);
 }
 
 static int ctx_map(struct pks_ctx *x)
@@ -101,51 +92,16 @@ void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 		line /= 2;
 	memset(x, 0, sizeof(*x));
 	carve(x, buf, line ? line : 1, kmsg);
-	x->tid = gettid();
+	x->w.tid = gettid();
+	x->w.in_handler = pks_sigdepth() > 0;
 }
 
 static void thread_gone(void *p);
 
 static void atfork_child(void);
 
-/*
- * This process's pid without a system call per line: a page the kernel
- * zeroes in the child of every fork (MADV_WIPEONFORK, Linux 4.14), also
- * one made by _Fork() or clone(), which run no atfork handler. Where the
- * advice is refused, every call asks getpid().
- */
-static _Atomic pid_t *pid_page;
-
-static void pid_setup(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t size = page > 0 ? (size_t)page : 4096;
-	void *p = map(size);
-
-	if (p && madvise(p, size, MADV_WIPEONFORK) == 0)
-		atomic_store_explicit(&pid_page, p, memory_order_release);
-	else if (p)
-		munmap(p, size);
-}
-
-/** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
-pid_t pks_pid(void)
-{
-	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
-	pid_t pid;
-
-	if (!pp)
-		return getpid();
-	pid = atomic_load_explicit(pp, memory_order_relaxed);
-	if (!pid) {
-		pid = getpid();
-		atomic_store_explicit(pp, pid, memory_order_relaxed);
-	}
-	return pid;
-}
-
-/** pks_lifecycle_setup() - the key for thread exit and the fork handler, once */
-void pks_lifecycle_setup(void)
+/** pks_ctx_setup() - the key for thread exit and the fork handler, once */
+void pks_ctx_setup(void)
 {
 	int none = 0;
 
@@ -160,7 +116,6 @@ void pks_lifecycle_setup(void)
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
 	pthread_atfork(NULL, NULL, atfork_child);
-	pid_setup();
 	atomic_store(&setup_state, 2);
 }
 
@@ -184,7 +139,7 @@ static struct pks_node *attach(void)
 {
 	struct pks_node *n, *head;
 
-	pks_lifecycle_setup();
+	pks_ctx_setup();
 	n = reuse();
 	if (!n) {
 		n = map(sizeof(*n));
@@ -198,8 +153,10 @@ static struct pks_node *attach(void)
 		} while (!atomic_compare_exchange_weak(&nodes, &head, n));
 	}
 	n->tid = gettid();
-	for (int i = 0; i < PKS_NCTX; i++)
-		n->ctx[i].tid = n->tid;
+	for (int i = 0; i < PKS_NCTX; i++) {
+		n->ctx[i].w.tid = n->tid;
+		n->ctx[i].w.in_handler = i > 0;
+	}
 	self = n;
 	if (key_ok)
 		pthread_setspecific(key, n);
@@ -267,7 +224,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	if (claimed || force) {
 		if (claimed)
 			PKS_HB_AFTER(&x->state);
-		pks_line_close(&x->line, pks_sink_line, x);
+		pks_line_close(&x->line, pks_sink_line, &x->w);
 		if (claimed) {
 			PKS_HB_BEFORE(&x->state);
 			atomic_store(&x->state, PKS_IDLE);
@@ -323,32 +280,9 @@ static void atfork_child(void)
 		if (n == self) {
 			n->tid = gettid();
 			for (int i = 0; i < PKS_NCTX; i++)
-				n->ctx[i].tid = n->tid;
+				n->ctx[i].w.tid = n->tid;
 		} else {
 			atomic_store(&n->inuse, 0);
 		}
 	}
-	pks_syslog_atfork_child();
-}
-
-__attribute__((constructor)) static void shim_init(void)
-{
-	const struct pks_config *c = pks_config();
-
-	if (c->set.disable)
-		return;
-	pks_lifecycle_setup();
-	pks_signals_init();
-	pks_patch_apply();
-}
-
-__attribute__((destructor)) static void shim_fini(void)
-{
-	if (atomic_load(&pks_cfg_state) != 2 || pks_cfg.set.disable)
-		return;
-	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
-	pks_flush_all(false);
-	pks_sink_report_lost();
-	if (!pks_emit_reached())
-		pks_check_unreached();
 }

@@ -4,11 +4,12 @@
  * context per thread and signal-handler depth, and the moments they must be
  * written (thread exit, process exit, exec, fatal signal) or dropped (fork).
  */
-#ifndef PKS_LIFECYCLE_H
-#define PKS_LIFECYCLE_H
+#ifndef PKS_CTX_CTX_H
+#define PKS_CTX_CTX_H
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
+#include "out/sink.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -23,11 +24,10 @@ enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 struct pks_ctx {
 	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
 	struct pks_line line;
+	struct pks_writer w;	/* what the outputs need: kmsg room, tid, handler or not */
 	char *scratch;		/* PKS_SCRATCH bytes to format into */
-	char *render;		/* kmsg records, or NULL */
-	char *map;		/* the mapping all three live in */
+	char *map;		/* the mapping line, scratch and kmsg room live in */
 	size_t map_size;
-	long tid;
 };
 
 struct pks_node {
@@ -42,21 +42,8 @@ extern _Atomic int pks_exiting;
 struct pks_ctx *pks_ctx_enter(void);
 void pks_ctx_leave(struct pks_ctx *x);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
-size_t pks_ctx_bytes(void);
+void pks_ctx_setup(void);
 void pks_flush_all(bool crash);
 void pks_flush_depth(int depth);
-void pks_lifecycle_setup(void);
-pid_t pks_pid(void);
-
-/* signals.c */
-extern PKS_TLS int pks_depth;
-int pks_sigdepth_slow(void);
-
-/* How many handlers this thread is inside; the test is all a printk outside one pays. */
-static inline int pks_sigdepth(void)
-{
-	return likely(pks_depth == 0) ? 0 : pks_sigdepth_slow();
-}
-void pks_signals_init(void);
 
 #endif

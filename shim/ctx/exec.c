@@ -20,7 +20,7 @@
 
 static void before_exec(void)
 {
-	if (atomic_load(&pks_cfg_state) == 2 && !pks_cfg.set.disable)
+	if (pks_config_ready() && !pks_cfg.set.disable)
 		pks_flush_all(false);
 }
 

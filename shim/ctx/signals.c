@@ -18,6 +18,7 @@
 #include "base/compiler.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
+#include "ctx/signals.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -35,7 +36,7 @@ enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
 static _Atomic int mine[NSIG];
 static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
-PKS_TLS int pks_depth;		/* handlers this thread is inside: lifecycle.h */
+PKS_TLS int pks_depth;		/* handlers this thread is inside */
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
@@ -51,7 +52,7 @@ static sigaction_fn *real_sigaction(void)
 	return real;
 }
 
-/* pks_sigdepth() (lifecycle.h), once some handler ran on this thread. */
+/* pks_sigdepth(), once some handler ran on this thread. */
 int pks_sigdepth_slow(void)
 {
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -207,8 +208,8 @@ PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 	return old.sa_handler;
 }
 
-/** pks_signals_init() - stand in for SIG_DFL on the fatal signals */
-void pks_signals_init(void)
+/** pks_signals_setup() - stand in for SIG_DFL on the fatal signals */
+void pks_signals_setup(void)
 {
 	if (!pks_config()->set.crash_flush)
 		return;

@@ -10,10 +10,11 @@
  */
 #include "out/sink.h"
 #include "base/compiler.h"
+#include "base/fdio.h"
+#include "base/say.h"
 #include "config/config.h"
-#include "report.h"
-#include "ctx/ctx.h"
 #include "core/render.h"
+#include "out/syslog.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -69,14 +70,14 @@ void pks_sink_report_lost(void)
 }
 
 /* One line to one descriptor, in @r's format. Return: 0 or an errno. */
-static int to_fd(struct pks_ctx *x, struct pks_line *l, int fd, struct pks_render *r)
+static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct pks_render *r)
 {
 	char head[PKS_HEAD_MAX];
 	char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb), hn, tn;
 
-	if (r->format == PKS_FMT_KMSG && x->render)
-		return pks_fd_write(fd, x->render, pks_render_kmsg(x->render, r, text, n));
+	if (r->format == PKS_FMT_KMSG && w->render)
+		return pks_fd_write(fd, w->render, pks_render_kmsg(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
 	tn = pks_render_suffix(text + n, r);
@@ -85,15 +86,15 @@ static int to_fd(struct pks_ctx *x, struct pks_line *l, int fd, struct pks_rende
 
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
- * @ctx: the struct pks_ctx that owns @l (its render area and thread id)
+ * @writer: the struct pks_writer of @l's owner
  */
-void pks_sink_line(struct pks_line *l, void *ctx)
+void pks_sink_line(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
-	struct pks_ctx *x = ctx;
+	const struct pks_writer *w = writer;
 	struct pks_render r = {
 		.format = c->format, .time = c->set.time, .caller = c->set.caller,
-		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = x->tid,
+		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
 	};
 	int err;
 
@@ -107,13 +108,14 @@ void pks_sink_line(struct pks_line *l, void *ctx)
 		r.color = o->color;
 		if (o->kind == PKS_OUT_SYSLOG) {
 			/* Undelivered: to stderr, unless stderr already has it. */
-			if (!pks_syslog_line(c, l->level, l->sb.buffer, seq_buf_used(&l->sb)) ||
+			if (!pks_syslog_line(c, l->level, !w->in_handler, l->sb.buffer,
+					     seq_buf_used(&l->sb)) ||
 			    c->has_stderr)
 				continue;
 			r.color = false;
-			err = to_fd(x, l, 2, &r);
+			err = to_fd(w, l, 2, &r);
 		} else {
-			err = to_fd(x, l, o->fd, &r);
+			err = to_fd(w, l, o->fd, &r);
 		}
 		if (unlikely(err))
 			count_lost(c, i, err);

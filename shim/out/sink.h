@@ -1,23 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Complete lines to the configured outputs.
+ * Complete lines to the configured outputs. A line arrives with the few
+ * facts about its writer that rendering and delivery need, never a context.
  */
-#ifndef PKS_SINK_H
-#define PKS_SINK_H
+#ifndef PKS_OUT_SINK_H
+#define PKS_OUT_SINK_H
 
 #include "core/linebuf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
-void pks_sink_line(struct pks_line *l, void *ctx);
+/* Who writes the line: set up by the owner of the line buffer. */
+struct pks_writer {
+	char *render;		/* room for a kmsg record of LINE_MAX, or NULL */
+	long tid;		/* the thread the line belongs to */
+	bool in_handler;	/* written from a signal handler's context */
+};
+
+void pks_sink_line(struct pks_line *l, void *writer);
 void pks_sink_report_lost(void);
-
-/* sink-fd.c */
-int pks_fd_write(int fd, const char *p, size_t n);
-
-/* sink-syslog.c */
-struct pks_config;
-int pks_syslog_line(const struct pks_config *c, int level, const char *text, size_t n);
-void pks_syslog_atfork_child(void);
 
 #endif

@@ -23,14 +23,15 @@
  * connect is not tried again for 100 ms: a dead daemon costs nothing per
  * line.
  * Thread-safety: lock-free, async-signal-safe; a forked child starts with
- * no connection (pks_slconn_atfork_child).
+ * no connection (its atfork handler).
  */
 #include "out/syslog-impl.h"
-#include "ctx/ctx.h"
+#include "base/pid.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -356,8 +357,8 @@ unsigned int pks_slconn_gen(void)
 	return atomic_load_explicit(&gens, memory_order_relaxed);
 }
 
-/** pks_slconn_atfork_child() - the child's copy of the socket is not its to share */
-void pks_slconn_atfork_child(void)
+/* The child's copy of the socket is not its to share. */
+static void atfork_child(void)
 {
 	uint64_t w = atomic_load(&conn);
 	int fd = (int)(w & W_FD) - 1;
@@ -366,4 +367,13 @@ void pks_slconn_atfork_child(void)
 		close(fd);
 	atomic_store(&conn, 0);
 	atomic_store(&stream_owner, 0);
+}
+
+/** pks_slconn_setup() - once: a forked child starts without a connection */
+void pks_slconn_setup(void)
+{
+	static _Atomic int once;
+
+	if (!atomic_exchange(&once, 1))
+		pthread_atfork(NULL, NULL, atfork_child);
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Inside the syslog output: the connection (syslog-conn.c) and the wall
- * clock of its headers (syslog-time.c). What sink.c sees of it is the two
- * functions in sink.h; the message and the fallback policy are
- * sink-syslog.c's.
+ * clock of its headers (syslog-time.c). What sink.c sees of it is
+ * syslog.h; the message and the fallback policy are syslog.c's.
  */
 #ifndef PKS_SINK_SYSLOG_H
 #define PKS_SINK_SYSLOG_H
@@ -27,7 +26,7 @@ int pks_slconn_get(const char *path, struct pks_slsock *s);
 int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n);
 bool pks_slconn_put(struct pks_slsock *s, int err);
 unsigned int pks_slconn_gen(void);
-void pks_slconn_atfork_child(void);
+void pks_slconn_setup(void);
 
 /* syslog-time.c */
 struct pks_sltime {

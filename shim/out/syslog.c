@@ -14,12 +14,12 @@
  * children too. The socket is syslog-conn.c's, the clock syslog-time.c's.
  * Thread-safety: lock-free, async-signal-safe.
  */
-#include "out/sink.h"
+#include "out/syslog.h"
 #include "out/syslog-impl.h"
 #include "base/compiler.h"
+#include "base/pid.h"
+#include "base/say.h"
 #include "config/config.h"
-#include "report.h"
-#include "ctx/ctx.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -103,10 +103,9 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	return (size_t)(put(p, " - - ", 5) - h);
 }
 
-/* The message header for a line at @level now. */
-static size_t head(const struct pks_config *c, int level, char *h)
+/* The message header for a line at @level now; @calm: may ask the zone. */
+static size_t head(const struct pks_config *c, int level, bool calm, char *h)
 {
-	bool calm = pks_sigdepth() == 0;	/* not in a handler: may ask the zone */
 	int pri = c->set.syslog_facility | level;
 	struct pks_sltime t;
 	struct timespec ts;
@@ -168,13 +167,14 @@ static void refused(const struct pks_config *c, size_t n, int err)
 
 /**
  * pks_syslog_line() - one complete line at @level to syslog
+ * @calm: not from a signal handler, so the time zone may be read
  * Return: 0 delivered; -1 not, and the caller writes it to stderr.
  */
-int pks_syslog_line(const struct pks_config *c, int level, const char *text, size_t n)
+int pks_syslog_line(const struct pks_config *c, int level, bool calm, const char *text, size_t n)
 {
 	char h[HEAD_MAX];
 	struct iovec iov[3] = {
-		{ h, head(c, level, h) }, { (void *)text, n }, { (void *)"", 1 },
+		{ h, head(c, level, calm, h) }, { (void *)text, n }, { (void *)"", 1 },
 	};
 	struct pks_slsock s;
 	int err, cancel, saved = errno;
@@ -191,18 +191,18 @@ int pks_syslog_line(const struct pks_config *c, int level, const char *text, siz
 	return err ? -1 : 0;
 }
 
-/** pks_syslog_atfork_child() - a forked child makes its own connection */
-void pks_syslog_atfork_child(void)
+/**
+ * pks_syslog_setup() - before main, when syslog is an output: read the time
+ * zone while the process is still one thread and in no handler, and let a
+ * forked child make its own connection
+ */
+void pks_syslog_setup(const struct pks_config *c)
 {
-	pks_slconn_atfork_child();
-}
-
-/* Read the time zone while the process is still one thread and in no handler. */
-__attribute__((constructor)) static void syslog_setup(void)
-{
-	const struct pks_config *c = pks_config();
-
-	for (int i = 0; i < c->nout && !c->set.disable; i++)
-		if (c->out[i].kind == PKS_OUT_SYSLOG)
+	for (int i = 0; i < c->nout; i++) {
+		if (c->out[i].kind == PKS_OUT_SYSLOG) {
 			pks_sltime_prepare(true);
+			pks_slconn_setup();
+			return;
+		}
+	}
 }

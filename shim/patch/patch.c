@@ -17,16 +17,16 @@
  * writable only meanwhile. Nothing is patched while other threads run, in
  * the C library or the dynamic linker, in the shim, or in objects loaded
  * later. What was found and done is kept for the PRINTK_SHIM_DEBUG report
- * and the exit-time warning (diag.c).
+ * and the exit-time warning (report.c).
  * Thread-safety: runs once, before other threads exist (it refuses to
  * patch otherwise); the results are read-only afterwards.
  */
 #include "patch/patch.h"
 #include "base/compiler.h"
 #include "config/config.h"
-#include "report.h"
+#include "base/say.h"
+#include "base/sym.h"
 #include "patch/elfsym.h"
-#include "emit.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -81,6 +81,7 @@ struct site {
 	int err;		/* errno of mprotect; negative: the jump is in, the page stayed writable */
 };
 
+static const struct pks_sym *syms;	/* the shim's entry points, handed in */
 static struct want wants[WANTS_MAX];
 static int nwants;
 static struct site sites[SITES_MAX];
@@ -193,14 +194,14 @@ static void arch_sync(char *p, size_t n)
 /* ---- finding the definitions -------------------------------------------- */
 
 /*
- * The shim's own entry, by its hidden alias. Not pks_syms[].ours: that is
+ * The shim's own entry, by its hidden alias. Not syms[].ours: that is
  * bound through the GOT, where an executable that exports printk
  * (-rdynamic) wins, and patching it to jump "to the shim" would make it
  * jump to itself.
  */
 static const void *own_entry(int sym)
 {
-	return pks_syms[sym].here;
+	return syms[sym].here;
 }
 
 /* Called for every symbol of every object: the first byte rules most out. */
@@ -216,7 +217,7 @@ static int want_of(const char *name)
 static void collect(const struct pks_config *c)
 {
 	for (int i = 0; i < PKS_NSYMS; i++)
-		wants[nwants++] = (struct want){ pks_syms[i].name, i, false };
+		wants[nwants++] = (struct want){ syms[i].name, i, false };
 	for (int i = 0; i < c->set.nsymbols; i++) {
 		const struct pks_symspec *sp = &c->set.symbols[i];
 
@@ -566,19 +567,21 @@ static void take_over(const struct pks_config *c)
 
 /**
  * pks_patch_apply() - find the wanted definitions and patch those that need it
+ * @table: the shim's entry points, PKS_NSYMS of them, indexed by PKS_SYM_*
  * Once; later calls return at once. With PRINTK_SHIM_DISABLE=1 or
  * PRINTK_SHIM_PATCH=never nothing is written; the definitions are still
  * looked up when PRINTK_SHIM_DEBUG=1 asks for the report.
  */
-void pks_patch_apply(void)
+void pks_patch_apply(const struct pks_sym *table)
 {
 	static _Atomic int once;
-	const struct pks_config *c = pks_config();	/* first: it may report, and so come back here */
+	const struct pks_config *c = pks_config();
 	struct walk wk = { 0, false };
 	int saved = errno;
 
 	if (atomic_exchange(&once, 1))
 		return;
+	syms = table;
 	if ((c->set.disable || c->set.patch == PKS_PATCH_NEVER) && !c->set.debug)
 		return;
 	collect(c);
@@ -608,12 +611,6 @@ const char *pks_patch_exe_unpatched(int *which)
 			return exe_path;
 		}
 	return NULL;
-}
-
-/** pks_patch_own() - Return: the shim's own entry for PKS_SYM_@sym, whatever the GOT says. */
-const void *pks_patch_own(int sym)
-{
-	return own_entry(sym);
 }
 
 /** pks_patch_covers() - Return: whether @entry is a function patched to jump to the shim. */
@@ -673,7 +670,7 @@ static void detail(const struct site *s, char *buf, size_t size)
 	buf[0] = '\0';
 	if (s->how == HOW_PATCHED)
 		snprintf(buf, size, ": a %u-byte jump to the shim's %s%s%s%s", s->jump,
-			 pks_syms[wants[s->want].to].name, s->keep ? " after the landing pad" : "",
+			 syms[wants[s->want].to].name, s->keep ? " after the landing pad" : "",
 			 s->err ? "; its page stayed writable: " : "",
 			 s->err ? pks_strerror(-s->err) : "");
 	else if (s->how == HOW_SHORT)

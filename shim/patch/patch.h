@@ -3,15 +3,16 @@
  * Taking over printk functions the dynamic linker cannot interpose: at
  * start-up, their entries are patched to jump to the shim's (patch.c).
  */
-#ifndef PKS_PATCH_H
-#define PKS_PATCH_H
+#ifndef PKS_PATCH_PATCH_H
+#define PKS_PATCH_PATCH_H
+
+#include "base/sym.h"
 
 #include <stdbool.h>
 
-void pks_patch_apply(void);
+void pks_patch_apply(const struct pks_sym *table);
 void pks_patch_report(const char *name);
 bool pks_patch_covers(const void *entry);
-const void *pks_patch_own(int sym);
 bool pks_patch_taken(const char *name);
 
 #define PKS_PATCH_UNKNOWN	((const char *)-1)

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pid cache: a page the kernel zeroes in the child of every fork
+ * (MADV_WIPEONFORK, Linux 4.14), also one made by _Fork() or clone(), which
+ * run no atfork handler. Where the advice is refused, every call asks
+ * getpid(). Thread-safety: async-signal-safe; setup may race harmlessly.
+ */
+#include "base/pid.h"
+
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static _Atomic(_Atomic pid_t *) pid_page;
+
+/** pks_pid_setup() - map the cache page; before it, pks_pid() asks getpid() */
+void pks_pid_setup(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = page > 0 ? (size_t)page : 4096;
+	_Atomic pid_t *none = NULL;
+	void *p;
+
+	if (atomic_load(&pid_page))
+		return;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, size, MADV_WIPEONFORK) != 0 ||
+	    !atomic_compare_exchange_strong(&pid_page, &none, p))
+		munmap(p, size);
+}
+
+/** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
+pid_t pks_pid(void)
+{
+	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
+	pid_t pid;
+
+	if (!pp)
+		return getpid();
+	pid = atomic_load_explicit(pp, memory_order_relaxed);
+	if (!pid) {
+		pid = getpid();
+		atomic_store_explicit(pp, pid, memory_order_relaxed);
+	}
+	return pid;
+}

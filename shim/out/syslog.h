@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The syslog output as the fan-out sees it: one line, delivered or not.
+ */
+#ifndef PKS_OUT_SYSLOG_H
+#define PKS_OUT_SYSLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pks_config;
+
+void pks_syslog_setup(const struct pks_config *c);
+int pks_syslog_line(const struct pks_config *c, int level, bool calm, const char *text, size_t n);
+
+#endif
