@@ -255,7 +255,7 @@ END {
 		printf "\nInstructions per line: not measured (%s)\n", quick ? "BENCH_QUICK" : "no valgrind"
 	}
 
-	printf "\nTargets (wall-clock medians, as the issue sets them; the CPU-time figure in brackets)\n"
+	printf "\nTargets (wall-clock medians, the CPU-time figure in brackets)\n"
 	x = ratio(ns["3-null-1", "naive"], ns["3-null-1", "shim"])
 	c = ratio(cpu["3-null-1", "naive"], cpu["3-null-1", "shim"])
 	verdict(x >= 2.0, sprintf("3 fragments, /dev/null: %.2fx naive (>= 2.0x) [cpu %.2fx]", x, c))

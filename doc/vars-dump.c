@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "LINE_MAX" -> "line-max": the wrapper's rule (SPEC section 10). */
+/* "LINE_MAX" -> "line-max": the wrapper's rule (printk-shim(1)). */
 static const char *option(const char *name, char *buf, size_t size)
 {
 	size_t i;

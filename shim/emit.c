@@ -60,7 +60,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 	size_t skip = pks_level_parse(s, n, c->set.legacy_markers, &m);
 	const char *text = s + skip;
 	size_t len = n - skip;
-	enum pks_act act = pks_cont_decide(l->open, m.flags, (enum pks_mode)c->set.cont,
+	enum pks_act act = pks_cont_decide(l->open, m.flags, c->set.cont,
 					   len == 1 && text[0] == '\n');
 
 	if (act == PKS_DROP)
@@ -140,7 +140,7 @@ static bool literal_marks(const struct pks_config *c, const char *fmt, struct pk
 
 /*
  * A fragment of a line the level filter drops is measured, not formatted:
- * printk still returns its length (SPEC section 2), and all the line needs
+ * printk still returns its length (printk-shim(7) SYMBOLS), and all the line needs
  * is whether it stays open. Only formats whose markers are literal (the
  * text after them starts with AHEAD bytes that are not a conversion) and
  * whose conversions the fast path knows are taken; the rest go the usual
@@ -151,7 +151,7 @@ static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt
 		  int *ret)
 {
 	struct pks_line *l = &x->line;
-	enum pks_mode mode = (enum pks_mode)c->set.cont;
+	enum pks_mode mode = c->set.cont;
 	struct pks_mark m;
 	enum pks_act act;
 	size_t skip;

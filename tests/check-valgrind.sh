@@ -35,7 +35,7 @@ run() {
 	shift 3
 	st=0
 	m=$module
-	[ "$tool" != helgrind ] || m=$b/tests/valgrind/libprintk-shim.so
+	[ "$tool" != helgrind ] || m=$b/tests/valgrind/.libs/libprintk-shim.so
 	LD_PRELOAD=$m "$vg" --tool="$tool" --error-exitcode=99 --child-silent-after-fork=no \
 		--log-file="$work/vg.%p" --suppressions="$s/tests/valgrind.supp" \
 		"$@" >"$work/out" 2>"$work/err" || st=$?

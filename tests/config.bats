@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 7: each variable read once; a bad value gives one warning and
+# printk-shim(7) ENVIRONMENT and DIAGNOSTICS: each variable read once; a bad value gives one warning and
 # the default; a valid configuration says nothing.
 
 load helper

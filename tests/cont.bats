@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 4: every worked case, in both continuation modes.
+# printk-shim(7) CONTINUATION: every worked case, in both continuation modes.
 
 load helper
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 7: PRINTK_SHIM_DEBUG, PRINTK_SHIM_LINT, and the case the
+# printk-shim(7) ENVIRONMENT and DIAGNOSTICS: PRINTK_SHIM_DEBUG, PRINTK_SHIM_LINT, and the case the
 # dynamic linker cannot help with: printk defined inside the executable.
 
 load helper

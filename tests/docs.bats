@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# The manual (issue 9): both man pages render without a warning from groff,
+# The manual: both man pages render without a warning from groff,
 # mandoc or man, and the documented variables, options and defaults are
 # those of pks_vars[] (shim/config/vars.c), as doc/vars-dump prints them. The
 # README's variable table must name the same variables. When one of these

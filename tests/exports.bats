@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 2: the module exports the printk entry points and the hooks
+# printk-shim(7) SYMBOLS: the module exports the printk entry points and the hooks
 # its version script names with a reason; nothing else.
 
 load helper

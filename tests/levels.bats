@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 3: markers, levels, the default level, the filter, and the
-# return value and errno of SPEC section 2.
+# printk-shim(7) LEVELS AND MARKERS: markers, levels, the default level, the filter, and the
+# return value and errno of printk-shim(7) SYMBOLS.
 
 load helper
 

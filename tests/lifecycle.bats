@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 5: when lines are written: at completion, at thread and
+# printk-shim(7) WHEN A LINE IS WRITTEN: when lines are written: at completion, at thread and
 # process exit, before exec, on fatal signals; dropped in a forked child;
 # split at LINE_MAX; a signal handler's lines are a context of their own.
 

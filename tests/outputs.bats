@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 6 (without syslog): outputs, formats, time, caller, colour.
+# printk-shim(7) OUTPUTS AND FORMATS (without syslog): outputs, formats, time, caller, colour.
 
 load helper
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Issue 8: printk functions the dynamic linker cannot interpose (defined in
+# printk functions the dynamic linker cannot interpose (defined in
 # the executable, in a -Bsymbolic library, hidden; renamed ones) are patched
-# to jump to the shim at start-up. Each fixture runs the legacy cases of SPEC
-# section 4 (tests/fixtures/patch-cases.c); under the shim they must come out
+# to jump to the shim at start-up. Each fixture runs the legacy cases of
+# printk-shim(7) CONTINUATION (tests/fixtures/patch-cases.c); under the shim they must come out
 # as whole lines at their levels, byte for byte.
 
 load helper

@@ -74,7 +74,7 @@ build() {	# build NAME SANITIZERS
 	rm -rf "$b"
 	mkdir -p "$b"
 	echo "== $1: configure --enable-sanitizers=$2, make -j$jobs"
-	(cd "$b" && "$src/configure" -q --enable-sanitizers="$2" >/dev/null &&
+	(cd "$b" && "$src/configure" -q --enable-werror --enable-sanitizers="$2" >/dev/null &&
 	 make -j"$jobs" >make.log 2>&1) || { tail -30 "$b/make.log"; return 1; }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# A printk from a signal handler is a context of its own (SPEC section 5):
+# A printk from a signal handler is a context of its own (printk-shim(7) WHEN A LINE IS WRITTEN):
 # its lines never join, close or tear the line the interrupted code had
 # open, whether the signal arrived between two fragments or inside printk.
 # The shim knows it runs in a handler because it wraps the handlers the

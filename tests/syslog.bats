@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 6, syslog (issue 4): each test talks to its own rsyslogd (or
+# printk-shim(7) OUTPUTS AND FORMATS, syslog: each test talks to its own rsyslogd (or
 # to a stand-in socket that keeps raw bytes), started and stopped by PID in
 # the test's temporary directory. Severity, facility, ident, continued
 # lines, both formats, and the faults: a daemon down, killed, stopped.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# SPEC section 10: the printk-shim command.
+# printk-shim(1): the printk-shim command.
 
 load helper
 

@@ -1,2 +1,2 @@
-# Issue 10: the whole suite under ASan+UBSan, the thread tests under TSan.
+# The whole suite under ASan+UBSan, the thread tests under TSan.
 sh tests/sanitize.sh all

@@ -1,2 +1,2 @@
-# Issue 10: each libFuzzer target for 60 s on its seed corpus.
+# Each libFuzzer target for 60 s on its seed corpus.
 make fuzz FUZZ_SECONDS=60

@@ -1,2 +1,2 @@
-# Issue 10: memcheck and helgrind over the thread, fork and signal fixtures.
+# Memcheck and helgrind over the thread, fork and signal fixtures.
 make check-valgrind

@@ -1,2 +1,2 @@
-# Issue 7: the benchmarks build and a few-second smoke run, so they cannot rot.
+# The benchmarks build and a few-second smoke run, so they cannot rot.
 make bench BENCH_QUICK=1

@@ -80,6 +80,8 @@ static bool want_color(int fd)
 		return true;
 	case PKS_COLOR_NEVER:
 		return false;
+	case PKS_COLOR_AUTO:
+		break;
 	}
 	return isatty(fd) && !(no && *no);
 }
@@ -157,7 +159,7 @@ static void resolve_outputs(struct pks_config *c)
 		out->kind = o->kind;
 		out->fd = fd;
 		out->spec = i;
-		out->color = fd >= 0 && c->format != PKS_FMT_KMSG && want_color(fd);
+		out->color = fd >= 0 && c->format != PKS_LINE_KMSG && want_color(fd);
 		c->has_stderr |= o->kind == PKS_OUT_STDERR;
 		c->nout++;
 	}
@@ -174,17 +176,17 @@ static void resolve_outputs(struct pks_config *c)
 static void load(struct pks_config *c)
 {
 	pks_settings_default(&c->set);
-	c->format = PKS_FMT_PLAIN;
+	c->format = PKS_LINE_PLAIN;
 	c->nout = 1;
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
 	read_env(&c->set);
-	if (c->set.format == PKS_FMT_AUTO)
-		c->format = stderr_is_journal() ? PKS_FMT_PREFIX : PKS_FMT_PLAIN;
+	if (c->set.format == PKS_LINE_AUTO)
+		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
 	else
 		c->format = c->set.format;
 	resolve_outputs(c);
-	c->need_time = c->set.time || c->format == PKS_FMT_DMESG || c->format == PKS_FMT_KMSG;
+	c->need_time = c->set.time || c->format == PKS_LINE_DMESG || c->format == PKS_LINE_KMSG;
 	snprintf(c->ident, sizeof(c->ident), "%s",
 		 c->set.syslog_ident[0] ? c->set.syslog_ident : program_invocation_short_name);
 }

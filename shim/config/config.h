@@ -17,7 +17,7 @@ struct pks_out {
 
 struct pks_config {
 	struct pks_settings set;
-	int format;		/* set.format with auto resolved */
+	enum pks_linefmt format;	/* set.format with auto resolved */
 	int nout;
 	struct pks_out out[PKS_OUTPUTS_MAX];
 	bool need_time;		/* some output shows the time */

@@ -97,8 +97,8 @@ static int p_##field(struct pks_settings *s, const char *v)		\
 	return 0;							\
 }
 ENUM_PARSER(cont, { "legacy", PKS_CONT_LEGACY }, { "strict", PKS_CONT_STRICT })
-ENUM_PARSER(format, { "auto", PKS_FMT_AUTO }, { "plain", PKS_FMT_PLAIN },
-	    { "prefix", PKS_FMT_PREFIX }, { "dmesg", PKS_FMT_DMESG }, { "kmsg", PKS_FMT_KMSG })
+ENUM_PARSER(format, { "auto", PKS_LINE_AUTO }, { "plain", PKS_LINE_PLAIN },
+	    { "prefix", PKS_LINE_PREFIX }, { "dmesg", PKS_LINE_DMESG }, { "kmsg", PKS_LINE_KMSG })
 ENUM_PARSER(color, { "auto", PKS_COLOR_AUTO }, { "always", PKS_COLOR_ALWAYS },
 	    { "never", PKS_COLOR_NEVER })
 ENUM_PARSER(syslog_format, { "rfc3164", PKS_SYSLOG_RFC3164 }, { "rfc5424", PKS_SYSLOG_RFC5424 })
@@ -268,7 +268,7 @@ void pks_settings_default(struct pks_settings *s)
 	s->default_level = 4;
 	s->level = PKS_LEVEL_MAX;
 	s->cont = PKS_CONT_LEGACY;
-	s->format = PKS_FMT_AUTO;
+	s->format = PKS_LINE_AUTO;
 	s->color = PKS_COLOR_AUTO;
 	s->line_max = 1024;
 	s->noutputs = 1;

@@ -6,8 +6,11 @@
  * (wrapper/printk-shim.c), so both accept exactly the same values. Pure: no environment,
  * no I/O; opening files and checking descriptors is config.c's job.
  */
-#ifndef PKS_CONFPARSE_H
-#define PKS_CONFPARSE_H
+#ifndef PKS_CONFIG_VARS_H
+#define PKS_CONFIG_VARS_H
+
+#include "core/cont.h"
+#include "core/render.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +19,6 @@
 #define PKS_PATH_MAX	1024
 #define PKS_SYMBOLS_MAX	16
 
-enum pks_format { PKS_FMT_AUTO, PKS_FMT_PLAIN, PKS_FMT_PREFIX, PKS_FMT_DMESG, PKS_FMT_KMSG };
 enum pks_color { PKS_COLOR_AUTO, PKS_COLOR_ALWAYS, PKS_COLOR_NEVER };
 enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD };
 enum pks_sysfmt { PKS_SYSLOG_RFC3164, PKS_SYSLOG_RFC5424 };
@@ -39,17 +41,17 @@ struct pks_settings {
 	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
 	int default_level;		/* 0..7 */
 	int level;			/* show lines with level <= this */
-	int cont;			/* enum pks_mode */
-	int format;			/* enum pks_format */
-	int color;			/* enum pks_color */
+	enum pks_mode cont;
+	enum pks_linefmt format;
+	enum pks_color color;
 	unsigned long line_max;		/* bytes of text per written piece */
 	int noutputs;
 	struct pks_outspec outputs[PKS_OUTPUTS_MAX];
 	char syslog_socket[PKS_PATH_MAX];
 	int syslog_facility;		/* LOG_USER etc. (already shifted) */
-	int syslog_format;		/* enum pks_sysfmt */
+	enum pks_sysfmt syslog_format;
 	char syslog_ident[64];		/* empty: the program's short name */
-	int patch;			/* enum pks_patch */
+	enum pks_patch patch;
 	int nsymbols;
 	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
 };

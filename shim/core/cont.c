@@ -10,7 +10,7 @@
 #include "core/level.h"
 
 /**
- * pks_cont_decide() - SPEC section 4 in one place
+ * pks_cont_decide() - printk-shim(7) CONTINUATION in one place
  * @open: the context has an open (unterminated) line
  * @mflags: PKS_M_* of the fragment's leading markers
  * @bare_newline: the fragment's text after its markers is exactly "\n"

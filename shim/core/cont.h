@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The continuation decision of SPEC section 4, as one pure function.
+ * The continuation decision of printk-shim(7) CONTINUATION, as one pure function.
  */
 #ifndef PKS_CONT_H
 #define PKS_CONT_H

@@ -7,7 +7,6 @@
  * Thread-safety: pure.
  */
 #include "core/render.h"
-#include "config/vars.h"
 
 #include <string.h>
 
@@ -70,14 +69,14 @@ static char *stamp(char *p, uint64_t t_ns, bool color)
 size_t pks_render_prefix(char *out, const struct pks_render *r)
 {
 	char *p = out;
-	bool syslog = r->format == PKS_FMT_PREFIX || r->format == PKS_FMT_DMESG;
+	bool syslog = r->format == PKS_LINE_PREFIX || r->format == PKS_LINE_DMESG;
 
 	if (syslog) {
 		*p++ = '<';
 		*p++ = (char)('0' + (r->level & 7));
 		*p++ = '>';
 	}
-	if (r->time || r->format == PKS_FMT_DMESG)
+	if (r->time || r->format == PKS_LINE_DMESG)
 		p = stamp(p, r->t_ns, r->color);
 	if (r->caller) {
 		p = put(p, "[T");

@@ -3,18 +3,21 @@
  * The bytes around a line's text for the plain, prefix, dmesg and kmsg
  * formats, with optional time, caller and colour. Pure.
  */
-#ifndef PKS_RENDER_H
-#define PKS_RENDER_H
+#ifndef PKS_CORE_RENDER_H
+#define PKS_CORE_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* The line formats of PRINTK_SHIM_FORMAT; AUTO is resolved before rendering. */
+enum pks_linefmt { PKS_LINE_AUTO, PKS_LINE_PLAIN, PKS_LINE_PREFIX, PKS_LINE_DMESG, PKS_LINE_KMSG };
+
 #define PKS_HEAD_MAX	96	/* longest prefix pks_render_prefix() writes */
 #define PKS_TAIL_MAX	8	/* longest suffix */
 
 struct pks_render {
-	int format;		/* enum pks_format, never PKS_FMT_AUTO */
+	enum pks_linefmt format;	/* never PKS_LINE_AUTO */
 	bool time, caller, color;
 	int level;
 	bool cont;		/* kmsg flag 'c' */

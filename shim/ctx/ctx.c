@@ -65,7 +65,7 @@ static size_t ctx_size(size_t line, bool kmsg)
 static int ctx_map(struct pks_ctx *x)
 {
 	const struct pks_config *c = pks_config();
-	bool kmsg = c->format == PKS_FMT_KMSG;
+	bool kmsg = c->format == PKS_LINE_KMSG;
 	size_t size = ctx_size(c->set.line_max, kmsg);
 	char *p = map(size);
 
@@ -85,7 +85,7 @@ static int ctx_map(struct pks_ctx *x)
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 {
 	const struct pks_config *c = pks_config();
-	bool kmsg = c->format == PKS_FMT_KMSG;
+	bool kmsg = c->format == PKS_LINE_KMSG;
 	size_t line = c->set.line_max;
 
 	while (ctx_size(line, kmsg) > size)

@@ -76,7 +76,7 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct 
 	char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb), hn, tn;
 
-	if (r->format == PKS_FMT_KMSG && w->render)
+	if (r->format == PKS_LINE_KMSG && w->render)
 		return pks_fd_write(fd, w->render, pks_render_kmsg(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
@@ -100,7 +100,7 @@ void pks_sink_line(struct pks_line *l, void *writer)
 
 	if (l->level > c->set.level)
 		return;
-	if (c->format == PKS_FMT_KMSG)
+	if (c->format == PKS_LINE_KMSG)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];

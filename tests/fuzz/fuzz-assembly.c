@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: marker parsing and line assembly (shim/core/level.c,
- * shim/core/cont.c, shim/core/linebuf.c) against a reference model of SPEC sections
- * 3 and 4 kept here, written from the SPEC's words rather than from the
+ * shim/core/cont.c, shim/core/linebuf.c) against a reference model of
+ * printk-shim(7) LEVELS AND MARKERS and CONTINUATION kept here, written from the man page's words rather than from the
  * code. The input is two bytes of configuration, then fragments separated
  * by NUL (a formatted printk fragment never holds a NUL):
  *
@@ -78,7 +78,7 @@ static void shim_feed(struct pks_line *l, const char *s, size_t n, bool strict, 
 	pks_line_feed(l, text, len, shim_out, g);
 }
 
-/* --- the model: SPEC sections 3 and 4, directly -------------------------- */
+/* --- the model: printk-shim(7) LEVELS AND MARKERS and CONTINUATION, directly -------------------------- */
 
 struct model {
 	bool strict, legacy;

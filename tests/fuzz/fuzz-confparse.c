@@ -92,7 +92,7 @@ static void check(const struct pks_var *v, const struct pks_settings *s)
 		fail(v->name, "LINE_MAX out of range");
 	if (s->cont != 0 && s->cont != 1)
 		fail(v->name, "an unknown continuation mode");
-	if (s->format < PKS_FMT_AUTO || s->format > PKS_FMT_KMSG)
+	if (s->format < PKS_LINE_AUTO || s->format > PKS_LINE_KMSG)
 		fail(v->name, "an unknown format");
 	if (s->color < PKS_COLOR_AUTO || s->color > PKS_COLOR_NEVER)
 		fail(v->name, "an unknown colour mode");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/core/cont.c: the whole decision table of SPEC section 4. */
+/* Unit tests of shim/core/cont.c: the whole decision table of printk-shim(7) CONTINUATION. */
 #include "core/cont.h"
 #include "core/level.h"
 #include "tap.h"

@@ -5,7 +5,7 @@
  * expected string, run the kunit way (a buffer of 256, every size from 0 to
  * the length + 1, guard bytes on both sides). Where the kernel's standard
  * conversions differ from the C library's (%.0d of 0, %.s, a negative '*'
- * precision) the C library's output is expected, as SPEC section 8 asks;
+ * precision) the C library's output is expected, as printk-shim(7) KERNEL FORMAT EXTENSIONS asks;
  * the kernel's is in a comment. Then the document examples the kunit file
  * leaves empty (%pI6, %pE, %pa, %pV) and the engine's own rules: the fast
  * path, %n, positional formats, errno, unknown extensions.

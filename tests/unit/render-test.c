@@ -13,19 +13,19 @@ static void pre(struct pks_render r, const char *want, const char *name)
 
 int main(void)
 {
-	struct pks_render r = { .format = PKS_FMT_PLAIN, .level = 6, .t_ns = 1234567890123ull, .tid = 42 };
+	struct pks_render r = { .format = PKS_LINE_PLAIN, .level = 6, .t_ns = 1234567890123ull, .tid = 42 };
 	char buf[256];
 
 	pre(r, "", "plain: nothing");
-	r.format = PKS_FMT_PREFIX;
+	r.format = PKS_LINE_PREFIX;
 	pre(r, "<6>", "prefix: <6>");
-	r.format = PKS_FMT_DMESG;
+	r.format = PKS_LINE_DMESG;
 	pre(r, "<6>[ 1234.567890] ", "dmesg: level and time");
 	r.t_ns = 1500000;
 	pre(r, "<6>[    0.001500] ", "dmesg: padded seconds, zero-padded micros");
 	r.t_ns = 123456789012345678ull;
 	pre(r, "<6>[123456789.012345] ", "dmesg: seconds widen");
-	r.format = PKS_FMT_PLAIN;
+	r.format = PKS_LINE_PLAIN;
 	r.time = true;
 	r.t_ns = 1000000000;
 	pre(r, "[    1.000000] ", "plain with time");
@@ -47,7 +47,7 @@ int main(void)
 	r.level = 4;
 	pre(r, "\033[32m[    1.000000] \033[0m\033[1m", "green time, bold warn");
 
-	r = (struct pks_render){ .format = PKS_FMT_KMSG, .level = 6, .seq = 7, .t_ns = 2500000 };
+	r = (struct pks_render){ .format = PKS_LINE_KMSG, .level = 6, .seq = 7, .t_ns = 2500000 };
 	is_mem(buf, pks_render_kmsg(buf, &r, "a\\b\tc\x7f\xff", 7),
 	       "6,7,2500,-;a\\x5cb\\x09c\\x7f\\xff\n", 31, "kmsg escapes");
 	r.cont = true;
