@@ -255,6 +255,15 @@ setup() {
 	return "$bad"
 }
 
+@test "docs: the README links to the man pages, HACKING.md and bench/README.md" {
+	local want bad=0
+	links "$README" | sed 's/#.*//' | sort -u >"$T/readme-links"
+	for want in doc/printk-shim.1 doc/printk-shim.7 HACKING.md bench/README.md; do
+		grep -qxF "$want" "$T/readme-links" || { echo "README.md has no link to $want" >&2; bad=1; }
+	done
+	return "$bad"
+}
+
 @test "docs: every link of README.md, HACKING.md and bench/README.md leads somewhere" {
 	local f bad=0
 	for f in README.md HACKING.md bench/README.md; do
