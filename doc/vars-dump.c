@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * vars-dump: the PRINTK_SHIM_* table (pks_vars[] in shim/config/vars.c) in a
- * form other tools read, so that the man pages and the README are checked
- * against the table rather than copied from it (tests/docs.bats). It only
- * prints; it never decides what the documentation says.
+ * vars-dump: the PRINTK_SHIM_* table, pks_vars[], in a form other tools
+ * read, so that the man pages are checked against the table rather than
+ * copied from it (tests/docs.bats). It only prints; it never decides what
+ * the documentation says.
  *
  *   vars-dump             one line per variable, tab-separated:
  *                         NAME OPTION KIND DEFAULT EXPECT HELP
  *                         (KIND is "bool" or "value"; OPTION is the
  *                         wrapper's, derived as the wrapper derives it)
- *   vars-dump --markdown  rows for the README's variable table
  *   vars-dump --roff      a printk-shim(7) ENVIRONMENT entry per variable,
  *                         to start the text of a new one from
  *
@@ -20,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "LINE_MAX" -> "line-max": the wrapper's rule (printk-shim(1)). */
+/* "LINE_MAX" -> "line-max": the wrapper's rule for its option names. */
 static const char *option(const char *name, char *buf, size_t size)
 {
 	size_t i;
@@ -31,34 +30,10 @@ static const char *option(const char *name, char *buf, size_t size)
 	return buf;
 }
 
-/* @s with each character of @special preceded by a backslash. */
-static void escaped(const char *s, const char *special)
-{
-	for (; *s; s++) {
-		if (strchr(special, *s))
-			putchar('\\');
-		putchar(*s);
-	}
-}
-
 static void tsv(const struct pks_var *v, const char *opt)
 {
 	printf("PRINTK_SHIM_%s\t--%s\t%s\t%s\t%s\t%s\n", v->name, opt,
 	       v->boolean ? "bool" : "value", v->dflt, v->expect, v->help);
-}
-
-static void markdown(const struct pks_var *v, const char *opt)
-{
-	printf("| `PRINTK_SHIM_%s` | ", v->name);
-	if (v->boolean) {
-		printf("`--%s`, `--no-%s`", opt, opt);
-	} else {
-		printf("`--%s=` ", opt);
-		escaped(v->expect, "|");
-	}
-	printf(" | %s | ", v->dflt);
-	escaped(v->help, "|");
-	puts(" |");
 }
 
 /* @s as roff text: '-' as a minus (a hyphen would not paste), a backslash as \e. */
@@ -91,13 +66,10 @@ int main(int argc, char **argv)
 	void (*show)(const struct pks_var *, const char *) = tsv;
 	char opt[64];
 
-	if (argc == 2 && !strcmp(argv[1], "--markdown")) {
-		show = markdown;
-		puts("| Variable | Option and values | Default | Meaning |\n|---|---|---|---|");
-	} else if (argc == 2 && !strcmp(argv[1], "--roff")) {
+	if (argc == 2 && !strcmp(argv[1], "--roff")) {
 		show = roff;
 	} else if (argc != 1) {
-		fputs("usage: vars-dump [--markdown|--roff]\n", stderr);
+		fputs("usage: vars-dump [--roff]\n", stderr);
 		return 2;
 	}
 	for (size_t i = 0; i < pks_nvars; i++)

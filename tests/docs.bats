@@ -1,23 +1,21 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# The manual: both man pages render without a warning from groff,
-# mandoc or man, and the documented variables, options and defaults are
-# those of pks_vars[] (shim/config/vars.c), as doc/vars-dump prints them. The
-# README's variable table must name the same variables. When one of these
-# fails after a variable was added or changed, document it in
-# doc/printk-shim.7 (ENVIRONMENT), doc/printk-shim.1 (OPTIONS) and README.md;
-# `doc/vars-dump --roff` and `doc/vars-dump --markdown` print first drafts.
+# The documentation: both man pages render without a warning from groff,
+# mandoc or man; the variables, options and defaults they document are
+# those of pks_vars[], as doc/vars-dump prints them, and those that
+# printk-shim --help offers; the README's Quick start commands are commands
+# of tests/setup.sh; and the links of the Markdown files lead to files and
+# headings of the tree. When a check fails after a variable was added or
+# changed, document it in doc/printk-shim.7 (ENVIRONMENT) and
+# doc/printk-shim.1 (OPTIONS); `doc/vars-dump --roff` prints a first draft.
 
 load helper
 
 MAN1=$abs_top_srcdir/doc/printk-shim.1
 MAN7=$abs_top_srcdir/doc/printk-shim.7
 README=$abs_top_srcdir/README.md
+SETUP=$abs_top_srcdir/tests/setup.sh
 DUMP=$abs_top_builddir/doc/vars-dump
-
-# Variables that belong to the wrapper, not to pks_vars[]: the README may
-# list them beside the module's.
-WRAPPER_ONLY='PRINTK_SHIM_LIB'
 
 # Plain text, one paragraph a line: no hyphenation, no line breaks, no bold.
 render() {
@@ -72,6 +70,67 @@ defaults() {
 	return "$bad"
 }
 
+# links FILE: the target of each inline or reference link of the Markdown
+# FILE, one a line, outside code blocks and code spans.
+links() {
+	awk '
+		/^```/ { code = !code; next }
+		code { next }
+		{
+			line = $0
+			gsub(/`[^`]*`/, "", line)
+			if (match(line, /^ *\[[^]]+\]: */)) {
+				t = substr(line, RLENGTH + 1)
+				sub(/[ \t].*/, "", t)
+				print t
+				next
+			}
+			while (match(line, /\]\([^) ]+/)) {
+				print substr(line, RSTART + 2, RLENGTH - 2)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}
+	' "$1"
+}
+
+# anchors FILE: the anchor GitHub gives each heading of the Markdown FILE:
+# lower case, punctuation dropped, blanks as hyphens.
+anchors() {
+	awk '
+		/^```/ { code = !code; next }
+		!code && /^#+ / {
+			h = tolower($0)
+			sub(/^#+ +/, "", h)
+			gsub(/[^a-z0-9 _-]/, "", h)
+			gsub(/ /, "-", h)
+			print h
+		}
+	' "$1"
+}
+
+# broken_links FILE: say which links of FILE lead nowhere; fails if any does.
+broken_links() {
+	local dir target path anchor bad=0
+	dir=$(dirname "$1")
+	while read -r target; do
+		case $target in
+		http://* | https://* | mailto:*) continue ;;
+		esac
+		path=${target%%#*}
+		anchor=
+		[[ "$target" == *"#"* ]] && anchor=${target#*#}
+		[[ -n "$path" ]] && path=$dir/$path || path=$1
+		if [[ ! -e "$path" ]]; then
+			printf '%s: link to %s: no such file\n' "$1" "$target" >&2
+			bad=1
+		elif [[ -n "$anchor" ]] && ! anchors "$path" | grep -qxF -- "$anchor"; then
+			printf '%s: link to %s: no such heading in %s\n' "$1" "$target" "$path" >&2
+			bad=1
+		fi
+	done < <(links "$1")
+	return "$bad"
+}
+
 setup() {
 	[[ -x "$DUMP" ]] || skip "$DUMP is not built (make check builds it)"
 	T=$BATS_TEST_TMPDIR
@@ -98,6 +157,13 @@ setup() {
 		grep -o -- '--[a-z0-9-]*' >"$T/help"
 	printf '%s\n' -- >>"$T/help"
 	same "printk-shim --help" "$T/help" "vars-dump" "$T/options"
+}
+
+@test "docs: the wrapper's --help names each variable of pks_vars with its default" {
+	"$WRAPPER" --help |
+		sed -n 's/.*(\(PRINTK_SHIM_[A-Z0-9_]*\), default \(.*\))$/\1\t\2/p' >"$T/helpvars"
+	cut -f1,4 "$T/vars" >"$T/vardefaults"
+	same "printk-shim --help" "$T/helpvars" "pks_vars" "$T/vardefaults"
 }
 
 @test "docs: printk-shim.1 has no groff warnings" {
@@ -133,6 +199,14 @@ setup() {
 	same "printk-shim.7 ENVIRONMENT" "$T/man7" "pks_vars" "$T/names"
 }
 
+@test "docs: printk-shim.7 documents exactly the variables the wrapper's --help names" {
+	tags "$MAN7" ENVIRONMENT | grep -o '^\.[A-Z]* PRINTK_SHIM_[A-Z0-9_]*' | sed 's/^[^ ]* //' >"$T/man7"
+	"$WRAPPER" --help | grep -o '(PRINTK_SHIM_[A-Z0-9_]*, default ' |
+		grep -o 'PRINTK_SHIM_[A-Z0-9_]*' >"$T/helpnames"
+	[[ -s "$T/helpnames" ]] || { echo "printk-shim --help names no PRINTK_SHIM_ variable" >&2; return 1; }
+	same "printk-shim.7 ENVIRONMENT" "$T/man7" "printk-shim --help" "$T/helpnames"
+}
+
 @test "docs: printk-shim.7 gives each variable its default from pks_vars" {
 	cut -f1,4 "$T/vars" | defaults "$MAN7" ENVIRONMENT
 }
@@ -161,13 +235,40 @@ setup() {
 	cut -f2,4 "$T/vars" | defaults "$MAN1" OPTIONS
 }
 
-@test "docs: README.md's variable table names exactly the variables of pks_vars" {
+@test "docs: the README's Quick start commands are commands of tests/setup.sh" {
+	local cmd word n=0 bad=0
 	[[ -f "$README" ]] || { echo "no README.md in $abs_top_srcdir" >&2; return 1; }
-	grep -o '^| `PRINTK_SHIM_[A-Z0-9_]*` |' "$README" | tr -d '|` ' |
-		grep -vx "$WRAPPER_ONLY" >"$T/readme" || true
-	if [[ ! -s "$T/readme" ]]; then
-		echo 'README.md has no variable table: no row starts with "| `PRINTK_SHIM_NAME` |"' >&2
+	awk '/^## / { in_qs = $0 == "## Quick start" } in_qs' "$README" |
+		grep -o '^sh tests/setup\.sh [a-z]*' >"$T/quick" || true
+	while read -r cmd; do
+		n=$((n + 1))
+		word=${cmd##* }
+		if ! grep -Eq "^[[:space:]]*$word\)" "$SETUP"; then
+			echo "README.md Quick start runs \"$cmd\"; tests/setup.sh has no \"$word)\" case" >&2
+			bad=1
+		fi
+	done <"$T/quick"
+	if [[ $n -lt 2 ]]; then
+		echo "README.md has $n \"sh tests/setup.sh WHAT\" lines under \"## Quick start\"; it should have the demo and the test command" >&2
 		return 1
 	fi
-	same "README.md" "$T/readme" "pks_vars" "$T/names"
+	return "$bad"
+}
+
+@test "docs: the README links to the man pages, HACKING.md and bench/README.md" {
+	local want bad=0
+	links "$README" | sed 's/#.*//' | sort -u >"$T/readme-links"
+	for want in doc/printk-shim.1 doc/printk-shim.7 HACKING.md bench/README.md; do
+		grep -qxF "$want" "$T/readme-links" || { echo "README.md has no link to $want" >&2; bad=1; }
+	done
+	return "$bad"
+}
+
+@test "docs: every link of README.md, HACKING.md and bench/README.md leads somewhere" {
+	local f bad=0
+	for f in README.md HACKING.md bench/README.md; do
+		[[ -f "$abs_top_srcdir/$f" ]] || { echo "no $f in $abs_top_srcdir" >&2; bad=1; continue; }
+		broken_links "$abs_top_srcdir/$f" || bad=1
+	done
+	return "$bad"
 }
