@@ -14,8 +14,10 @@
 #include "entry.h"
 #include "init.h"
 #include "report.h"
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
+#include "base/next.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/cont.h"
@@ -25,7 +27,6 @@
 #include "format/format.h"
 #include "out/sink.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -41,14 +42,6 @@ static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Decide and feed one formatted fragment. Return: printk's return value. */
@@ -68,7 +61,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 	if (act == PKS_NEW) {
 		pks_line_close(l, pks_sink_line, &x->w);
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
-			       m.flags & PKS_M_CONT, c->need_time ? now_ns() : 0);
+			       m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
 		pks_report_lint(caller, text, len);
 	}
@@ -219,11 +212,17 @@ static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, v
 	return ret;
 }
 
-/* A context of our own on the stack: every line is written before return. */
+/*
+ * A context of our own on the stack: every line is written before return.
+ * Beside the scratch buffer it holds a line's head and tail room and a
+ * 512-byte line in kmsg form (96 + 8 + 512 + 4 * 512 + 80 = 2744 bytes,
+ * rounded up); a longer line is written in pieces (pks_ctx_stack()).
+ */
+#define STACK_ROOM	2816
 static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
 			const void *caller)
 {
-	char buf[PKS_SCRATCH + 2816];
+	char buf[PKS_SCRATCH + STACK_ROOM];
 	struct pks_ctx x;
 	int ret;
 
@@ -241,21 +240,10 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
  */
 static void *next_of(enum pks_symid sym)
 {
-	static void *next[PKS_NSYMS];
-	static _Atomic int looked[PKS_NSYMS];
-	static PKS_TLS volatile bool looking;	/* glibc declares dlsym leaf: volatile */
+	static struct pks_next next[PKS_NSYMS];
+	void *p = pks_next(pks_syms[sym].name, &next[sym]);
 
-	/* A printk from inside dlsym (an interposed dlsym or malloc) finds none. */
-	if (!atomic_load_explicit(&looked[sym], memory_order_acquire) && !looking) {
-		void *p;
-
-		looking = true;
-		p = dlsym(RTLD_NEXT, pks_syms[sym].name);
-		looking = false;
-		next[sym] = p == pks_syms[sym].ours ? NULL : p;
-		atomic_store_explicit(&looked[sym], 1, memory_order_release);
-	}
-	return atomic_load_explicit(&looked[sym], memory_order_acquire) ? next[sym] : NULL;
+	return p == pks_syms[sym].ours ? NULL : p;
 }
 
 /* Hand the formatted text of @n bytes on, or write it without its markers. */

@@ -12,6 +12,7 @@
  */
 #include "config/config.h"
 #include "base/compiler.h"
+#include "base/once.h"
 #include "base/say.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 struct pks_config pks_cfg;
-_Atomic int pks_cfg_state;		/* 0 unread, 1 being read, 2 ready */
+_Atomic int pks_cfg_state;		/* pks_once_claim(): PKS_ONCE_DONE is ready */
 static PKS_TLS int reading;
 
 /* Variables that name a place to write: not for a privileged process to take. */
@@ -193,18 +194,13 @@ static void load(struct pks_config *c)
 
 const struct pks_config *pks_config_slow(void)
 {
-	int none = 0;
-
 	if (reading)
 		return &pks_cfg;
-	if (atomic_compare_exchange_strong(&pks_cfg_state, &none, 1)) {
+	if (pks_once_claim(&pks_cfg_state)) {
 		reading = 1;
 		load(&pks_cfg);
 		reading = 0;
-		atomic_store_explicit(&pks_cfg_state, 2, memory_order_release);
-		return &pks_cfg;
+		pks_once_done(&pks_cfg_state);
 	}
-	while (atomic_load_explicit(&pks_cfg_state, memory_order_acquire) != 2)
-		sched_yield();
 	return &pks_cfg;
 }

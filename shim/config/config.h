@@ -6,6 +6,7 @@
 #ifndef PKS_CONFIG_CONFIG_H
 #define PKS_CONFIG_CONFIG_H
 
+#include "base/once.h"
 #include "config/vars.h"
 
 struct pks_out {
@@ -33,7 +34,7 @@ extern _Atomic int pks_cfg_state;
 /** pks_config() - Return: the configuration, read on the first call. */
 static inline const struct pks_config *pks_config(void)
 {
-	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == 2, 1))
+	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE, 1))
 		return &pks_cfg;
 	return pks_config_slow();
 }
@@ -41,7 +42,7 @@ static inline const struct pks_config *pks_config(void)
 /** pks_config_ready() - Return: whether the configuration was read already. */
 static inline bool pks_config_ready(void)
 {
-	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == 2;
+	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE;
 }
 
 #endif

@@ -171,20 +171,36 @@ static int output(struct pks_outspec *o, const char *v, size_t n)
 	return -1;
 }
 
-static int p_output(struct pks_settings *s, const char *v)
+/* One item of a comma-separated list: @n bytes at @p into slot @i of @slots. */
+typedef int item_fn(void *slots, int i, const char *p, size_t n);
+
+/* Parse every item of @v with @one. Return: how many, or -1 (too many, or one bad). */
+static int split(const char *v, int max, item_fn *one, void *slots)
 {
-	struct pks_outspec tmp[PKS_OUTPUTS_MAX];
 	int n = 0;
 
 	for (const char *p = v, *e; ; p = e + 1) {
-		e = strchr(p, ',');
-		if (!e)
-			e = p + strlen(p);
-		if (n == PKS_OUTPUTS_MAX || output(&tmp[n++], p, (size_t)(e - p)))
+		e = strchrnul(p, ',');
+		if (n == max || one(slots, n, p, (size_t)(e - p)))
 			return -1;
+		n++;
 		if (!*e)
-			break;
+			return n;
 	}
+}
+
+static int output_at(void *slots, int i, const char *p, size_t n)
+{
+	return output(&((struct pks_outspec *)slots)[i], p, n);
+}
+
+static int p_output(struct pks_settings *s, const char *v)
+{
+	struct pks_outspec tmp[PKS_OUTPUTS_MAX];
+	int n = split(v, PKS_OUTPUTS_MAX, output_at, tmp);
+
+	if (n < 0)
+		return -1;
 	memcpy(s->outputs, tmp, sizeof(tmp[0]) * (size_t)n);
 	s->noutputs = n;
 	return 0;
@@ -206,20 +222,18 @@ static int symbol(struct pks_symspec *o, const char *v, size_t n)
 	return 0;
 }
 
+static int symbol_at(void *slots, int i, const char *p, size_t n)
+{
+	return symbol(&((struct pks_symspec *)slots)[i], p, n);
+}
+
 static int p_symbols(struct pks_settings *s, const char *v)
 {
 	struct pks_symspec tmp[PKS_SYMBOLS_MAX];
-	int n = 0;
+	int n = split(v, PKS_SYMBOLS_MAX, symbol_at, tmp);
 
-	for (const char *p = v, *e; ; p = e + 1) {
-		e = strchr(p, ',');
-		if (!e)
-			e = p + strlen(p);
-		if (n == PKS_SYMBOLS_MAX || symbol(&tmp[n++], p, (size_t)(e - p)))
-			return -1;
-		if (!*e)
-			break;
-	}
+	if (n < 0)
+		return -1;
 	memcpy(s->symbols, tmp, sizeof(tmp[0]) * (size_t)n);
 	s->nsymbols = n;
 	return 0;

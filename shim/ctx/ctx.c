@@ -16,6 +16,7 @@
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "base/compiler.h"
+#include "base/once.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
@@ -34,7 +35,7 @@ static _Atomic(struct pks_node *) nodes;
 static PKS_TLS struct pks_node *self;
 static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, being written */
 static pthread_key_t key;
-static _Atomic int setup_state;		/* 0 no, 1 running, 2 done */
+static _Atomic int setup_state;		/* pks_once_claim() */
 static bool key_ok;
 
 static void *map(size_t size)
@@ -103,20 +104,13 @@ static void atfork_child(void);
 /** pks_ctx_setup() - the key for thread exit and the fork handler, once */
 void pks_ctx_setup(void)
 {
-	int none = 0;
-
-	if (atomic_load(&setup_state) == 2)
+	if (!pks_once_claim(&setup_state))
 		return;
-	if (!atomic_compare_exchange_strong(&setup_state, &none, 1)) {
-		while (atomic_load(&setup_state) != 2)
-			sched_yield();
-		return;
-	}
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
 	pthread_atfork(NULL, NULL, atfork_child);
-	atomic_store(&setup_state, 2);
+	pks_once_done(&setup_state);
 }
 
 static struct pks_node *reuse(void)
@@ -206,7 +200,7 @@ void pks_ctx_leave(struct pks_ctx *x)
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
 	struct pks_ctx *outer = flushing;
-	bool mine = self && x >= self->ctx && x < self->ctx + PKS_NCTX;
+	bool own = self && x >= self->ctx && x < self->ctx + PKS_NCTX;
 	int want = PKS_IDLE;
 	bool claimed = false;
 
@@ -217,7 +211,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 		want = PKS_IDLE;
 		if ((claimed = atomic_compare_exchange_strong(&x->state, &want, PKS_CLAIMED)))
 			break;
-		if (force || (want == PKS_BUSY && mine))
+		if (force || (want == PKS_BUSY && own))
 			break;	/* our own call, interrupted: it will not end first */
 		sched_yield();
 	}

@@ -8,15 +8,22 @@
  * Thread-safety: as pks_flush_all().
  */
 #include "base/compiler.h"
+#include "base/next.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
 
 #include <alloca.h>
-#include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <unistd.h>
+
+static int missing(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
 
 static void before_exec(void)
 {
@@ -24,16 +31,18 @@ static void before_exec(void)
 		pks_flush_all(false);
 }
 
-static void *next(const char *name, void **cache)
+static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_fexecve,
+		       next_execveat;
+
+/* The C library's exec function, or one that fails with ENOSYS if there is none. */
+static void *lookup(const char *name, struct pks_next *cache)
 {
-	if (!*cache)
-		*cache = dlsym(RTLD_NEXT, name);
-	return *cache;
+	void *fn = pks_next(name, cache);
+
+	return fn ? fn : (void *)missing;
 }
 
-#define NEXT(fn) ((__typeof__(fn) *)next(#fn, &next_##fn))
-
-static void *next_execve, *next_execv, *next_execvp, *next_execvpe, *next_fexecve, *next_execveat;
+#define NEXT(fn) ((__typeof__(fn) *)lookup(#fn, &next_##fn))
 
 PKS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {

@@ -16,11 +16,11 @@
  * the trampoline, as the kernel's own table is; depth is per thread.
  */
 #include "base/compiler.h"
+#include "base/next.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -29,27 +29,30 @@
 
 #define DEPTH_MAX 16
 
-enum { MINE_NO, MINE_WRAPPED, MINE_CRASH };
+enum { OWNER_PROGRAM, OWNER_WRAPPED, OWNER_CRASH };	/* whose handler the kernel has */
 
 #define CRASH_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_NODEFER)	/* crashed()'s own */
 
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
-static _Atomic int mine[NSIG];
+static _Atomic int owner[NSIG];
 static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
 PKS_TLS int pks_depth;		/* handlers this thread is inside */
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 
-typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
-
-static sigaction_fn *real_sigaction(void)
+/* The C library's sigaction(); ENOSYS in the moment dlsym itself runs. */
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	static sigaction_fn *real;
+	static struct pks_next next;
+	int (*fn)(int, const struct sigaction *, struct sigaction *) =
+		(__typeof__(fn))pks_next("sigaction", &next);
 
-	if (!real)
-		real = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
-	return real;
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn(sig, act, old);
 }
 
 /* pks_sigdepth(), once some handler ran on this thread. */
@@ -98,8 +101,8 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 
 	(void)si, (void)uc;
 	pks_flush_all(true);
-	atomic_store(&mine[sig], MINE_NO);
-	real_sigaction()(sig, &dfl, NULL);
+	atomic_store(&owner[sig], OWNER_PROGRAM);
+	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
@@ -126,17 +129,17 @@ static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
 
 	*k = *act;
 	if (h == (void *)SIG_IGN)
-		return MINE_NO;
+		return OWNER_PROGRAM;
 	if (h == (void *)SIG_DFL) {
 		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
-			return MINE_NO;
+			return OWNER_PROGRAM;
 		k->sa_sigaction = crashed;
 		k->sa_flags |= CRASH_FLAGS;
-		return MINE_CRASH;
+		return OWNER_CRASH;
 	}
 	k->sa_sigaction = trampoline;
 	k->sa_flags |= SA_SIGINFO;
-	return MINE_WRAPPED;
+	return OWNER_WRAPPED;
 }
 
 /*
@@ -153,21 +156,21 @@ static void as_installed(struct sigaction *old, const struct sigaction *prev, in
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
-	int r, was = sig > 0 && sig < NSIG ? atomic_load(&mine[sig]) : MINE_NO, now = MINE_NO;
+	int r, was = sig > 0 && sig < NSIG ? atomic_load(&owner[sig]) : OWNER_PROGRAM, now = OWNER_PROGRAM;
 	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
 
 	if (pks_config()->set.disable || sig <= 0 || sig >= NSIG)
-		return real_sigaction()(sig, act, old);
+		return real_sigaction(sig, act, old);
 	if (act) {
 		now = stand_in(sig, act, &k);
-		if (now != MINE_NO)
+		if (now != OWNER_PROGRAM)
 			user[sig] = *act;
 	}
-	r = real_sigaction()(sig, act ? &k : NULL, &kold);
+	r = real_sigaction(sig, act ? &k : NULL, &kold);
 	if (r < 0)
 		return r;
 	if (act) {
-		atomic_store(&mine[sig], now);
+		atomic_store(&owner[sig], now);
 		pristine[sig] = false;
 	}
 	if (old) {
@@ -180,7 +183,7 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 			*old = (struct sigaction){ .sa_handler = SIG_DFL };	/* never set */
 		else if (h == (void *)crashed)
 			as_installed(old, &prev, CRASH_FLAGS);
-		else if (was == MINE_WRAPPED && h == (void *)SIG_DFL && (prev.sa_flags & SA_RESETHAND))
+		else if (was == OWNER_WRAPPED && h == (void *)SIG_DFL && (prev.sa_flags & SA_RESETHAND))
 			old->sa_flags = (kold.sa_flags & ~SA_SIGINFO) | (prev.sa_flags & SA_SIGINFO);
 	}
 	return 0;
@@ -216,7 +219,7 @@ void pks_signals_setup(void)
 	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++) {
 		struct sigaction cur;
 
-		if (real_sigaction()(fatal[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+		if (real_sigaction(fatal[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
 		    !(cur.sa_flags & SA_SIGINFO)) {
 			struct sigaction dfl = { .sa_handler = SIG_DFL };
 

@@ -26,6 +26,7 @@
  * no connection (its atfork handler).
  */
 #include "out/syslog-impl.h"
+#include "base/clock.h"
 #include "base/pid.h"
 
 #include <errno.h>
@@ -59,14 +60,6 @@ static _Atomic unsigned int gens;	/* connections made so far */
 static _Atomic long stream_owner;	/* thread sending on the shared stream, or 0 */
 static _Atomic int64_t retry_at;	/* CLOCK_MONOTONIC ns: no connect before */
 static _Atomic int refused;		/* why the last connect failed */
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static uint64_t ino_of(int fd)
 {
@@ -130,7 +123,7 @@ static int dial(const char *path, int flags, bool *stream)
 /* dial(), but within HOLDOFF_NS of a failure only repeat its error. */
 static int dial_held(const char *path, int flags, bool *stream)
 {
-	int64_t now = mono_ns();
+	int64_t now = (int64_t)pks_now_ns();
 	int fd;
 
 	if (now < atomic_load_explicit(&retry_at, memory_order_acquire))
