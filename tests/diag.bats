@@ -44,3 +44,17 @@ load helper
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/selfdef"
 	err_is $'<6>self-defined printk\n'
 }
+
+@test "diag: a control byte in a value is escaped; the warning stays one line" {
+	capture shim env PRINTK_SHIM_LEVEL=$'x\n<0>forged\t\001' "$FIX/emit" $'\0016ok\n'
+	[ "$status" -eq 0 ]
+	err_is 'printk-shim: warning: PRINTK_SHIM_LEVEL="x\n<0>forged\t\x01": expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; using debug'$'\nok\n'
+}
+
+@test "diag: LINT quotes a fragment with its newline escaped" {
+	capture shim env PRINTK_SHIM_LINT=1 "$FIX/emit" $'\0016a' $'b\x7f\n'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '' "$ERR")" -eq 2 ]
+	grep -qE '^printk-shim: lint: .*: fragment "b\\x7f\\n" continues a line without KERN_CONT; a 4\.9\+ kernel starts a new line here$' "$ERR"
+	[ "$(grep -v '^printk-shim' "$ERR")" = $'ab\x7f' ]
+}

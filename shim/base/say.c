@@ -20,21 +20,56 @@ const char *pks_strerror(int err)
 	return s ? s : "unknown error";
 }
 
-/** pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write. */
+/*
+ * Copy @n bytes of @s to @out (@room bytes) with every control byte written
+ * out, so that a value or a fragment quoted in a message can neither end
+ * the line nor start a forged one: \n \r \t, others \xNN, as the kernel's
+ * %pE does. An escape that does not fit is left out whole.
+ * Return: bytes written.
+ */
+static size_t escape(char *out, size_t room, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e[4] = { '\\', 0, 0, 0 };
+		size_t len = 2;
+
+		if (c >= 0x20 && c != 0x7f)
+			e[0] = (char)c, len = 1;
+		else if (c == '\n' || c == '\r' || c == '\t')
+			e[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		else
+			e[1] = 'x', e[2] = hex[c >> 4], e[3] = hex[c & 15], len = 4;
+		if (o + len > room)
+			break;
+		memcpy(out + o, e, len);
+		o += len;
+	}
+	return o;
+}
+
+/**
+ * pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write
+ * The message is always one line: control bytes in it are escaped.
+ */
 void pks_say(const char *kind, const char *fmt, ...)
 {
-	char buf[1024];
-	size_t n, room;
+	char raw[1024], buf[1024];
+	size_t n;
 	va_list ap;
 	int m;
 
-	n = (size_t)snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
-	room = sizeof(buf) - n - 1;	/* keep one byte for the newline */
 	va_start(ap, fmt);
-	m = vsnprintf(buf + n, room, fmt, ap);
+	m = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	if (m > 0)
-		n += (size_t)m < room ? (size_t)m : room - 1;
+	if (m < 0)
+		m = 0;
+	n = (size_t)snprintf(buf, sizeof(buf), "printk-shim: %s: ", kind);
+	n += escape(buf + n, sizeof(buf) - n - 1,	/* keep one byte for the newline */
+		    raw, (size_t)m < sizeof(raw) ? (size_t)m : sizeof(raw) - 1);
 	buf[n++] = '\n';
 	pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
 }
