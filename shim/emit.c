@@ -62,6 +62,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 		pks_line_close(l, pks_sink_line, &x->w);
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
 			       m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
+		l->site = caller;
 	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
 		pks_report_lint(caller, text, len);
 	}

@@ -82,7 +82,7 @@ static const char *const format_names[] = {
 static void report_outputs(const struct pks_config *c)
 {
 	static const char *const kinds[] = {
-		[PKS_OUT_STDERR] = "stderr", [PKS_OUT_SYSLOG] = "syslog",
+		[PKS_OUT_STDERR] = "stderr", [PKS_OUT_SYSLOG] = "syslog", [PKS_OUT_JOURNAL] = "journal",
 		[PKS_OUT_FILE] = "file", [PKS_OUT_FD] = "fd",
 	};
 

@@ -9,6 +9,7 @@
 #include "base/fdio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -34,4 +35,19 @@ int pks_fd_write(int fd, const char *p, size_t n)
 		return errno;
 	}
 	return 0;
+}
+
+/**
+ * pks_fd_above_stdio() - move a descriptor the shim made out of 0..2, where
+ * it would receive the program's stdio. Return: the descriptor, or -1.
+ */
+int pks_fd_above_stdio(int fd)
+{
+	int hi;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
 }

@@ -9,5 +9,6 @@
 #include <stddef.h>
 
 int pks_fd_write(int fd, const char *p, size_t n);
+int pks_fd_above_stdio(int fd);
 
 #endif

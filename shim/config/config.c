@@ -34,7 +34,7 @@ static PKS_TLS int reading;
 /* Variables that name a place to write: not for a privileged process to take. */
 static bool is_path_var(const char *name)
 {
-	return !strcmp(name, "SYSLOG_SOCKET");
+	return !strcmp(name, "SYSLOG_SOCKET") || !strcmp(name, "JOURNAL_SOCKET");
 }
 
 static void read_env(struct pks_settings *s)
@@ -123,6 +123,7 @@ static int open_output(const struct pks_outspec *o)
 	case PKS_OUT_STDERR:
 		return 2;
 	case PKS_OUT_SYSLOG:
+	case PKS_OUT_JOURNAL:
 		return -1;
 	case PKS_OUT_FD:
 		if (fcntl(o->fd, F_GETFL) < 0) {

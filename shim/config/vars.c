@@ -129,12 +129,22 @@ static int copy(char *dst, size_t cap, const char *src, size_t n)
 	return 0;
 }
 
-static int p_syslog_socket(struct pks_settings *s, const char *v)
+/* An AF_UNIX path: absolute, and short enough for sun_path. */
+static int socket_path(char *dst, const char *v)
 {
-	/* An AF_UNIX path: absolute, and short enough for sun_path. */
 	if (v[0] != '/')
 		return -1;
-	return copy(s->syslog_socket, 108, v, strlen(v));
+	return copy(dst, 108, v, strlen(v));
+}
+
+static int p_syslog_socket(struct pks_settings *s, const char *v)
+{
+	return socket_path(s->syslog_socket, v);
+}
+
+static int p_journal_socket(struct pks_settings *s, const char *v)
+{
+	return socket_path(s->journal_socket, v);
 }
 
 static int p_syslog_ident(struct pks_settings *s, const char *v)
@@ -144,7 +154,7 @@ static int p_syslog_ident(struct pks_settings *s, const char *v)
 	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
 }
 
-/* One "stderr", "syslog", "file:PATH" or "fd:N" of @n bytes at @v. */
+/* One "stderr", "syslog", "journal", "file:PATH" or "fd:N" of @n bytes at @v. */
 static int output(struct pks_outspec *o, const char *v, size_t n)
 {
 	unsigned long fd;
@@ -156,6 +166,10 @@ static int output(struct pks_outspec *o, const char *v, size_t n)
 	}
 	if (n == 6 && !memcmp(v, "syslog", 6)) {
 		o->kind = PKS_OUT_SYSLOG;
+		return 0;
+	}
+	if (n == 7 && !memcmp(v, "journal", 7)) {
+		o->kind = PKS_OUT_JOURNAL;
 		return 0;
 	}
 	if (n > 5 && !memcmp(v, "file:", 5) && v[5] == '/') {
@@ -244,7 +258,7 @@ static int p_symbols(struct pks_settings *s, const char *v)
 
 const struct pks_var pks_vars[] = {
 	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
-	{ "OUTPUT", "stderr|syslog|file:PATH|fd:N", "stderr",
+	{ "OUTPUT", "stderr|syslog|journal|file:PATH|fd:N", "stderr",
 	  "comma-separated outputs; every line goes to each", false, p_output },
 	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg", "auto",
 	  "line format for stderr, file and fd outputs", false, p_format },
@@ -263,6 +277,8 @@ const struct pks_var pks_vars[] = {
 	{ "SYSLOG_IDENT", "a word without spaces, brackets or colons", "the program's name",
 	  "syslog tag", false, p_syslog_ident },
 	{ "SYSLOG_FORMAT", "rfc3164|rfc5424", "rfc3164", "syslog message format", false, p_syslog_format },
+	{ "JOURNAL_SOCKET", "an absolute socket path", "/run/systemd/journal/socket",
+	  "journald's native socket", false, p_journal_socket },
 	{ "DEBUG", BOOL, "0", "print the effective configuration and where printk resolves", true, p_debug },
 	{ "LINT", BOOL, "0", "report legacy continuations without KERN_CONT, once per call site", true, p_lint },
 	{ "SYMBOLS", "NAME[:v][,NAME[:v]...] (at most 16)", "none",
@@ -288,6 +304,7 @@ void pks_settings_default(struct pks_settings *s)
 	s->noutputs = 1;
 	s->outputs[0].kind = PKS_OUT_STDERR;
 	strcpy(s->syslog_socket, "/dev/log");
+	strcpy(s->journal_socket, "/run/systemd/journal/socket");
 	s->syslog_facility = LOG_USER;
 	s->syslog_format = PKS_SYSLOG_RFC3164;
 	s->patch = PKS_PATCH_AUTO;

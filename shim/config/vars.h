@@ -20,7 +20,7 @@
 #define PKS_SYMBOLS_MAX	16
 
 enum pks_color { PKS_COLOR_AUTO, PKS_COLOR_ALWAYS, PKS_COLOR_NEVER };
-enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD };
+enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD, PKS_OUT_JOURNAL };
 enum pks_sysfmt { PKS_SYSLOG_RFC3164, PKS_SYSLOG_RFC5424 };
 enum pks_patch { PKS_PATCH_AUTO, PKS_PATCH_ALWAYS, PKS_PATCH_NEVER };
 
@@ -48,6 +48,7 @@ struct pks_settings {
 	int noutputs;
 	struct pks_outspec outputs[PKS_OUTPUTS_MAX];
 	char syslog_socket[PKS_PATH_MAX];
+	char journal_socket[PKS_PATH_MAX];
 	int syslog_facility;		/* LOG_USER etc. (already shifted) */
 	enum pks_sysfmt syslog_format;
 	char syslog_ident[64];		/* empty: the program's short name */

@@ -26,6 +26,7 @@ void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)
 	l->level = level;
 	l->cont = cont;
 	l->t_ns = t_ns;
+	l->site = NULL;
 	l->open = true;
 }
 

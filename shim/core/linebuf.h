@@ -17,6 +17,7 @@ struct pks_line {
 	bool open;		/* a line was started and has not ended */
 	bool cont;		/* it was started by an orphan KERN_CONT */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
+	const void *site;	/* the call that started it, for the journal; or NULL */
 };
 
 typedef void pks_line_out(struct pks_line *l, void *arg);

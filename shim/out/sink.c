@@ -14,6 +14,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "out/journal.h"
 #include "out/syslog.h"
 
 #include <stdatomic.h>
@@ -37,6 +38,8 @@ static const char *name_of(const struct pks_config *c, int i, char *buf, size_t 
 		return buf;
 	case PKS_OUT_SYSLOG:
 		return "syslog";
+	case PKS_OUT_JOURNAL:
+		return "journal";
 	default:
 		return "stderr";
 	}
@@ -84,6 +87,19 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct 
 	return pks_fd_write(fd, text - hn, hn + n + tn);
 }
 
+/* A line for a daemon's socket. Return: 0 delivered, -1 not (it goes to stderr). */
+static int to_daemon(const struct pks_config *c, const struct pks_out *o,
+		     const struct pks_writer *w, struct pks_line *l)
+{
+	const char *text = l->sb.buffer;
+	size_t n = seq_buf_used(&l->sb);
+	struct pks_jline j = { l->level, w->tid, l->site, !w->in_handler };
+
+	if (o->kind == PKS_OUT_JOURNAL)
+		return pks_journal_line(c, &j, text, n);
+	return pks_syslog_line(c, l->level, !w->in_handler, text, n);
+}
+
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @writer: the struct pks_writer of @l's owner
@@ -106,11 +122,9 @@ void pks_sink_line(struct pks_line *l, void *writer)
 		const struct pks_out *o = &c->out[i];
 
 		r.color = o->color;
-		if (o->kind == PKS_OUT_SYSLOG) {
+		if (o->fd < 0) {
 			/* Undelivered: to stderr, unless stderr already has it. */
-			if (!pks_syslog_line(c, l->level, !w->in_handler, l->sb.buffer,
-					     seq_buf_used(&l->sb)) ||
-			    c->has_stderr)
+			if (!to_daemon(c, o, w, l) || c->has_stderr)
 				continue;
 			r.color = false;
 			err = to_fd(w, l, 2, &r);

@@ -27,6 +27,7 @@
  */
 #include "out/syslog-impl.h"
 #include "base/clock.h"
+#include "base/fdio.h"
 #include "base/pid.h"
 
 #include <errno.h>
@@ -83,18 +84,6 @@ static void nap(int *ms)
 	grow(ms);
 }
 
-/* Keep clear of fds 0..2: a socket there would receive the program's stdio. */
-static int above_stdio(int fd)
-{
-	int hi;
-
-	if (fd < 0 || fd > 2)
-		return fd;
-	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return hi;
-}
-
 /* A socket connected to @path; @flags: SOCK_NONBLOCK or 0. Return: the descriptor, or -errno. */
 static int dial(const char *path, int flags, bool *stream)
 {
@@ -103,7 +92,7 @@ static int dial(const char *path, int flags, bool *stream)
 
 	strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
 	for (;;) {
-		int fd = above_stdio(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
+		int fd = pks_fd_above_stdio(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
 
 		if (fd < 0)
 			return -errno;

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The journal output: each line one entry of journald's native protocol,
+ * one datagram to its socket, or a sealed memfd passed over it when the
+ * entry is too large for a datagram (printk-shim(7) OUTPUTS AND FORMATS).
+ * Thread-safety: lock-free and async-signal-safe; a handler's line never waits.
+ */
+#include "out/journal.h"
+#include "base/compiler.h"
+#include "base/fdio.h"
+#include "base/pid.h"
+#include "base/say.h"
+#include "config/config.h"
+#include "core/level.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define FIELDS_MAX	512	/* every field but the message */
+#define SNDBUF		(8 << 20)	/* as systemd's own clients ask */
+#define WAIT_S		1	/* a calm line waits this long for a full journal */
+
+static _Atomic int sock = -1;
+static _Atomic uint64_t sock_ino;
+static _Atomic int down;			/* an outage was reported */
+static _Atomic int busy_warned;
+static _Atomic unsigned long diverted;	/* lines written to stderr meanwhile */
+
+static uint64_t ino_of(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISSOCK(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_ino;
+}
+
+/*
+ * The shared datagram socket. It is unconnected, so a journald restart
+ * needs nothing from us; a program that closed it and reused the number
+ * gets its descriptor left alone and we make another.
+ * Return: the descriptor, or -errno.
+ */
+static int socket_get(void)
+{
+	struct timeval wait = { .tv_sec = WAIT_S };
+	int old = atomic_load(&sock), fd, want = SNDBUF;
+	uint64_t ino;
+
+	if (old >= 0 && ino_of(old) == atomic_load(&sock_ino))
+		return old;
+	fd = pks_fd_above_stdio(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
+	ino = ino_of(fd);
+	atomic_store(&sock_ino, ino);
+	if (!atomic_compare_exchange_strong(&sock, &old, fd)) {
+		close(fd);	/* another thread's socket won */
+		return old;
+	}
+	return fd;
+}
+
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *put_ulong(char *p, unsigned long v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "NAME=value\n" with a value of at most @max bytes; a newline in it would end the field. */
+static char *put_field(char *p, const char *name, const char *v, size_t max)
+{
+	p = put(p, name, strlen(name));
+	*p++ = '=';
+	for (size_t i = 0; v[i] && i < max; i++)
+		*p++ = v[i] == '\n' ? ' ' : v[i];
+	*p++ = '\n';
+	return p;
+}
+
+static char *put_number(char *p, const char *name, unsigned long v)
+{
+	p = put(p, name, strlen(name));
+	*p++ = '=';
+	p = put_ulong(p, v);
+	*p++ = '\n';
+	return p;
+}
+
+/* Every field but MESSAGE. Return: its end. */
+static char *fields(char *p, const struct pks_config *c, const struct pks_jline *j)
+{
+	Dl_info info;
+
+	p = put_number(p, "PRIORITY", (unsigned long)j->level);
+	p = put_number(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
+	p = put_field(p, "SYSLOG_IDENTIFIER", c->ident, sizeof(c->ident));
+	p = put_number(p, "SYSLOG_PID", (unsigned long)pks_pid());
+	p = put_number(p, "TID", (unsigned long)j->tid);
+	p = put_field(p, "PRINTK_LEVEL", pks_level_name(j->level), 8);
+	/* dladdr() takes the dynamic linker's lock: never from a handler */
+	if (j->site && j->calm && dladdr(j->site, &info) && info.dli_sname)
+		p = put_field(p, "CODE_FUNC", info.dli_sname, 256);
+	return p;
+}
+
+/* The message's name and, for text with a newline, the protocol's binary length. */
+static size_t message_head(char *h, const char *text, size_t n)
+{
+	uint64_t le = n;
+
+	if (!memchr(text, '\n', n)) {
+		memcpy(h, "MESSAGE=", 8);
+		return 8;
+	}
+	memcpy(h, "MESSAGE\n", 8);
+	for (int i = 0; i < 8; i++, le >>= 8)
+		h[8 + i] = (char)(le & 0xff);
+	return 16;
+}
+
+/* An entry too large for a datagram: in a sealed memfd, passed as SCM_RIGHTS. */
+static int send_memfd(int fd, struct msghdr *m)
+{
+	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } ctl;
+	struct msghdr fdm = { .msg_name = m->msg_name, .msg_namelen = m->msg_namelen,
+			      .msg_control = &ctl, .msg_controllen = sizeof(ctl) };
+	int mfd = memfd_create("printk-shim", MFD_CLOEXEC | MFD_ALLOW_SEALING), err = 0;
+	struct cmsghdr *cm;
+
+	if (mfd < 0)
+		return errno;
+	for (size_t i = 0; i < m->msg_iovlen && !err; i++)
+		err = pks_fd_write(mfd, m->msg_iov[i].iov_base, m->msg_iov[i].iov_len);
+	if (!err && fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL))
+		err = errno;
+	memset(&ctl, 0, sizeof(ctl));
+	cm = CMSG_FIRSTHDR(&fdm);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &mfd, sizeof(int));
+	while (!err && sendmsg(fd, &fdm, MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			err = errno;
+	close(mfd);
+	return err;
+}
+
+/*
+ * @wait: up to WAIT_S for room in a full journal; never in a handler, nor
+ * during an outage, whose lines go to stderr at once.
+ * Return: 0, or the errno of the send.
+ */
+static int send_entry(const char *path, struct iovec *iov, int n, bool wait)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct msghdr m = { .msg_name = &a, .msg_namelen = sizeof(a), .msg_iov = iov,
+			    .msg_iovlen = (size_t)n };
+	int fd = socket_get();
+
+	if (fd < 0)
+		return -fd;
+	memcpy(a.sun_path, path, strnlen(path, sizeof(a.sun_path) - 1));	/* checked when read */
+	for (;;) {
+		if (sendmsg(fd, &m, MSG_NOSIGNAL | (wait ? 0 : MSG_DONTWAIT)) >= 0)
+			return 0;
+		if (errno == EMSGSIZE || errno == ENOBUFS)
+			return send_memfd(fd, &m);
+		if (errno != EINTR)
+			return errno;
+	}
+}
+
+static void outage(const struct pks_config *c, int err, bool calm)
+{
+	if (err == EAGAIN && !calm) {
+		/* a handler's line never waits: not an outage */
+		if (!atomic_exchange(&busy_warned, 1))
+			pks_warn("journal: %s: %s for a signal handler's line; writing such lines to stderr",
+				 c->set.journal_socket, pks_strerror(err));
+		return;
+	}
+	if (!atomic_exchange(&down, 1))
+		pks_warn("journal: %s: %s; writing its lines to stderr until it is back",
+			 c->set.journal_socket, pks_strerror(err));
+	atomic_fetch_add(&diverted, 1);
+}
+
+static void delivered(const struct pks_config *c)
+{
+	unsigned long n;
+
+	if (likely(!atomic_load_explicit(&down, memory_order_relaxed)) || !atomic_exchange(&down, 0))
+		return;
+	n = atomic_exchange(&diverted, 0);
+	pks_warn("journal: %s: delivering again; %lu line%s went to stderr meanwhile",
+		 c->set.journal_socket, n, n == 1 ? "" : "s");
+}
+
+/**
+ * pks_journal_line() - one complete line as one journal entry
+ * Return: 0 delivered; -1 not, and the caller writes it to stderr.
+ */
+int pks_journal_line(const struct pks_config *c, const struct pks_jline *j,
+		     const char *text, size_t n)
+{
+	char head[FIELDS_MAX], mh[16];
+	struct iovec iov[4] = {
+		{ head, 0 }, { mh, message_head(mh, text, n) }, { (void *)text, n }, { (void *)"\n", 1 },
+	};
+	int err, saved = errno;
+
+	iov[0].iov_len = (size_t)(fields(head, c, j) - head);
+	err = send_entry(c->set.journal_socket, iov, 4,
+			 j->calm && !atomic_load_explicit(&down, memory_order_relaxed));
+	if (err)
+		outage(c, err, j->calm);
+	else
+		delivered(c);
+	errno = saved;
+	return err ? -1 : 0;
+}
