@@ -76,7 +76,7 @@ void pks_report_lint(const void *site, const char *text, unsigned long n)
 
 static const char *const format_names[] = {
 	[PKS_LINE_AUTO] = "auto", [PKS_LINE_PLAIN] = "plain", [PKS_LINE_PREFIX] = "prefix",
-	[PKS_LINE_DMESG] = "dmesg", [PKS_LINE_KMSG] = "kmsg",
+	[PKS_LINE_DMESG] = "dmesg", [PKS_LINE_KMSG] = "kmsg", [PKS_LINE_JSON] = "json",
 };
 
 static void report_outputs(const struct pks_config *c)

@@ -43,7 +43,7 @@ bad() {
 
 @test "config: enumerations invalid" {
 	bad CONT loose 'legacy|strict' legacy
-	bad FORMAT json 'auto|plain|prefix|dmesg|kmsg' auto
+	bad FORMAT xml 'auto|plain|prefix|dmesg|kmsg|json' auto
 	bad COLOR sometimes 'auto|always|never' auto
 	bad SYSLOG_FORMAT rfc9999 'rfc3164|rfc5424' rfc3164
 }

@@ -27,8 +27,8 @@ allow() {
 }
 
 allow base	'base/'
-allow core	'base/compiler\.h|core/'
-allow format	'base/compiler\.h|format/'
+allow core	'base/(compiler|digits)\.h|core/'
+allow format	'base/(compiler|digits)\.h|format/'
 allow config	'base/|core/|config/'
 allow out	'base/|core/|config/|out/'
 allow ctx	'base/|core/|config/|out/sink\.h|ctx/'

@@ -161,7 +161,7 @@ static void resolve_outputs(struct pks_config *c)
 		out->kind = o->kind;
 		out->fd = fd;
 		out->spec = i;
-		out->color = fd >= 0 && c->format != PKS_LINE_KMSG && want_color(fd);
+		out->color = fd >= 0 && !pks_render_room(c->format, 1) && want_color(fd);
 		c->has_stderr |= o->kind == PKS_OUT_STDERR;
 		c->nout++;
 	}

@@ -98,7 +98,8 @@ static int p_##field(struct pks_settings *s, const char *v)		\
 }
 ENUM_PARSER(cont, { "legacy", PKS_CONT_LEGACY }, { "strict", PKS_CONT_STRICT })
 ENUM_PARSER(format, { "auto", PKS_LINE_AUTO }, { "plain", PKS_LINE_PLAIN },
-	    { "prefix", PKS_LINE_PREFIX }, { "dmesg", PKS_LINE_DMESG }, { "kmsg", PKS_LINE_KMSG })
+	    { "prefix", PKS_LINE_PREFIX }, { "dmesg", PKS_LINE_DMESG }, { "kmsg", PKS_LINE_KMSG },
+	    { "json", PKS_LINE_JSON })
 ENUM_PARSER(color, { "auto", PKS_COLOR_AUTO }, { "always", PKS_COLOR_ALWAYS },
 	    { "never", PKS_COLOR_NEVER })
 ENUM_PARSER(syslog_format, { "rfc3164", PKS_SYSLOG_RFC3164 }, { "rfc5424", PKS_SYSLOG_RFC5424 })
@@ -260,7 +261,7 @@ const struct pks_var pks_vars[] = {
 	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
 	{ "OUTPUT", "stderr|syslog|journal|file:PATH|fd:N", "stderr",
 	  "comma-separated outputs; every line goes to each", false, p_output },
-	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg", "auto",
+	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg|json", "auto",
 	  "line format for stderr, file and fd outputs", false, p_format },
 	{ "LEVEL", LEVELS, "debug", "show lines with level <= this", false, p_level },
 	{ "DEFAULT_LEVEL", LEVELS, "4", "level of a line without a level marker", false, p_default_level },

@@ -99,6 +99,19 @@ size_t pks_render_suffix(char *out, const struct pks_render *r)
 	return (size_t)(p - out);
 }
 
+/**
+ * pks_render_room() - Return: room for the whole record of an @n-byte line
+ * in @format, 0 for the formats that write around the text in place.
+ */
+size_t pks_render_room(enum pks_linefmt format, size_t n)
+{
+	if (format == PKS_LINE_KMSG)
+		return pks_render_kmsg_max(n);
+	if (format == PKS_LINE_JSON)
+		return pks_render_json_max(n);
+	return 0;
+}
+
 /** pks_render_kmsg_max() - Return: room pks_render_kmsg() may need for @n bytes. */
 size_t pks_render_kmsg_max(size_t n)
 {

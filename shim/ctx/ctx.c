@@ -45,8 +45,11 @@ static void *map(size_t size)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* Carve head room, the line, tail room, scratch and kmsg room out of @buf. */
-static void carve(struct pks_ctx *x, char *buf, size_t line, bool kmsg)
+/*
+ * Carve head room, the line, tail room, scratch and the room of a whole
+ * record (kmsg, json) out of @buf.
+ */
+static void carve(struct pks_ctx *x, char *buf, size_t line, bool record)
 {
 	char *p = buf + PKS_HEAD_MAX;
 
@@ -54,25 +57,23 @@ static void carve(struct pks_ctx *x, char *buf, size_t line, bool kmsg)
 	p += line + PKS_TAIL_MAX;
 	x->scratch = p;
 	p += PKS_SCRATCH;
-	x->w.render = kmsg ? p : NULL;
+	x->w.render = record ? p : NULL;
 }
 
-static size_t ctx_size(size_t line, bool kmsg)
+static size_t ctx_size(size_t line, enum pks_linefmt format)
 {
-	return PKS_HEAD_MAX + line + PKS_TAIL_MAX + PKS_SCRATCH +
-	       (kmsg ? pks_render_kmsg_max(line) : 0);
+	return PKS_HEAD_MAX + line + PKS_TAIL_MAX + PKS_SCRATCH + pks_render_room(format, line);
 }
 
 static int ctx_map(struct pks_ctx *x)
 {
 	const struct pks_config *c = pks_config();
-	bool kmsg = c->format == PKS_LINE_KMSG;
-	size_t size = ctx_size(c->set.line_max, kmsg);
+	size_t size = ctx_size(c->set.line_max, c->format);
 	char *p = map(size);
 
 	if (!p)
 		return -1;
-	carve(x, p, c->set.line_max, kmsg);
+	carve(x, p, c->set.line_max, pks_render_room(c->format, 1) > 0);
 	x->map_size = size;
 	x->map = p;
 	return 0;
@@ -86,13 +87,12 @@ static int ctx_map(struct pks_ctx *x)
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 {
 	const struct pks_config *c = pks_config();
-	bool kmsg = c->format == PKS_LINE_KMSG;
 	size_t line = c->set.line_max;
 
-	while (ctx_size(line, kmsg) > size)
+	while (ctx_size(line, c->format) > size)
 		line /= 2;
 	memset(x, 0, sizeof(*x));
-	carve(x, buf, line ? line : 1, kmsg);
+	carve(x, buf, line ? line : 1, pks_render_room(c->format, 1) > 0);
 	x->w.tid = gettid();
 	x->w.in_handler = pks_sigdepth() > 0;
 }

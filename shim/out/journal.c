@@ -12,8 +12,8 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
+#include "core/render.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -115,17 +115,14 @@ static char *put_number(char *p, const char *name, unsigned long v)
 /* Every field but MESSAGE. Return: its end. */
 static char *fields(char *p, const struct pks_config *c, const struct pks_jline *j)
 {
-	Dl_info info;
-
 	p = put_number(p, "PRIORITY", (unsigned long)j->level);
 	p = put_number(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
 	p = put_field(p, "SYSLOG_IDENTIFIER", c->ident, sizeof(c->ident));
 	p = put_number(p, "SYSLOG_PID", (unsigned long)pks_pid());
 	p = put_number(p, "TID", (unsigned long)j->tid);
 	p = put_field(p, "PRINTK_LEVEL", pks_level_name(j->level), 8);
-	/* dladdr() takes the dynamic linker's lock: never from a handler */
-	if (j->site && j->calm && dladdr(j->site, &info) && info.dli_sname)
-		p = put_field(p, "CODE_FUNC", info.dli_sname, 256);
+	if (j->func)
+		p = put_field(p, "CODE_FUNC", j->func, PKS_FUNC_MAX);
 	return p;
 }
 

@@ -14,8 +14,8 @@ struct pks_config;
 struct pks_jline {
 	int level;
 	long tid;
-	const void *site;	/* the printk call that began the line, or NULL */
-	bool calm;		/* not from a signal handler: may wait, may look up symbols */
+	const char *func;	/* the function that called printk, or NULL */
+	bool calm;		/* not from a signal handler: may wait */
 };
 
 int pks_journal_line(const struct pks_config *c, const struct pks_jline *j,

@@ -11,12 +11,14 @@
 #include "out/sink.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
+#include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
 #include "out/journal.h"
 #include "out/syslog.h"
 
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,6 +74,26 @@ void pks_sink_report_lost(void)
 	}
 }
 
+/*
+ * The name of the function at @site, for the formats and outputs that show
+ * it; remembered per writer, since dladdr() walks symbol tables, and never
+ * looked up in a handler, since dladdr() takes the dynamic linker's lock.
+ */
+static const char *func_of(struct pks_writer *w, const void *site)
+{
+	Dl_info info;
+
+	if (!site || w->in_handler)
+		return NULL;
+	if (site != w->site) {
+		w->site = site;
+		w->func[0] = '\0';
+		if (dladdr(site, &info) && info.dli_sname)
+			strncat(w->func, info.dli_sname, sizeof(w->func) - 1);
+	}
+	return w->func[0] ? w->func : NULL;
+}
+
 /* One line to one descriptor, in @r's format. Return: 0 or an errno. */
 static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct pks_render *r)
 {
@@ -81,6 +103,8 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct 
 
 	if (r->format == PKS_LINE_KMSG && w->render)
 		return pks_fd_write(fd, w->render, pks_render_kmsg(w->render, r, text, n));
+	if (r->format == PKS_LINE_JSON && w->render)
+		return pks_fd_write(fd, w->render, pks_render_json(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
 	tn = pks_render_suffix(text + n, r);
@@ -89,15 +113,30 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct 
 
 /* A line for a daemon's socket. Return: 0 delivered, -1 not (it goes to stderr). */
 static int to_daemon(const struct pks_config *c, const struct pks_out *o,
-		     const struct pks_writer *w, struct pks_line *l)
+		     struct pks_writer *w, struct pks_line *l)
 {
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
-	struct pks_jline j = { l->level, w->tid, l->site, !w->in_handler };
 
-	if (o->kind == PKS_OUT_JOURNAL)
+	if (o->kind == PKS_OUT_JOURNAL) {
+		struct pks_jline j = { l->level, w->tid, func_of(w, l->site), !w->in_handler };
+
 		return pks_journal_line(c, &j, text, n);
+	}
 	return pks_syslog_line(c, l->level, !w->in_handler, text, n);
+}
+
+/* What a JSON line says beyond the other formats. */
+static void json(const struct pks_config *c, struct pks_writer *w, const struct pks_line *l,
+		 struct pks_render *r)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->t_real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	r->pid = pks_pid();
+	r->ident = c->ident;
+	r->func = func_of(w, l->site);
 }
 
 /**
@@ -107,7 +146,7 @@ static int to_daemon(const struct pks_config *c, const struct pks_out *o,
 void pks_sink_line(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
-	const struct pks_writer *w = writer;
+	struct pks_writer *w = writer;
 	struct pks_render r = {
 		.format = c->format, .time = c->set.time, .caller = c->set.caller,
 		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
@@ -118,6 +157,8 @@ void pks_sink_line(struct pks_line *l, void *writer)
 		return;
 	if (c->format == PKS_LINE_KMSG)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
+	if (c->format == PKS_LINE_JSON)
+		json(c, w, l, &r);
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
 

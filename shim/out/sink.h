@@ -7,6 +7,7 @@
 #define PKS_OUT_SINK_H
 
 #include "core/linebuf.h"
+#include "core/render.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@ struct pks_writer {
 	char *render;		/* room for a kmsg record of LINE_MAX, or NULL */
 	long tid;		/* the thread the line belongs to */
 	bool in_handler;	/* written from a signal handler's context */
+	const void *site;	/* the last caller looked up, and its name: */
+	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
 };
 
 void pks_sink_line(struct pks_line *l, void *writer);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/core/render.c: prefixes, suffixes and kmsg records. */
+/* Unit tests of shim/core/render.c and json.c: prefixes, suffixes, kmsg and JSON records. */
 #include "core/render.h"
 #include "config/vars.h"
 #include "tap.h"
@@ -9,6 +9,43 @@ static void pre(struct pks_render r, const char *want, const char *name)
 	char buf[PKS_HEAD_MAX];
 
 	is_mem(buf, pks_render_prefix(buf, &r), want, strlen(want), name);
+}
+
+/* The message of a JSON record of @in, the text between "msg":" and "}. */
+static void json_msg(const char *in, size_t n, const char *want, const char *what)
+{
+	static char buf[4096];
+	struct pks_render r = { .format = PKS_LINE_JSON, .level = 6, .pid = 1, .tid = 2,
+				.ident = "t" };
+	size_t len = pks_render_json(buf, &r, in, n);
+	const char *m = strstr(buf, "\"msg\":\"");
+
+	ok(len <= pks_render_json_max(n) && m && len >= 3 && !memcmp(buf + len - 3, "\"}\n", 3),
+	   "json frame: %s", what);
+	if (m)
+		is_mem(m + 7, (size_t)(buf + len - 3 - (m + 7)), want, strlen(want), what);
+}
+
+static void json_cases(void)
+{
+	static char buf[512];
+	struct pks_render r = { .format = PKS_LINE_JSON, .level = 4, .pid = 10, .tid = 11,
+				.ident = "id\"x", .func = "f", .t_real_ns = 86400ull * 1000000000u * 20426 +
+				3723000456000ull };
+	const char *want = "{\"time\":\"2025-12-04T01:02:03.000456Z\",\"level\":4,"
+		"\"level_name\":\"warn\",\"pid\":10,\"tid\":11,\"ident\":\"id\\\"x\","
+		"\"caller\":\"f\",\"msg\":\"m\"}\n";
+
+	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record");
+	json_msg("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+		 "json keeps valid UTF-8");
+	json_msg("\xc0\xaf", 2, "\\\\xc0\\\\xaf", "json: an overlong sequence is escaped");
+	json_msg("\xed\xa0\x80", 3, "\\\\xed\\\\xa0\\\\x80", "json: a surrogate is escaped");
+	json_msg("\xf4\x8f\xbf\xbf", 4, "\xf4\x8f\xbf\xbf", "json keeps U+10FFFF");
+	json_msg("\xf4\x90\x80\x80", 4, "\\\\xf4\\\\x90\\\\x80\\\\x80", "json: past U+10FFFF is escaped");
+	json_msg("a\xe2\x82", 3, "a\\\\xe2\\\\x82", "json: a sequence cut short is escaped");
+	json_msg("\"\\\b\f\n\r\t\x01\x1f\x7f", 10, "\\\"\\\\x5c\\b\\f\\n\\r\\t\\u0001\\u001f\\u007f",
+		 "json escapes");
 }
 
 int main(void)
@@ -55,5 +92,6 @@ int main(void)
 	r.tid = 9;
 	is_mem(buf, pks_render_kmsg(buf, &r, "x", 1), "6,7,2500,c,caller=T9;x\n", 23, "kmsg flag and caller");
 	ok(pks_render_kmsg_max(10) >= 4 * 10 + 40, "kmsg room");
+	json_cases();
 	return tap_done();
 }
