@@ -143,3 +143,18 @@ load helper
 	capture "$w" --format=prefix -- "$FIX/emit" $'\0013installed\n'
 	err_is $'<3>installed\n'
 }
+
+@test "wrapper: a value quoted in a message is escaped, so the message stays one line" {
+	capture "$WRAPPER" --output=$'stderr\n<0>forged' true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|syslog|file:PATH|fd:N\n'
+	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
+	capture "$WRAPPER" -- $'no-such\n<0>forged'
+	[ "$status" -eq 127 ]
+	err_is $'printk-shim: no-such\\n<0>forged: command not found\n'
+	capture env PRINTK_SHIM_LIB=$'/nonexistent/\x7f.so' "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory\n'
+}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +39,62 @@ enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";
 
-static __attribute__((noreturn))
-void die(int code, const char *fmt, const char *a, const char *b)
+/*
+ * @s as a message may quote it: newline, tab and backslash as \n, \t, \\,
+ * other control bytes as \xNN, as the kernel's %pE does, so that a value
+ * cannot end the message and forge a line of its own. The result lives
+ * until four more calls.
+ */
+static const char *esc(const char *s)
 {
-	fprintf(stderr, "%s: ", prog);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	fprintf(stderr, fmt, a, b);
-#pragma GCC diagnostic pop
+	static char *ring[4];
+	static unsigned int next;
+	char **slot = &ring[next++ % 4], *o;
+
+	free(*slot);
+	*slot = o = malloc(4 * strlen(s) + 1);
+	if (!o)
+		return "(out of memory)";
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n' || c == '\t' || c == '\\')
+			o += sprintf(o, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : '\\');
+		else if (c < 0x20 || c == 0x7f)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
+	}
+	*o = '\0';
+	return *slot;
+}
+
+/* One line on stderr: "printk-shim: [KIND: ]..."; values in it go through esc(). */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s%s", prog, kind, *kind ? ": " : "");
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+static __attribute__((format(printf, 1, 2)))
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("warning", fmt, ap);
+	va_end(ap);
+}
+
+static __attribute__((noreturn, format(printf, 2, 3)))
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
 	exit(code);
 }
 
@@ -123,7 +171,7 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 		value = all;
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
-		die(EXIT_USAGE, "%s: expected %s", arg, v->expect);
+		die(EXIT_USAGE, "%s: expected %s", esc(arg), v->expect);
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 	setenv(name, value, 1);
 }
@@ -208,9 +256,12 @@ static const char *checked_module(void)
 	const char *file = own_class(m, buf, sizeof(buf));
 
 	if (bad_path(m))
-		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks%s", m, "");
-	if (access(file, R_OK) != 0)
-		die(EXIT_USAGE, "module '%s' not found: %s", file, strerror(errno));
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", esc(m));
+	if (access(file, R_OK) != 0) {
+		const char *why = strerror(errno);
+
+		die(EXIT_USAGE, "module '%s' not found: %s", esc(file), why);
+	}
 	return m;
 }
 
@@ -232,7 +283,7 @@ static void preload(const char *m)
 	}
 	v = malloc(n + strlen(old) + 2);
 	if (!v)
-		die(EXIT_USAGE, "%s%s", strerror(errno), "");
+		die(EXIT_USAGE, "%s", strerror(errno));
 	sprintf(v, "%s:%s", m, old);
 	setenv("LD_PRELOAD", v, 1);
 	free(v);
@@ -282,7 +333,7 @@ static const char *find(const char *cmd, char *buf, size_t size)
 		if (!p[n])
 			break;
 	}
-	die(EXIT_NOT_FOUND, "%s: command not found%s", cmd, "");
+	die(EXIT_NOT_FOUND, "%s: command not found", esc(cmd));
 	return NULL;
 }
 
@@ -326,15 +377,21 @@ static void inspect(const char *path, const char *cmd)
 	if (stat(path, &st) != 0)
 		return;
 	if (st.st_mode & (S_ISUID | S_ISGID))
-		fprintf(stderr, "%s: warning: %s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed\n",
-			prog, cmd, st.st_mode & S_ISUID ? "user" : "group");
+		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
+		     esc(cmd), st.st_mode & S_ISUID ? "user" : "group");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (!dynamic(fd) && !is_self(&st))
-		fprintf(stderr, "%s: warning: %s is statically linked: printk cannot be interposed\n",
-			prog, cmd);
+		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
 	close(fd);
+}
+
+/* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
+static __attribute__((noreturn))
+void cannot_run(const char *cmd, int err)
+{
+	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", esc(cmd), strerror(err));
 }
 
 static void run(char **argv)
@@ -343,10 +400,10 @@ static void run(char **argv)
 	const char *path = find(argv[0], buf, sizeof(buf));
 
 	if (access(path, X_OK) != 0)
-		die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
+		cannot_run(argv[0], errno);
 	inspect(path, argv[0]);
 	execv(path, argv);
-	die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
+	cannot_run(argv[0], errno);
 }
 
 int main(int argc, char **argv)
@@ -378,10 +435,10 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!(v = option(argv[i], &value, &has)))
-			die(EXIT_USAGE, "unknown option '%s'; see --help%s", argv[i], "");
+			die(EXIT_USAGE, "unknown option '%s'; see --help", esc(argv[i]));
 		if (!has) {
 			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value: %s", argv[i], v->expect);
+				die(EXIT_USAGE, "%s needs a value: %s", esc(argv[i]), v->expect);
 			value = argv[++i];
 		}
 		set_var(v, opt, value);
@@ -390,7 +447,7 @@ int main(int argc, char **argv)
 	if (print)
 		print_env();
 	if (i >= argc)
-		die(EXIT_USAGE, "no command given; see --help%s%s", "", "");
+		die(EXIT_USAGE, "no command given; see --help");
 	run(argv + i);
 	return EXIT_CANNOT_RUN;
 }
