@@ -158,3 +158,18 @@ load helper
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory\n'
 }
+
+@test "wrapper: -h and -v are --help and --version; after -- they are a command" {
+	"$WRAPPER" --help >"$BATS_TEST_TMPDIR/help"
+	capture "$WRAPPER" -h
+	[ "$status" -eq 0 ]
+	err_is ''
+	cmp "$OUT" "$BATS_TEST_TMPDIR/help"
+	capture "$WRAPPER" --time -v
+	[ "$status" -eq 0 ]
+	err_is ''
+	out_is "$("$WRAPPER" --version)"$'\n'
+	capture "$WRAPPER" -- -h
+	[ "$status" -eq 127 ]
+	err_is $'printk-shim: -h: command not found\n'
+}

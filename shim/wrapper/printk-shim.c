@@ -119,8 +119,8 @@ static void usage(void)
 	}
 	printf("  --lib          print the module's path and exit\n"
 	       "  --print-env    print export lines for eval and exit\n"
-	       "  --help         print this help and exit\n"
-	       "  --version      print the version and exit\n\n"
+	       "  --help, -h     print this help and exit\n"
+	       "  --version, -v  print the version and exit\n\n"
 	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
 	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
 	       "it is not found.\n");
@@ -406,12 +406,18 @@ static void run(char **argv)
 	cannot_run(argv[0], errno);
 }
 
+/* Options are long, but for -h and -v; any other word starts the command. */
+static bool is_option(const char *arg)
+{
+	return !strncmp(arg, "--", 2) || !strcmp(arg, "-h") || !strcmp(arg, "-v");
+}
+
 int main(int argc, char **argv)
 {
 	bool print = false;
 	int i;
 
-	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+	for (i = 1; i < argc && is_option(argv[i]); i++) {
 		const struct pks_var *v;
 		const char *value, *opt = argv[i];
 		bool has;
@@ -420,9 +426,9 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (!strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			usage();
-		if (!strcmp(argv[i], "--version")) {
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-v")) {
 			printf("printk-shim %s\n", PACKAGE_VERSION);
 			return 0;
 		}
