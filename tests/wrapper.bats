@@ -173,3 +173,14 @@ load helper
 	[ "$status" -eq 127 ]
 	err_is $'printk-shim: -h: command not found\n'
 }
+
+@test "wrapper: --print-env with a command is refused, not run without it" {
+	capture "$WRAPPER" --print-env -- sh -c 'echo ran'
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is $'printk-shim: --print-env: expected no command, got \'sh\'; nothing is run\n'
+	capture "$WRAPPER" --print-env --time true
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is $'printk-shim: --print-env: expected no command, got \'true\'; nothing is run\n'
+}

@@ -449,6 +449,8 @@ int main(int argc, char **argv)
 		}
 		set_var(v, opt, value);
 	}
+	if (print && i < argc)
+		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", esc(argv[i]));
 	preload(checked_module());
 	if (print)
 		print_env();
