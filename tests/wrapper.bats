@@ -184,3 +184,15 @@ load helper
 	out_is ''
 	err_is $'printk-shim: --print-env: expected no command, got \'true\'; nothing is run\n'
 }
+
+@test "wrapper: a relative file: output is refused for what it is" {
+	capture "$WRAPPER" --output=file:rel.log true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=file:rel.log: the path \'rel.log\' must be absolute\n'
+	capture "$WRAPPER" --output stderr,file:logs/x.log true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute\n'
+	capture "$WRAPPER" --output=file:/ok.log,sislog true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|syslog|file:PATH|fd:N\n'
+}

@@ -158,6 +158,40 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 	return v && !(no && v->boolean && eq) ? v : NULL;
 }
 
+/*
+ * The path of the first "file:" item of an output list that is not
+ * absolute, copied into @buf; NULL if there is none. confparse.c refuses
+ * such an item along with every other malformed one.
+ */
+static const char *relative_file(const char *list, char *buf, size_t size)
+{
+	for (const char *p = list; ; p++) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 5 && !strncmp(p, "file:", 5) && p[5] != '/') {
+			snprintf(buf, size, "%.*s", (int)(n - 5), p + 5);
+			return buf;
+		}
+		p += n;
+		if (!*p)
+			return NULL;
+	}
+}
+
+/* Exit 125 for a value that @v's parser refused, with what was wrong with it. */
+static __attribute__((noreturn))
+void refuse(const struct pks_var *v, const char *arg, const char *value)
+{
+	bool joined = strchr(arg, '=') != NULL;	/* "--opt=value", not "--opt value" */
+	const char *opt = esc(arg), *val = joined ? "" : esc(value), *rel;
+	char path[PKS_PATH_MAX];
+
+	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
+		die(EXIT_USAGE, "%s%s%s: the path '%s' must be absolute",
+		    opt, joined ? "" : "=", val, esc(rel));
+	die(EXIT_USAGE, "%s%s%s: expected %s", opt, joined ? "" : "=", val, v->expect);
+}
+
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
 	static int symbols_seen;
@@ -171,7 +205,7 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 		value = all;
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
-		die(EXIT_USAGE, "%s: expected %s", esc(arg), v->expect);
+		refuse(v, arg, value);
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 	setenv(name, value, 1);
 }
