@@ -196,3 +196,14 @@ load helper
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|syslog|file:PATH|fd:N\n'
 }
+
+@test "wrapper: a bad on/off value lists every word that is accepted" {
+	capture "$WRAPPER" --time=maybe true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --time=maybe: expected 0|1|no|yes|off|on|false|true\n'
+	for w in 0 1 no yes off on false true; do
+		run "$WRAPPER" --time="$w" --print-env
+		[ "$status" -eq 0 ]
+		grep -qx "export PRINTK_SHIM_TIME='$w'" <<< "$output"
+	done
+}

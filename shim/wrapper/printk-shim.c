@@ -35,6 +35,13 @@
 #define INSTALLED_MODULE PKS_PKGLIBDIR "/" MODULE_NAME
 #endif
 
+/*
+ * What the parsers take for an on/off variable, besides the --name and
+ * --no-name forms; pks_vars[] says only "0|1", which the module's warning
+ * keeps. printk-shim.1 lists the same words.
+ */
+#define BOOL_WORDS "0|1|no|yes|off|on|false|true"
+
 enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";
@@ -189,7 +196,8 @@ void refuse(const struct pks_var *v, const char *arg, const char *value)
 	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
 		die(EXIT_USAGE, "%s%s%s: the path '%s' must be absolute",
 		    opt, joined ? "" : "=", val, esc(rel));
-	die(EXIT_USAGE, "%s%s%s: expected %s", opt, joined ? "" : "=", val, v->expect);
+	die(EXIT_USAGE, "%s%s%s: expected %s", opt, joined ? "" : "=", val,
+	    v->boolean ? BOOL_WORDS : v->expect);
 }
 
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
