@@ -207,3 +207,14 @@ load helper
 		grep -qx "export PRINTK_SHIM_TIME='$w'" <<< "$output"
 	done
 }
+
+@test "wrapper: stdout is an output, the same as fd:1, as an option and as a variable" {
+	capture "$WRAPPER" --output=stdout --format=prefix -- "$FIX/emit" $'\0016to stdout\n'
+	[ "$status" -eq 0 ]
+	out_is $'<6>to stdout\n'
+	err_is ''
+	capture env PRINTK_SHIM_OUTPUT=stderr,stdout "$WRAPPER" -- "$FIX/emit" $'\0013both\n'
+	[ "$status" -eq 0 ]
+	out_is $'both\n'
+	err_is $'both\n'
+}
