@@ -218,3 +218,16 @@ load helper
 	out_is $'both\n'
 	err_is $'both\n'
 }
+
+@test "wrapper: an output listed twice is used once, with one warning" {
+	capture "$WRAPPER" --output=stderr,stderr -- "$FIX/emit" $'\0016once\n'
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: --output=stderr,stderr: an output is listed more than once; using stderr\nonce\n'
+	capture "$WRAPPER" --output stdout,stderr,fd:1,stderr,stdout --print-env
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: --output=stdout,stderr,fd:1,stderr,stdout: an output is listed more than once; using stdout,stderr\n'
+	grep -qx "export PRINTK_SHIM_OUTPUT='stdout,stderr'" "$OUT"
+	capture "$WRAPPER" --output=file:/tmp/a,file:/tmp/b,fd:3,fd:4 --print-env
+	err_is ''
+	grep -qx "export PRINTK_SHIM_OUTPUT='file:/tmp/a,file:/tmp/b,fd:3,fd:4'" "$OUT"
+}

@@ -185,26 +185,67 @@ static const char *relative_file(const char *list, char *buf, size_t size)
 	}
 }
 
+/* "--opt=value" as the user wrote it, or as "--opt value" meant it; escaped. */
+static const char *shown(const char *arg, const char *value)
+{
+	char buf[4096];
+
+	if (strchr(arg, '='))
+		return esc(arg);
+	if (snprintf(buf, sizeof(buf), "%s=%s", arg, value) >= (int)sizeof(buf))
+		strcpy(buf + sizeof(buf) - 4, "...");
+	return esc(buf);
+}
+
 /* Exit 125 for a value that @v's parser refused, with what was wrong with it. */
 static __attribute__((noreturn))
 void refuse(const struct pks_var *v, const char *arg, const char *value)
 {
-	bool joined = strchr(arg, '=') != NULL;	/* "--opt=value", not "--opt value" */
-	const char *opt = esc(arg), *val = joined ? "" : esc(value), *rel;
 	char path[PKS_PATH_MAX];
+	const char *rel;
 
 	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
-		die(EXIT_USAGE, "%s%s%s: the path '%s' must be absolute",
-		    opt, joined ? "" : "=", val, esc(rel));
-	die(EXIT_USAGE, "%s%s%s: expected %s", opt, joined ? "" : "=", val,
-	    v->boolean ? BOOL_WORDS : v->expect);
+		die(EXIT_USAGE, "%s: the path '%s' must be absolute", shown(arg, value), esc(rel));
+	die(EXIT_USAGE, "%s: expected %s", shown(arg, value), v->boolean ? BOOL_WORDS : v->expect);
+}
+
+static bool same_output(const struct pks_outspec *a, const struct pks_outspec *b)
+{
+	return a->kind == b->kind && (a->kind != PKS_OUT_FD || a->fd == b->fd) &&
+	       (a->kind != PKS_OUT_FILE || !strcmp(a->path, b->path));
+}
+
+/*
+ * @list, which parsed into @s, without the items that repeat an earlier one
+ * (stdout and fd:1 are one), into @buf. Each line would be written to a
+ * repeated output twice. Return: whether an item was left out.
+ */
+static bool drop_repeats(const struct pks_settings *s, const char *list, char *buf, size_t size)
+{
+	const char *p = list;
+	size_t len = 0;
+	bool dropped = false;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->noutputs; p += strcspn(p, ",") + 1, i++) {
+		int j = 0;
+
+		while (j < i && !same_output(&s->outputs[j], &s->outputs[i]))
+			j++;
+		if (j < i)
+			dropped = true;
+		else if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? "," : "",
+						(int)strcspn(p, ","), p);
+	}
+	return dropped;
 }
 
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
 	static int symbols_seen;
 	struct pks_settings s;
-	char name[80], all[4096];
+	char name[80], all[4096], once[PKS_OUTPUTS_MAX * (PKS_PATH_MAX + 8)];
 
 	/* Repeated --symbol options add up; the first replaces the environment's. */
 	if (!strcmp(v->name, "SYMBOLS") && *value && symbols_seen++ &&
@@ -214,6 +255,10 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
 		refuse(v, arg, value);
+	if (!strcmp(v->name, "OUTPUT") && *value && drop_repeats(&s, value, once, sizeof(once))) {
+		warn("%s: an output is listed more than once; using %s", shown(arg, value), esc(once));
+		value = once;
+	}
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 	setenv(name, value, 1);
 }
