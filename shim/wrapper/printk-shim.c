@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MODULE_NAME "libprintk-shim.so"
@@ -455,17 +457,41 @@ static bool dynamic(int fd)
 	return false;
 }
 
+/*
+ * The set-ID bit of @st ('u' or 'g', else 0) that will make the kernel
+ * start @path with AT_SECURE, so that the dynamic linker ignores
+ * LD_PRELOAD: it does when the effective user or group the program gets
+ * is not the caller's real one. Root running a set-user-ID-root program
+ * keeps its IDs and is interposed. A set-group-ID file without group
+ * execute permission (the mandatory-locking mark), and any set-ID file on
+ * a nosuid mount or under no_new_privs, changes no ID. File capabilities
+ * are not looked at.
+ */
+static int secure_bit(const char *path, const struct stat *st)
+{
+	struct statvfs fs;
+
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ||
+	    (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOSUID)))
+		return 0;
+	if ((st->st_mode & S_ISUID) && st->st_uid != getuid())
+		return 'u';
+	if ((st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && st->st_gid != getgid())
+		return 'g';
+	return 0;
+}
+
 /* Warn where LD_PRELOAD cannot take effect: set-ID and static programs. */
 static void inspect(const char *path, const char *cmd)
 {
 	struct stat st;
-	int fd;
+	int fd, bit;
 
 	if (stat(path, &st) != 0)
 		return;
-	if (st.st_mode & (S_ISUID | S_ISGID))
+	if ((bit = secure_bit(path, &st)))
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
-		     esc(cmd), st.st_mode & S_ISUID ? "user" : "group");
+		     esc(cmd), bit == 'u' ? "user" : "group");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
