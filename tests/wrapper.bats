@@ -256,3 +256,67 @@ load helper
 	err_is ''
 	grep -qx "export PRINTK_SHIM_OUTPUT='file:/tmp/a,file:/tmp/b,fd:3,fd:4'" "$OUT"
 }
+
+# lib_like FILE OFFSET BYTES: FILE, a copy of the module with BYTES (printf
+# escapes) written over its ELF header at OFFSET.
+lib_like() {
+	cp "$MODULE" "$1"
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+@test "wrapper: a module the dynamic linker would ignore is refused, not run without" {
+	[ "$(uname -m)" = x86_64 ] || skip "the messages name x86-64"
+	T=$BATS_TEST_TMPDIR
+	want="expected a 64-bit x86-64 shared object for $FIX/emit"
+	printf 'not an object\n' >"$T/text.so"
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: $want"$'\n'
+	lib_like "$T/m32.so" 4 '\001'
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/m32.so' is a 32-bit x86-64 shared object: $want"$'\n'
+	lib_like "$T/arm.so" 18 '\267\000'
+	capture env PRINTK_SHIM_LIB="$T/arm.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/arm.so' is a 64-bit aarch64 shared object: $want"$'\n'
+	lib_like "$T/exec.so" 16 '\002\000'
+	capture env PRINTK_SHIM_LIB="$T/exec.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/exec.so' is a 64-bit x86-64 executable: $want"$'\n'
+	printf 'int main(void) { return 0; }\n' >"$T/pie.c"
+	${CC:-cc} -fPIE -pie -o "$T/pie" "$T/pie.c"
+	capture env PRINTK_SHIM_LIB="$T/pie" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/pie' is a 64-bit x86-64 position-independent executable: $want"$'\n'
+}
+
+@test "wrapper: for a #! script or a static command, the module must be a shared object of any class" {
+	T=$BATS_TEST_TMPDIR
+	printf '#!%s\n' "$FIX/emit" >"$T/script"
+	chmod +x "$T/script"
+	capture "$WRAPPER" --format=prefix -- "$T/script"
+	[ "$status" -eq 0 ]
+	err_is "<4>$T/script"$'\n'
+	printf 'not an object\n' >"$T/text.so"
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/script"
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/script"$'\n'
+	# The script may start programs of another class, which would load
+	# this module: its class is not held against it.
+	printf '#!/bin/sh\necho ran\n' >"$T/sh-script"
+	chmod +x "$T/sh-script"
+	lib_like "$T/m32.so" 4 '\001'
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/sh-script"
+	[ "$status" -eq 0 ]
+	out_is $'ran\n'
+	printf 'int main(void) { return 0; }\n' >"$T/s.c"
+	${CC:-cc} -static -o "$T/static" "$T/s.c"
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/static"
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/static"
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'"printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/static"$'\n'
+}

@@ -14,7 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,20 +338,26 @@ static const char *own_class(const char *m, char *buf, size_t size)
 	return m;
 }
 
-static const char *checked_module(void)
-{
-	const char *m = module_path();
-	char buf[PATH_MAX];
-	const char *file = own_class(m, buf, sizeof(buf));
+/* The module as it goes into LD_PRELOAD, and as a program of the wrapper's class loads it. */
+struct module {
+	const char *preload;
+	const char *file;	/* the same as @preload, but in a multiarch build */
+};
 
-	if (bad_path(m))
-		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", esc(m));
-	if (access(file, R_OK) != 0) {
+static struct module checked_module(void)
+{
+	static char buf[PATH_MAX];
+	struct module mod = { module_path(), NULL };
+
+	mod.file = own_class(mod.preload, buf, sizeof(buf));
+	if (bad_path(mod.preload))
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", esc(mod.preload));
+	if (access(mod.file, R_OK) != 0) {
 		const char *why = strerror(errno);
 
-		die(EXIT_USAGE, "module '%s' not found: %s", esc(file), why);
+		die(EXIT_USAGE, "module '%s' not found: %s", esc(mod.file), why);
 	}
-	return m;
+	return mod;
 }
 
 /* Put @m in front of LD_PRELOAD unless it is already one of its entries. */
@@ -434,27 +440,100 @@ static bool is_self(const struct stat *st)
 	return stat("/proc/self/exe", &me) == 0 && me.st_dev == st->st_dev && me.st_ino == st->st_ino;
 }
 
-/* Does the ELF file on @fd ask for a dynamic linker? The headers are read in one go. */
-static bool dynamic(int fd)
+/* What the dynamic linker looks at in a program and in an object to preload. */
+struct elf {
+	unsigned char cls, data;	/* e_ident[EI_CLASS], e_ident[EI_DATA] */
+	unsigned int type, machine;	/* e_type, e_machine */
+	bool interp;			/* PT_INTERP: started by a dynamic linker */
+	bool pie;			/* DF_1_PIE: an executable, never preloaded */
+};
+
+/* An open file whose first bytes are read in one go: the headers, usually. */
+struct file {
+	int fd;
+	size_t got;
+	unsigned char head[4096];
+};
+
+/* @size bytes at @off of @f into @buf; false if the file is shorter. */
+static bool at(const struct file *f, uint64_t off, void *buf, size_t size)
 {
-	union { ElfW(Ehdr) eh; char raw[4096]; } u;
-	ElfW(Phdr) ph;
-	ssize_t got = pread(fd, &u, sizeof(u), 0);
+	if (off <= f->got && size <= f->got - off) {
+		memcpy(buf, f->head + off, size);
+		return true;
+	}
+	return off < INT64_MAX && pread(f->fd, buf, size, (off_t)off) == (ssize_t)size;
+}
 
-	if (got < (ssize_t)sizeof(u.eh) || memcmp(u.eh.e_ident, ELFMAG, SELFMAG) ||
-	    u.eh.e_ident[EI_CLASS] != ELFCLASS64 || u.eh.e_phentsize != sizeof(ph))
-		return true;	/* not ours to judge: a script, another class */
-	for (size_t i = 0; i < u.eh.e_phnum; i++) {
-		size_t at = u.eh.e_phoff + i * sizeof(ph);
+/* @n bytes at @p as a number in @e's byte order. */
+static uint64_t num(const struct elf *e, const unsigned char *p, int n)
+{
+	uint64_t v = 0;
 
-		if (at + sizeof(ph) <= (size_t)got)
-			memcpy(&ph, u.raw + at, sizeof(ph));
-		else if (pread(fd, &ph, sizeof(ph), (off_t)at) != sizeof(ph))
-			return true;
-		if (ph.p_type == PT_INTERP)
-			return true;
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[e->data == ELFDATA2MSB ? i : n - 1 - i];
+	return v;
+}
+
+/* Does the dynamic section at @off, @size bytes, carry DF_1_PIE? */
+static bool pie_flag(const struct file *f, const struct elf *e, uint64_t off, uint64_t size)
+{
+	int w = e->cls == ELFCLASS64 ? 8 : 4;
+	unsigned char d[16];
+
+	for (uint64_t p = off; p - off + 2 * w <= size && at(f, p, d, 2 * w); p += 2 * w) {
+		uint64_t tag = num(e, d, w);
+
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_FLAGS_1)
+			return num(e, d + w, w) & DF_1_PIE;
 	}
 	return false;
+}
+
+/*
+ * The ELF header and program headers of @f, of either class and byte
+ * order. Return: false if @f is no ELF file.
+ */
+static bool elf_read(const struct file *f, struct elf *e)
+{
+	unsigned char h[64], ph[56];
+	bool w;
+	uint64_t phoff;
+	unsigned int phsize, phnum;
+
+	if (!at(f, 0, h, 52) || memcmp(h, ELFMAG, SELFMAG))
+		return false;
+	*e = (struct elf){ .cls = h[EI_CLASS], .data = h[EI_DATA] };
+	w = e->cls == ELFCLASS64;
+	if ((!w && e->cls != ELFCLASS32) || (e->data != ELFDATA2LSB && e->data != ELFDATA2MSB) ||
+	    (w && !at(f, 0, h, 64)))
+		return false;
+	e->type = (unsigned int)num(e, h + 16, 2);
+	e->machine = (unsigned int)num(e, h + 18, 2);
+	phoff = w ? num(e, h + 32, 8) : num(e, h + 28, 4);
+	phsize = (unsigned int)num(e, h + (w ? 54 : 42), 2);
+	phnum = phsize >= (w ? 56 : 32) ? (unsigned int)num(e, h + (w ? 56 : 44), 2) : 0;
+	for (unsigned int i = 0; i < phnum && at(f, phoff + (uint64_t)i * phsize, ph, w ? 56 : 32); i++) {
+		uint64_t type = num(e, ph, 4);
+
+		e->interp |= type == PT_INTERP;
+		if (type == PT_DYNAMIC)
+			e->pie = pie_flag(f, e, w ? num(e, ph + 8, 8) : num(e, ph + 4, 4),
+					  w ? num(e, ph + 32, 8) : num(e, ph + 16, 4));
+	}
+	return true;
+}
+
+static bool file_open(struct file *f, const char *path)
+{
+	ssize_t got;
+
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	got = f->fd < 0 ? -1 : pread(f->fd, f->head, sizeof(f->head), 0);
+	f->got = got > 0 ? (size_t)got : 0;
+	return f->fd >= 0;
 }
 
 /*
@@ -481,23 +560,97 @@ static int secure_bit(const char *path, const struct stat *st)
 	return 0;
 }
 
-/* Warn where LD_PRELOAD cannot take effect: set-ID and static programs. */
-static void inspect(const char *path, const char *cmd)
+/* "a 64-bit x86-64 KIND" for what @e says, into @buf. */
+static const char *describe(char *buf, size_t size, const struct elf *e, const char *kind)
+{
+	static const struct { unsigned int em; const char *name; } names[] = {
+		{ EM_386, "i386" }, { EM_X86_64, "x86-64" }, { EM_ARM, "arm" },
+		{ EM_AARCH64, "aarch64" }, { EM_RISCV, "riscv" }, { EM_PPC, "ppc" },
+		{ EM_PPC64, "ppc64" }, { EM_S390, "s390" }, { EM_MIPS, "mips" },
+	};
+	char other[24];
+	const char *name = other;
+
+	snprintf(other, sizeof(other), "machine %u", e->machine);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].em == e->machine)
+			name = names[i].name;
+	snprintf(buf, size, "a %d-bit%s %s %s", e->cls == ELFCLASS64 ? 64 : 32,
+		 e->data == ELFDATA2MSB ? " big-endian" : "", name, kind);
+	return buf;
+}
+
+static const char *kind(const struct elf *e)
+{
+	switch (e->type) {
+	case ET_DYN:
+		return e->pie ? "position-independent executable" : "shared object";
+	case ET_EXEC:
+		return "executable";
+	case ET_REL:
+		return "relocatable object";
+	}
+	return "ELF file";
+}
+
+static bool same_target(const struct elf *a, const struct elf *b)
+{
+	return a->cls == b->cls && a->data == b->data && a->machine == b->machine;
+}
+
+/*
+ * Exit 125 unless the dynamic linker would preload @mod rather than ignore
+ * it and start the command unwatched, with status 0: it must be a shared
+ * object, not an executable, and of the class and machine of @target, the
+ * command when that is a dynamic program. A script or a static program may
+ * start programs of any class, and in a multiarch build a program of
+ * another class than the wrapper's loads another file than the one checked
+ * here: then only the first rule holds.
+ */
+static void check_module(const struct module *mod, const struct elf *target, const char *cmd)
+{
+	char found[96], want[96];
+	struct file f;
+	struct elf e;
+	bool elf;
+
+	if (!file_open(&f, mod->file))
+		return;
+	elf = elf_read(&f, &e);
+	close(f.fd);
+	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
+		target = NULL;
+	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
+		return;
+	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s", esc(mod->file),
+	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
+	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", esc(cmd));
+}
+
+/*
+ * Warn where LD_PRELOAD cannot take effect (set-ID and static programs),
+ * and refuse a module that the dynamic linker would ignore.
+ */
+static void inspect(const char *path, const char *cmd, const struct module *mod)
 {
 	struct stat st;
-	int fd, bit;
+	struct file f;
+	struct elf e;
+	bool elf;
+	int bit;
 
 	if (stat(path, &st) != 0)
 		return;
 	if ((bit = secure_bit(path, &st)))
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     esc(cmd), bit == 'u' ? "user" : "group");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!file_open(&f, path))
 		return;
-	if (!dynamic(fd) && !is_self(&st))
+	elf = elf_read(&f, &e);
+	close(f.fd);
+	if (elf && !e.interp && !is_self(&st))
 		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
-	close(fd);
+	check_module(mod, elf && e.interp ? &e : NULL, cmd);
 }
 
 /* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
@@ -507,14 +660,14 @@ void cannot_run(const char *cmd, int err)
 	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", esc(cmd), strerror(err));
 }
 
-static void run(char **argv)
+static void run(char **argv, const struct module *mod)
 {
 	char buf[PATH_MAX];
 	const char *path = find(argv[0], buf, sizeof(buf));
 
 	if (access(path, X_OK) != 0)
 		cannot_run(argv[0], errno);
-	inspect(path, argv[0]);
+	inspect(path, argv[0], mod);
 	execv(path, argv);
 	cannot_run(argv[0], errno);
 }
@@ -527,6 +680,7 @@ static bool is_option(const char *arg)
 
 int main(int argc, char **argv)
 {
+	struct module mod;
 	bool print = false;
 	int i;
 
@@ -546,7 +700,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--lib")) {
-			puts(checked_module());
+			puts(checked_module().preload);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--print-env")) {
@@ -564,11 +718,12 @@ int main(int argc, char **argv)
 	}
 	if (print && i < argc)
 		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", esc(argv[i]));
-	preload(checked_module());
+	mod = checked_module();
+	preload(mod.preload);
 	if (print)
 		print_env();
 	if (i >= argc)
 		die(EXIT_USAGE, "no command given; see --help");
-	run(argv + i);
+	run(argv + i, &mod);
 	return EXIT_CANNOT_RUN;
 }
