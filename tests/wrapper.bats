@@ -320,3 +320,28 @@ lib_like() {
 	[ "$status" -eq 125 ]
 	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'"printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/static"$'\n'
 }
+
+@test "wrapper: a multiarch build's --lib prints this class's module; LD_PRELOAD keeps \$LIB" {
+	# What configure --enable-multiarch-lib --prefix=$T/usr
+	# --libdir=$T/usr/<$LIB> defines, with $LIB found the way configure
+	# finds it: what the dynamic linker makes of it in a search path.
+	T=$BATS_TEST_TMPDIR
+	lib=$(LD_LIBRARY_PATH='/pks-nowhere/$LIB' LD_DEBUG=libs /bin/true 2>&1 |
+		sed -n 's|.*[=:]/pks-nowhere/\([^: 	]*\)[ 	]*(LD_LIBRARY_PATH)$|\1|p' | sed 1q)
+	[ -n "$lib" ] || skip "the dynamic linker did not say what \$LIB is"
+	mkdir -p "$T/usr/bin" "$T/usr/$lib/printk-shim"
+	cp "$MODULE" "$T/usr/$lib/printk-shim/libprintk-shim.so"
+	src=$abs_top_srcdir/shim
+	${CC:-cc} -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
+		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
+		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
+		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" "$src/confparse.c" "$src/level.c"
+	capture "$T/usr/bin/printk-shim" --lib
+	[ "$status" -eq 0 ]
+	out_is "$T/usr/$lib/printk-shim/libprintk-shim.so"$'\n'
+	capture "$T/usr/bin/printk-shim" --print-env
+	out_is "export LD_PRELOAD='$T/usr/\$LIB/printk-shim/libprintk-shim.so'"$'\n'
+	capture "$T/usr/bin/printk-shim" --format=prefix -- "$FIX/emit" $'\0013via $LIB\n'
+	[ "$status" -eq 0 ]
+	err_is $'<3>via $LIB\n'
+}

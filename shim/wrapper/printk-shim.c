@@ -700,7 +700,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--lib")) {
-			puts(checked_module().preload);
+			puts(checked_module().file);	/* a path to open, $LIB expanded */
 			return 0;
 		}
 		if (!strcmp(argv[i], "--print-env")) {
