@@ -92,12 +92,14 @@ secure line
 }
 
 @test "security: the wrapper refuses a module path with a space, a tab or a newline" {
-	local p
+	local p e
 	for p in "$SECDIR/a b.so" "$SECDIR/a"$'\t'"b.so" "$SECDIR/a"$'\n'"b.so"; do
 		cp "$MODULE" "$p"
 		capture env PRINTK_SHIM_LIB="$p" "$WRAPPER" --lib
 		[ "$status" -eq 125 ]
-		err_is "printk-shim: module path '$p' must be absolute, without ':' or blanks
+		e=${p//$'\t'/\\t}
+		e=${e//$'\n'/\\n}
+		err_is "printk-shim: module path '$e' must be absolute, without ':' or blanks
 "
 	done
 }

@@ -118,11 +118,36 @@ load helper
 	[[ "$output" =~ ^printk-shim\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 }
 
-@test "wrapper: warns that a setuid command ignores LD_PRELOAD" {
+@test "wrapper: a set-ID command that keeps the caller's IDs is interposed, without a warning" {
+	# Its owner and group are the caller's: for root, a set-user-ID-root
+	# program. The effective IDs stay the real ones, so no AT_SECURE.
 	cp "$FIX/emit" "$BATS_TEST_TMPDIR/suid"
-	chmod u+s "$BATS_TEST_TMPDIR/suid"
-	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/suid"
-	[ "${stderr_lines[0]}" = "printk-shim: warning: $BATS_TEST_TMPDIR/suid is set-user-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed" ]
+	chmod u+s,g+s "$BATS_TEST_TMPDIR/suid"
+	capture "$WRAPPER" --format=prefix -- "$BATS_TEST_TMPDIR/suid" $'\0016foo' $'bar\n'
+	[ "$status" -eq 0 ]
+	err_is $'<6>foobar\n'
+}
+
+@test "wrapper: warns that a command set-ID to another user or group ignores LD_PRELOAD" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give a file to another user"
+	! grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status || skip "no_new_privs: set-ID bits do nothing"
+	! findmnt -n -o OPTIONS -T "$BATS_TEST_TMPDIR" | grep -qw nosuid || skip "$BATS_TEST_TMPDIR is on a nosuid mount"
+	f=$BATS_TEST_TMPDIR/setid
+	cp "$FIX/emit" "$f"
+	chown 65534 "$f"
+	chmod u+s "$f"
+	# What the command itself then says is its own (a sanitizer runtime
+	# under AT_SECURE has its say too): only the wrapper's line is checked.
+	capture "$WRAPPER" --format=prefix -- "$f" $'\0016raw\n'
+	assert_bytes "$(head -n 1 "$ERR")" "printk-shim: warning: $f is set-user-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed"
+	chown 0:65534 "$f"
+	chmod g+s,g+x "$f"
+	capture "$WRAPPER" -- "$f"
+	assert_bytes "$(head -n 1 "$ERR")" "printk-shim: warning: $f is set-group-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed"
+	# Set-group-ID without group execute permission marks mandatory locking.
+	chmod g-x "$f"
+	capture "$WRAPPER" --format=prefix -- "$f" $'\0016shimmed\n'
+	err_is $'<6>shimmed\n'
 }
 
 @test "wrapper: warns that a static command cannot be interposed" {
@@ -142,4 +167,182 @@ load helper
 	[[ "$m" == "$d"/*/libprintk-shim.so ]]
 	capture "$w" --format=prefix -- "$FIX/emit" $'\0013installed\n'
 	err_is $'<3>installed\n'
+}
+
+@test "wrapper: a value quoted in a message is escaped, so the message stays one line" {
+	capture "$WRAPPER" --output=$'stderr\n<0>forged' true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|syslog|file:PATH|fd:N\n'
+	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
+	capture "$WRAPPER" -- $'no-such\n<0>forged'
+	[ "$status" -eq 127 ]
+	err_is $'printk-shim: no-such\\n<0>forged: command not found\n'
+	capture env PRINTK_SHIM_LIB=$'/nonexistent/\x7f.so' "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory\n'
+}
+
+@test "wrapper: -h and -v are --help and --version; after -- they are a command" {
+	"$WRAPPER" --help >"$BATS_TEST_TMPDIR/help"
+	capture "$WRAPPER" -h
+	[ "$status" -eq 0 ]
+	err_is ''
+	cmp "$OUT" "$BATS_TEST_TMPDIR/help"
+	capture "$WRAPPER" --time -v
+	[ "$status" -eq 0 ]
+	err_is ''
+	out_is "$("$WRAPPER" --version)"$'\n'
+	capture "$WRAPPER" -- -h
+	[ "$status" -eq 127 ]
+	err_is $'printk-shim: -h: command not found\n'
+}
+
+@test "wrapper: --print-env with a command is refused, not run without it" {
+	capture "$WRAPPER" --print-env -- sh -c 'echo ran'
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is $'printk-shim: --print-env: expected no command, got \'sh\'; nothing is run\n'
+	capture "$WRAPPER" --print-env --time true
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is $'printk-shim: --print-env: expected no command, got \'true\'; nothing is run\n'
+}
+
+@test "wrapper: a relative file: output is refused for what it is" {
+	capture "$WRAPPER" --output=file:rel.log true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=file:rel.log: the path \'rel.log\' must be absolute\n'
+	capture "$WRAPPER" --output stderr,file:logs/x.log true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute\n'
+	capture "$WRAPPER" --output=file:/ok.log,sislog true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|syslog|file:PATH|fd:N\n'
+}
+
+@test "wrapper: a bad on/off value lists every word that is accepted" {
+	capture "$WRAPPER" --time=maybe true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --time=maybe: expected 0|1|no|yes|off|on|false|true\n'
+	for w in 0 1 no yes off on false true; do
+		run "$WRAPPER" --time="$w" --print-env
+		[ "$status" -eq 0 ]
+		grep -qx "export PRINTK_SHIM_TIME='$w'" <<< "$output"
+	done
+}
+
+@test "wrapper: stdout is an output, the same as fd:1, as an option and as a variable" {
+	capture "$WRAPPER" --output=stdout --format=prefix -- "$FIX/emit" $'\0016to stdout\n'
+	[ "$status" -eq 0 ]
+	out_is $'<6>to stdout\n'
+	err_is ''
+	capture env PRINTK_SHIM_OUTPUT=stderr,stdout "$WRAPPER" -- "$FIX/emit" $'\0013both\n'
+	[ "$status" -eq 0 ]
+	out_is $'both\n'
+	err_is $'both\n'
+}
+
+@test "wrapper: an output listed twice is used once, with one warning" {
+	capture "$WRAPPER" --output=stderr,stderr -- "$FIX/emit" $'\0016once\n'
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: --output=stderr,stderr: an output is listed more than once; using stderr\nonce\n'
+	capture "$WRAPPER" --output stdout,stderr,fd:1,stderr,stdout --print-env
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: --output=stdout,stderr,fd:1,stderr,stdout: an output is listed more than once; using stdout,stderr\n'
+	grep -qx "export PRINTK_SHIM_OUTPUT='stdout,stderr'" "$OUT"
+	capture "$WRAPPER" --output=file:/tmp/a,file:/tmp/b,fd:3,fd:4 --print-env
+	err_is ''
+	grep -qx "export PRINTK_SHIM_OUTPUT='file:/tmp/a,file:/tmp/b,fd:3,fd:4'" "$OUT"
+}
+
+# lib_like FILE OFFSET BYTES: FILE, a copy of the module with BYTES (printf
+# escapes) written over its ELF header at OFFSET.
+lib_like() {
+	cp "$MODULE" "$1"
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+@test "wrapper: a module the dynamic linker would ignore is refused, not run without" {
+	[ "$(uname -m)" = x86_64 ] || skip "the messages name x86-64"
+	T=$BATS_TEST_TMPDIR
+	want="expected a 64-bit x86-64 shared object for $FIX/emit"
+	printf 'not an object\n' >"$T/text.so"
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: $want"$'\n'
+	lib_like "$T/m32.so" 4 '\001'
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/m32.so' is a 32-bit x86-64 shared object: $want"$'\n'
+	lib_like "$T/arm.so" 18 '\267\000'
+	capture env PRINTK_SHIM_LIB="$T/arm.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/arm.so' is a 64-bit aarch64 shared object: $want"$'\n'
+	lib_like "$T/exec.so" 16 '\002\000'
+	capture env PRINTK_SHIM_LIB="$T/exec.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/exec.so' is a 64-bit x86-64 executable: $want"$'\n'
+	printf 'int main(void) { return 0; }\n' >"$T/pie.c"
+	${CC:-cc} -fPIE -pie -o "$T/pie" "$T/pie.c"
+	capture env PRINTK_SHIM_LIB="$T/pie" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/pie' is a 64-bit x86-64 position-independent executable: $want"$'\n'
+}
+
+@test "wrapper: for a #! script or a static command, the module must be a shared object of any class" {
+	T=$BATS_TEST_TMPDIR
+	printf '#!%s\n' "$FIX/emit" >"$T/script"
+	chmod +x "$T/script"
+	capture "$WRAPPER" --format=prefix -- "$T/script"
+	[ "$status" -eq 0 ]
+	err_is "<4>$T/script"$'\n'
+	printf 'not an object\n' >"$T/text.so"
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/script"
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/script"$'\n'
+	# The script may start programs of another class, which would load
+	# this module: its class is not held against it.
+	printf '#!/bin/sh\necho ran\n' >"$T/sh-script"
+	chmod +x "$T/sh-script"
+	lib_like "$T/m32.so" 4 '\001'
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/sh-script"
+	[ "$status" -eq 0 ]
+	out_is $'ran\n'
+	printf 'int main(void) { return 0; }\n' >"$T/s.c"
+	${CC:-cc} -static -o "$T/static" "$T/s.c"
+	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/static"
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'
+	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/static"
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'"printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/static"$'\n'
+}
+
+@test "wrapper: a multiarch build's --lib prints this class's module; LD_PRELOAD keeps \$LIB" {
+	# What configure --enable-multiarch-lib --prefix=$T/usr
+	# --libdir=$T/usr/<$LIB> defines, with $LIB found the way configure
+	# finds it: what the dynamic linker makes of it in a search path.
+	T=$BATS_TEST_TMPDIR
+	lib=$(LD_LIBRARY_PATH='/pks-nowhere/$LIB' LD_DEBUG=libs /bin/true 2>&1 |
+		sed -n 's|.*[=:]/pks-nowhere/\([^: 	]*\)[ 	]*(LD_LIBRARY_PATH)$|\1|p' | sed 1q)
+	[ -n "$lib" ] || skip "the dynamic linker did not say what \$LIB is"
+	mkdir -p "$T/usr/bin" "$T/usr/$lib/printk-shim"
+	cp "$MODULE" "$T/usr/$lib/printk-shim/libprintk-shim.so"
+	src=$abs_top_srcdir/shim
+	${CC:-cc} -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
+		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
+		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
+		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" \
+		"$abs_top_builddir/shim/.libs/libpks-core.a"
+	capture "$T/usr/bin/printk-shim" --lib
+	[ "$status" -eq 0 ]
+	out_is "$T/usr/$lib/printk-shim/libprintk-shim.so"$'\n'
+	capture "$T/usr/bin/printk-shim" --print-env
+	out_is "export LD_PRELOAD='$T/usr/\$LIB/printk-shim/libprintk-shim.so'"$'\n'
+	capture "$T/usr/bin/printk-shim" --format=prefix -- "$FIX/emit" $'\0013via $LIB\n'
+	[ "$status" -eq 0 ]
+	err_is $'<3>via $LIB\n'
 }

@@ -155,7 +155,7 @@ static int p_syslog_ident(struct pks_settings *s, const char *v)
 	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
 }
 
-/* One "stderr", "syslog", "journal", "file:PATH" or "fd:N" of @n bytes at @v. */
+/* One "stderr", "stdout" (fd:1), "syslog", "journal", "file:PATH" or "fd:N" of @n bytes at @v. */
 static int output(struct pks_outspec *o, const char *v, size_t n)
 {
 	unsigned long fd;
@@ -163,6 +163,11 @@ static int output(struct pks_outspec *o, const char *v, size_t n)
 
 	if (n == 6 && !memcmp(v, "stderr", 6)) {
 		o->kind = PKS_OUT_STDERR;
+		return 0;
+	}
+	if (n == 6 && !memcmp(v, "stdout", 6)) {
+		o->kind = PKS_OUT_FD;
+		o->fd = 1;
 		return 0;
 	}
 	if (n == 6 && !memcmp(v, "syslog", 6)) {

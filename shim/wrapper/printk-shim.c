@@ -13,11 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <link.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MODULE_NAME "libprintk-shim.so"
@@ -34,19 +37,73 @@
 #define INSTALLED_MODULE PKS_PKGLIBDIR "/" MODULE_NAME
 #endif
 
+/*
+ * What the parsers take for an on/off variable, besides the --name and
+ * --no-name forms; pks_vars[] says only "0|1", which the module's warning
+ * keeps. printk-shim.1 lists the same words.
+ */
+#define BOOL_WORDS "0|1|no|yes|off|on|false|true"
+
 enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";
 
-static __attribute__((noreturn))
-void die(int code, const char *fmt, const char *a, const char *b)
+/*
+ * @s as a message may quote it: newline, tab and backslash as \n, \t, \\,
+ * other control bytes as \xNN, as the kernel's %pE does, so that a value
+ * cannot end the message and forge a line of its own. The result lives
+ * until four more calls.
+ */
+static const char *esc(const char *s)
 {
-	fprintf(stderr, "%s: ", prog);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	fprintf(stderr, fmt, a, b);
-#pragma GCC diagnostic pop
+	static char *ring[4];
+	static unsigned int next;
+	char **slot = &ring[next++ % 4], *o;
+
+	free(*slot);
+	*slot = o = malloc(4 * strlen(s) + 1);
+	if (!o)
+		return "(out of memory)";
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n' || c == '\t' || c == '\\')
+			o += sprintf(o, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : '\\');
+		else if (c < 0x20 || c == 0x7f)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
+	}
+	*o = '\0';
+	return *slot;
+}
+
+/* One line on stderr: "printk-shim: [KIND: ]..."; values in it go through esc(). */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s%s", prog, kind, *kind ? ": " : "");
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+static __attribute__((format(printf, 1, 2)))
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("warning", fmt, ap);
+	va_end(ap);
+}
+
+static __attribute__((noreturn, format(printf, 2, 3)))
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
 	exit(code);
 }
 
@@ -71,8 +128,8 @@ static void usage(void)
 	}
 	printf("  --lib          print the module's path and exit\n"
 	       "  --print-env    print export lines for eval and exit\n"
-	       "  --help         print this help and exit\n"
-	       "  --version      print the version and exit\n\n"
+	       "  --help, -h     print this help and exit\n"
+	       "  --version, -v  print the version and exit\n\n"
 	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
 	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
 	       "it is not found.\n");
@@ -110,11 +167,87 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 	return v && !(no && v->boolean && eq) ? v : NULL;
 }
 
+/*
+ * The path of the first "file:" item of an output list that is not
+ * absolute, copied into @buf; NULL if there is none. confparse.c refuses
+ * such an item along with every other malformed one.
+ */
+static const char *relative_file(const char *list, char *buf, size_t size)
+{
+	for (const char *p = list; ; p++) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 5 && !strncmp(p, "file:", 5) && p[5] != '/') {
+			snprintf(buf, size, "%.*s", (int)(n - 5), p + 5);
+			return buf;
+		}
+		p += n;
+		if (!*p)
+			return NULL;
+	}
+}
+
+/* "--opt=value" as the user wrote it, or as "--opt value" meant it; escaped. */
+static const char *shown(const char *arg, const char *value)
+{
+	char buf[4096];
+
+	if (strchr(arg, '='))
+		return esc(arg);
+	if (snprintf(buf, sizeof(buf), "%s=%s", arg, value) >= (int)sizeof(buf))
+		strcpy(buf + sizeof(buf) - 4, "...");
+	return esc(buf);
+}
+
+/* Exit 125 for a value that @v's parser refused, with what was wrong with it. */
+static __attribute__((noreturn))
+void refuse(const struct pks_var *v, const char *arg, const char *value)
+{
+	char path[PKS_PATH_MAX];
+	const char *rel;
+
+	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
+		die(EXIT_USAGE, "%s: the path '%s' must be absolute", shown(arg, value), esc(rel));
+	die(EXIT_USAGE, "%s: expected %s", shown(arg, value), v->boolean ? BOOL_WORDS : v->expect);
+}
+
+static bool same_output(const struct pks_outspec *a, const struct pks_outspec *b)
+{
+	return a->kind == b->kind && (a->kind != PKS_OUT_FD || a->fd == b->fd) &&
+	       (a->kind != PKS_OUT_FILE || !strcmp(a->path, b->path));
+}
+
+/*
+ * @list, which parsed into @s, without the items that repeat an earlier one
+ * (stdout and fd:1 are one), into @buf. Each line would be written to a
+ * repeated output twice. Return: whether an item was left out.
+ */
+static bool drop_repeats(const struct pks_settings *s, const char *list, char *buf, size_t size)
+{
+	const char *p = list;
+	size_t len = 0;
+	bool dropped = false;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->noutputs; p += strcspn(p, ",") + 1, i++) {
+		int j = 0;
+
+		while (j < i && !same_output(&s->outputs[j], &s->outputs[i]))
+			j++;
+		if (j < i)
+			dropped = true;
+		else if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? "," : "",
+						(int)strcspn(p, ","), p);
+	}
+	return dropped;
+}
+
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
 	static int symbols_seen;
 	struct pks_settings s;
-	char name[80], all[4096];
+	char name[80], all[4096], once[PKS_OUTPUTS_MAX * (PKS_PATH_MAX + 8)];
 
 	/* Repeated --symbol options add up; the first replaces the environment's. */
 	if (!strcmp(v->name, "SYMBOLS") && *value && symbols_seen++ &&
@@ -123,7 +256,11 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 		value = all;
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
-		die(EXIT_USAGE, "%s: expected %s", arg, v->expect);
+		refuse(v, arg, value);
+	if (!strcmp(v->name, "OUTPUT") && *value && drop_repeats(&s, value, once, sizeof(once))) {
+		warn("%s: an output is listed more than once; using %s", shown(arg, value), esc(once));
+		value = once;
+	}
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 	setenv(name, value, 1);
 }
@@ -201,17 +338,26 @@ static const char *own_class(const char *m, char *buf, size_t size)
 	return m;
 }
 
-static const char *checked_module(void)
-{
-	const char *m = module_path();
-	char buf[PATH_MAX];
-	const char *file = own_class(m, buf, sizeof(buf));
+/* The module as it goes into LD_PRELOAD, and as a program of the wrapper's class loads it. */
+struct module {
+	const char *preload;
+	const char *file;	/* the same as @preload, but in a multiarch build */
+};
 
-	if (bad_path(m))
-		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks%s", m, "");
-	if (access(file, R_OK) != 0)
-		die(EXIT_USAGE, "module '%s' not found: %s", file, strerror(errno));
-	return m;
+static struct module checked_module(void)
+{
+	static char buf[PATH_MAX];
+	struct module mod = { module_path(), NULL };
+
+	mod.file = own_class(mod.preload, buf, sizeof(buf));
+	if (bad_path(mod.preload))
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", esc(mod.preload));
+	if (access(mod.file, R_OK) != 0) {
+		const char *why = strerror(errno);
+
+		die(EXIT_USAGE, "module '%s' not found: %s", esc(mod.file), why);
+	}
+	return mod;
 }
 
 /* Put @m in front of LD_PRELOAD unless it is already one of its entries. */
@@ -232,7 +378,7 @@ static void preload(const char *m)
 	}
 	v = malloc(n + strlen(old) + 2);
 	if (!v)
-		die(EXIT_USAGE, "%s%s", strerror(errno), "");
+		die(EXIT_USAGE, "%s", strerror(errno));
 	sprintf(v, "%s:%s", m, old);
 	setenv("LD_PRELOAD", v, 1);
 	free(v);
@@ -282,7 +428,7 @@ static const char *find(const char *cmd, char *buf, size_t size)
 		if (!p[n])
 			break;
 	}
-	die(EXIT_NOT_FOUND, "%s: command not found%s", cmd, "");
+	die(EXIT_NOT_FOUND, "%s: command not found", esc(cmd));
 	return NULL;
 }
 
@@ -294,67 +440,251 @@ static bool is_self(const struct stat *st)
 	return stat("/proc/self/exe", &me) == 0 && me.st_dev == st->st_dev && me.st_ino == st->st_ino;
 }
 
-/* Does the ELF file on @fd ask for a dynamic linker? The headers are read in one go. */
-static bool dynamic(int fd)
+/* What the dynamic linker looks at in a program and in an object to preload. */
+struct elf {
+	unsigned char cls, data;	/* e_ident[EI_CLASS], e_ident[EI_DATA] */
+	unsigned int type, machine;	/* e_type, e_machine */
+	bool interp;			/* PT_INTERP: started by a dynamic linker */
+	bool pie;			/* DF_1_PIE: an executable, never preloaded */
+};
+
+/* An open file whose first bytes are read in one go: the headers, usually. */
+struct file {
+	int fd;
+	size_t got;
+	unsigned char head[4096];
+};
+
+/* @size bytes at @off of @f into @buf; false if the file is shorter. */
+static bool at(const struct file *f, uint64_t off, void *buf, size_t size)
 {
-	union { ElfW(Ehdr) eh; char raw[4096]; } u;
-	ElfW(Phdr) ph;
-	ssize_t got = pread(fd, &u, sizeof(u), 0);
+	if (off <= f->got && size <= f->got - off) {
+		memcpy(buf, f->head + off, size);
+		return true;
+	}
+	return off < INT64_MAX && pread(f->fd, buf, size, (off_t)off) == (ssize_t)size;
+}
 
-	if (got < (ssize_t)sizeof(u.eh) || memcmp(u.eh.e_ident, ELFMAG, SELFMAG) ||
-	    u.eh.e_ident[EI_CLASS] != ELFCLASS64 || u.eh.e_phentsize != sizeof(ph))
-		return true;	/* not ours to judge: a script, another class */
-	for (size_t i = 0; i < u.eh.e_phnum; i++) {
-		size_t at = u.eh.e_phoff + i * sizeof(ph);
+/* @n bytes at @p as a number in @e's byte order. */
+static uint64_t num(const struct elf *e, const unsigned char *p, int n)
+{
+	uint64_t v = 0;
 
-		if (at + sizeof(ph) <= (size_t)got)
-			memcpy(&ph, u.raw + at, sizeof(ph));
-		else if (pread(fd, &ph, sizeof(ph), (off_t)at) != sizeof(ph))
-			return true;
-		if (ph.p_type == PT_INTERP)
-			return true;
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[e->data == ELFDATA2MSB ? i : n - 1 - i];
+	return v;
+}
+
+/* Does the dynamic section at @off, @size bytes, carry DF_1_PIE? */
+static bool pie_flag(const struct file *f, const struct elf *e, uint64_t off, uint64_t size)
+{
+	int w = e->cls == ELFCLASS64 ? 8 : 4;
+	unsigned char d[16];
+
+	for (uint64_t p = off; p - off + 2 * w <= size && at(f, p, d, 2 * w); p += 2 * w) {
+		uint64_t tag = num(e, d, w);
+
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_FLAGS_1)
+			return num(e, d + w, w) & DF_1_PIE;
 	}
 	return false;
 }
 
-/* Warn where LD_PRELOAD cannot take effect: set-ID and static programs. */
-static void inspect(const char *path, const char *cmd)
+/*
+ * The ELF header and program headers of @f, of either class and byte
+ * order. Return: false if @f is no ELF file.
+ */
+static bool elf_read(const struct file *f, struct elf *e)
+{
+	unsigned char h[64], ph[56];
+	bool w;
+	uint64_t phoff;
+	unsigned int phsize, phnum;
+
+	if (!at(f, 0, h, 52) || memcmp(h, ELFMAG, SELFMAG))
+		return false;
+	*e = (struct elf){ .cls = h[EI_CLASS], .data = h[EI_DATA] };
+	w = e->cls == ELFCLASS64;
+	if ((!w && e->cls != ELFCLASS32) || (e->data != ELFDATA2LSB && e->data != ELFDATA2MSB) ||
+	    (w && !at(f, 0, h, 64)))
+		return false;
+	e->type = (unsigned int)num(e, h + 16, 2);
+	e->machine = (unsigned int)num(e, h + 18, 2);
+	phoff = w ? num(e, h + 32, 8) : num(e, h + 28, 4);
+	phsize = (unsigned int)num(e, h + (w ? 54 : 42), 2);
+	phnum = phsize >= (w ? 56 : 32) ? (unsigned int)num(e, h + (w ? 56 : 44), 2) : 0;
+	for (unsigned int i = 0; i < phnum && at(f, phoff + (uint64_t)i * phsize, ph, w ? 56 : 32); i++) {
+		uint64_t type = num(e, ph, 4);
+
+		e->interp |= type == PT_INTERP;
+		if (type == PT_DYNAMIC)
+			e->pie = pie_flag(f, e, w ? num(e, ph + 8, 8) : num(e, ph + 4, 4),
+					  w ? num(e, ph + 32, 8) : num(e, ph + 16, 4));
+	}
+	return true;
+}
+
+static bool file_open(struct file *f, const char *path)
+{
+	ssize_t got;
+
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	got = f->fd < 0 ? -1 : pread(f->fd, f->head, sizeof(f->head), 0);
+	f->got = got > 0 ? (size_t)got : 0;
+	return f->fd >= 0;
+}
+
+/*
+ * The set-ID bit of @st ('u' or 'g', else 0) that will make the kernel
+ * start @path with AT_SECURE, so that the dynamic linker ignores
+ * LD_PRELOAD: it does when the effective user or group the program gets
+ * is not the caller's real one. Root running a set-user-ID-root program
+ * keeps its IDs and is interposed. A set-group-ID file without group
+ * execute permission (the mandatory-locking mark), and any set-ID file on
+ * a nosuid mount or under no_new_privs, changes no ID. File capabilities
+ * are not looked at.
+ */
+static int secure_bit(const char *path, const struct stat *st)
+{
+	struct statvfs fs;
+
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ||
+	    (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOSUID)))
+		return 0;
+	if ((st->st_mode & S_ISUID) && st->st_uid != getuid())
+		return 'u';
+	if ((st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && st->st_gid != getgid())
+		return 'g';
+	return 0;
+}
+
+/* "a 64-bit x86-64 KIND" for what @e says, into @buf. */
+static const char *describe(char *buf, size_t size, const struct elf *e, const char *kind)
+{
+	static const struct { unsigned int em; const char *name; } names[] = {
+		{ EM_386, "i386" }, { EM_X86_64, "x86-64" }, { EM_ARM, "arm" },
+		{ EM_AARCH64, "aarch64" }, { EM_RISCV, "riscv" }, { EM_PPC, "ppc" },
+		{ EM_PPC64, "ppc64" }, { EM_S390, "s390" }, { EM_MIPS, "mips" },
+	};
+	char other[24];
+	const char *name = other;
+
+	snprintf(other, sizeof(other), "machine %u", e->machine);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].em == e->machine)
+			name = names[i].name;
+	snprintf(buf, size, "a %d-bit%s %s %s", e->cls == ELFCLASS64 ? 64 : 32,
+		 e->data == ELFDATA2MSB ? " big-endian" : "", name, kind);
+	return buf;
+}
+
+static const char *kind(const struct elf *e)
+{
+	switch (e->type) {
+	case ET_DYN:
+		return e->pie ? "position-independent executable" : "shared object";
+	case ET_EXEC:
+		return "executable";
+	case ET_REL:
+		return "relocatable object";
+	}
+	return "ELF file";
+}
+
+static bool same_target(const struct elf *a, const struct elf *b)
+{
+	return a->cls == b->cls && a->data == b->data && a->machine == b->machine;
+}
+
+/*
+ * Exit 125 unless the dynamic linker would preload @mod rather than ignore
+ * it and start the command unwatched, with status 0: it must be a shared
+ * object, not an executable, and of the class and machine of @target, the
+ * command when that is a dynamic program. A script or a static program may
+ * start programs of any class, and in a multiarch build a program of
+ * another class than the wrapper's loads another file than the one checked
+ * here: then only the first rule holds.
+ */
+static void check_module(const struct module *mod, const struct elf *target, const char *cmd)
+{
+	char found[96], want[96];
+	struct file f;
+	struct elf e;
+	bool elf;
+
+	if (!file_open(&f, mod->file))
+		return;
+	elf = elf_read(&f, &e);
+	close(f.fd);
+	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
+		target = NULL;
+	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
+		return;
+	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s", esc(mod->file),
+	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
+	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", esc(cmd));
+}
+
+/*
+ * Warn where LD_PRELOAD cannot take effect (set-ID and static programs),
+ * and refuse a module that the dynamic linker would ignore.
+ */
+static void inspect(const char *path, const char *cmd, const struct module *mod)
 {
 	struct stat st;
-	int fd;
+	struct file f;
+	struct elf e;
+	bool elf;
+	int bit;
 
 	if (stat(path, &st) != 0)
 		return;
-	if (st.st_mode & (S_ISUID | S_ISGID))
-		fprintf(stderr, "%s: warning: %s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed\n",
-			prog, cmd, st.st_mode & S_ISUID ? "user" : "group");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if ((bit = secure_bit(path, &st)))
+		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
+		     esc(cmd), bit == 'u' ? "user" : "group");
+	if (!file_open(&f, path))
 		return;
-	if (!dynamic(fd) && !is_self(&st))
-		fprintf(stderr, "%s: warning: %s is statically linked: printk cannot be interposed\n",
-			prog, cmd);
-	close(fd);
+	elf = elf_read(&f, &e);
+	close(f.fd);
+	if (elf && !e.interp && !is_self(&st))
+		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
+	check_module(mod, elf && e.interp ? &e : NULL, cmd);
 }
 
-static void run(char **argv)
+/* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
+static __attribute__((noreturn))
+void cannot_run(const char *cmd, int err)
+{
+	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", esc(cmd), strerror(err));
+}
+
+static void run(char **argv, const struct module *mod)
 {
 	char buf[PATH_MAX];
 	const char *path = find(argv[0], buf, sizeof(buf));
 
 	if (access(path, X_OK) != 0)
-		die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
-	inspect(path, argv[0]);
+		cannot_run(argv[0], errno);
+	inspect(path, argv[0], mod);
 	execv(path, argv);
-	die(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0], strerror(errno));
+	cannot_run(argv[0], errno);
+}
+
+/* Options are long, but for -h and -v; any other word starts the command. */
+static bool is_option(const char *arg)
+{
+	return !strncmp(arg, "--", 2) || !strcmp(arg, "-h") || !strcmp(arg, "-v");
 }
 
 int main(int argc, char **argv)
 {
+	struct module mod;
 	bool print = false;
 	int i;
 
-	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+	for (i = 1; i < argc && is_option(argv[i]); i++) {
 		const struct pks_var *v;
 		const char *value, *opt = argv[i];
 		bool has;
@@ -363,14 +693,14 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (!strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			usage();
-		if (!strcmp(argv[i], "--version")) {
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-v")) {
 			printf("printk-shim %s\n", PACKAGE_VERSION);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--lib")) {
-			puts(checked_module());
+			puts(checked_module().file);	/* a path to open, $LIB expanded */
 			return 0;
 		}
 		if (!strcmp(argv[i], "--print-env")) {
@@ -378,19 +708,22 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!(v = option(argv[i], &value, &has)))
-			die(EXIT_USAGE, "unknown option '%s'; see --help%s", argv[i], "");
+			die(EXIT_USAGE, "unknown option '%s'; see --help", esc(argv[i]));
 		if (!has) {
 			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value: %s", argv[i], v->expect);
+				die(EXIT_USAGE, "%s needs a value: %s", esc(argv[i]), v->expect);
 			value = argv[++i];
 		}
 		set_var(v, opt, value);
 	}
-	preload(checked_module());
+	if (print && i < argc)
+		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", esc(argv[i]));
+	mod = checked_module();
+	preload(mod.preload);
 	if (print)
 		print_env();
 	if (i >= argc)
-		die(EXIT_USAGE, "no command given; see --help%s%s", "", "");
-	run(argv + i);
+		die(EXIT_USAGE, "no command given; see --help");
+	run(argv + i, &mod);
 	return EXIT_CANNOT_RUN;
 }
