@@ -28,10 +28,10 @@ bad() {
 }
 
 @test "config: PRINTK_SHIM_OUTPUT invalid" {
-	bad OUTPUT sislog 'stderr|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'stderr,sislog' 'stderr|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'file:relative' 'stderr|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'fd:x' 'stderr|syslog|journal|file:PATH|fd:N' stderr
+	bad OUTPUT sislog 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
+	bad OUTPUT 'stderr,sislog' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
+	bad OUTPUT 'file:relative' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
+	bad OUTPUT 'fd:x' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
 }
 
 @test "config: PRINTK_SHIM_LEVEL and DEFAULT_LEVEL invalid" {
