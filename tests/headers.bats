@@ -11,6 +11,7 @@ setup() {
 	unset ${!PRINTK_SHIM_@}
 	: "${abs_top_builddir:?}" "${abs_top_srcdir:?}"
 	CC=${CC:-cc}
+	CXX=${CXX:-c++}
 	INC=$abs_top_srcdir/include
 	TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/pks-headers.XXXXXX")
 }
@@ -56,6 +57,43 @@ port() {
 	[ "$status" -eq 0 ]
 }
 
+# The kernel's uapi byteorder headers define one of __LITTLE_ENDIAN and
+# __BIG_ENDIAN; kernel code asks "#ifdef __BIG_ENDIAN".
+ENDIAN_CHECK='
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if !defined(__BIG_ENDIAN) || !defined(__BIG_ENDIAN_BITFIELD) || defined(__LITTLE_ENDIAN) || defined(__LITTLE_ENDIAN_BITFIELD)
+#error big-endian host: want __BIG_ENDIAN and __BIG_ENDIAN_BITFIELD only
+#endif
+#else
+#if !defined(__LITTLE_ENDIAN) || !defined(__LITTLE_ENDIAN_BITFIELD) || defined(__BIG_ENDIAN) || defined(__BIG_ENDIAN_BITFIELD)
+#error little-endian host: want __LITTLE_ENDIAN and __LITTLE_ENDIAN_BITFIELD only
+#endif
+#endif
+int pks_endian_checked;'
+
+# endian_ok HEADER BEFORE AFTER: BEFORE, the header, AFTER, then the check,
+# as C99, GNU C11 with _GNU_SOURCE (glibc's <endian.h> then has everything)
+# and C++11; every failure is printed.
+endian_ok() {
+	local src=$TMP/endian.c bad=0 flags
+	printf '%b#include <linux/%s>\n%b%s\n' "$2" "$1" "$3" "$ENDIAN_CHECK" >"$src"
+	for flags in "$CC -std=c99" "$CC -std=gnu11 -D_GNU_SOURCE" "$CXX -x c++ -std=c++11"; do
+		$flags -Wall -Werror -I"$INC" -fsyntax-only "$src" || { echo "in: $flags, $1"; bad=1; }
+	done
+	return $bad
+}
+
+@test "headers: each leaves only the host's __*_ENDIAN, whatever libc headers come before or after" {
+	local h bad=0
+	for h in "$INC"/linux/*.h; do
+		h=${h##*/}
+		endian_ok "$h" '' '' || bad=1
+		endian_ok "$h" '#include <stdlib.h>\n#include <time.h>\n' '' || bad=1
+		endian_ok "$h" '' '#include <sys/types.h>\n#include <endian.h>\n#include <stdlib.h>\n' || bad=1
+	done
+	[ "$bad" -eq 0 ]
+}
+
 @test "headers: make install puts headers, .pc and module where printk-shim.pc says" {
 	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
 		install DESTDIR="$TMP/root"
@@ -70,7 +108,8 @@ port() {
 	includedir=$(pkg-config --variable=includedir printk-shim)
 	cflags=$(pkg-config --cflags printk-shim)
 	[ "${cflags%% }" = "-I$includedir/printk-shim" ]
-	for h in printk.h kern_levels.h seq_buf.h; do
+	for h in "$INC"/linux/*.h; do
+		h=${h##*/}
 		[ -f "$TMP/root$includedir/printk-shim/linux/$h" ]
 	done
 	port installed 'int f(void); int f(void) { return pr_info("%d\n", 1); }'

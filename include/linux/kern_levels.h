@@ -9,6 +9,8 @@
 #ifndef _LINUX_KERN_LEVELS_H
 #define _LINUX_KERN_LEVELS_H
 
+#include <linux/pks_byteorder.h>
+
 #define KERN_SOH	"\001"		/* ASCII Start Of Header */
 #define KERN_SOH_ASCII	'\001'
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/kern_levels.h>
+#include <linux/pks_byteorder.h>
 #include <linux/hex.h>
 #include <linux/once_lite.h>
 #include <linux/ratelimit_types.h>

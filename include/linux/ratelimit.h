@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <linux/pks_byteorder.h>
 #include <linux/ratelimit_types.h>
 #include <linux/printk.h>
 

@@ -18,6 +18,7 @@
 
 #include <time.h>
 #include <linux/kern_levels.h>
+#include <linux/pks_byteorder.h>
 
 #ifdef HZ
 #define PKS_HZ	HZ

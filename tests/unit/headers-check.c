@@ -3,7 +3,8 @@
  * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
  * values, the marker helpers, each pr_* macro's level and pr_fmt, pr_cont
  * without pr_fmt, no_printk and pr_debug (with and without DEBUG), and
- * DECLARE_SEQ_BUF at file and block scope. The build compiles this one file
+ * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
+ * __LITTLE_ENDIAN is defined. The build compiles this one file
  * as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all
  * with -Werror, which is the header compile check; the printk below checks
  * that a definition matching the kernel's prototype is accepted.
@@ -173,6 +174,20 @@ static void seq_buf_decl(void)
 	is_str(printed, KERN_NOTICE "local\n", "seq_buf_do_printk through the port's printk");
 }
 
+/* The test kernel code makes, as lib/seq_buf.c's seq_buf_putmem_hex() does. */
+static void byte_order(void)
+{
+	const unsigned int one = 1;
+	unsigned char first;
+
+	memcpy(&first, &one, 1);
+#ifdef __BIG_ENDIAN
+	is_int(first, 0, "__BIG_ENDIAN is defined on a big-endian host only");
+#else
+	is_int(first, 1, "__BIG_ENDIAN is not defined on a little-endian host");
+#endif
+}
+
 static void hex(void)
 {
 	char out[8] = "";
@@ -194,6 +209,7 @@ int main(void)
 	pr_macros();
 	debug_and_no_printk();
 	seq_buf_decl();
+	byte_order();
 	hex();
 	return tap_done();
 }
