@@ -25,7 +25,7 @@
 
 #define KERN_DEFAULT	""		/* the default level (since v5.1) */
 
-/* Continues the line this thread has open; see SPEC section 4. */
+/* Continues the line this thread has open, if it has one. */
 #define KERN_CONT	KERN_SOH "c"
 
 /* Integer forms, for code that passes levels around as numbers. */
