@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * printk for ported kernel code: the entry points printk-shim interposes,
- * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants),
- * the marker helpers, and the hex dumps (hex_dump_to_buffer, print_hex_dump)
+ * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants, and
+ * the old pr_warning), printk_ratelimit() and printk_timed_ratelimit(), the
+ * marker helpers, and the hex dumps (hex_dump_to_buffer, print_hex_dump)
  * with the output format of the kernel's lib/hexdump.c. Everything that
  * needs code is static inline, so a port links against nothing but the
  * library that defines printk.
@@ -13,7 +14,8 @@
  *
  * Not provided: dynamic debug (pr_debug follows DEBUG alone, as with
  * CONFIG_DYNAMIC_DEBUG=n), printk indexing, console and printk_safe control.
- * Thread-safety: the _once and _ratelimited state is shared safely by threads.
+ * Thread-safety: the _once and _ratelimited state is shared safely by threads;
+ * printk_timed_ratelimit()'s state is its caller's to guard.
  */
 #ifndef _LINUX_PRINTK_H
 #define _LINUX_PRINTK_H
@@ -99,6 +101,9 @@ static inline const char *printk_skip_headers(const char *buffer)
 #define pr_warn(fmt, ...)	printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_notice(fmt, ...)	printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...)	printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+
+/* The spelling kernels before v5.5 had; ported code still uses it. */
+#define pr_warning pr_warn
 
 /* No pr_fmt: a continuation must not repeat the line's prefix. */
 #define pr_cont(fmt, ...)	printk(KERN_CONT fmt, ##__VA_ARGS__)
@@ -190,6 +195,26 @@ static inline int __printk_ratelimit(const char *func)
 	return ___ratelimit(&pks_printk_rs, func);
 }
 #define printk_ratelimit() __printk_ratelimit(__func__)
+
+/**
+ * printk_timed_ratelimit() - at most one true per @interval_msecs
+ * @caller_jiffies: the caller's state: 0 at first, then the jiffies of the
+ *	last true; the kernel's rule, so a start at jiffies 0 looks unused
+ * Return: true, and @caller_jiffies updated, if it is 0 or more than
+ * @interval_msecs (rounded up to whole jiffies) have passed since.
+ */
+static inline bool printk_timed_ratelimit(unsigned long *caller_jiffies,
+					  unsigned int interval_msecs)
+{
+	unsigned long now = PKS_RATELIMIT_NOW();
+	unsigned long interval = (unsigned long)
+		(((unsigned long long)interval_msecs * PKS_HZ + 999) / 1000);
+
+	if (*caller_jiffies && now - *caller_jiffies <= interval)
+		return false;
+	*caller_jiffies = now;
+	return true;
+}
 
 enum {
 	DUMP_PREFIX_NONE,

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
- * values, the marker helpers, each pr_* macro's level and pr_fmt, pr_cont
- * without pr_fmt, no_printk and pr_debug (with and without DEBUG), and
- * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
- * __LITTLE_ENDIAN is defined. The build compiles this one file
- * as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all
- * with -Werror, which is the header compile check; the printk below checks
- * that a definition matching the kernel's prototype is accepted.
+ * values, the marker helpers, each pr_* macro's level and pr_fmt (pr_warning
+ * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
+ * DEBUG), DECLARE_SEQ_BUF at file and block scope, and which of
+ * __BIG_ENDIAN and __LITTLE_ENDIAN is defined. The build compiles this one
+ * file as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc),
+ * all with -Werror, which is the header compile check; the printk below
+ * checks that a definition matching the kernel's prototype is accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
 #include <linux/kern_levels.h>
@@ -135,6 +135,11 @@ static void pr_macros(void)
 	       KERN_ERR "hc: e\n" KERN_WARNING "hc: w\n" KERN_NOTICE "hc: n\n"
 	       KERN_INFO "hc: i x\n" KERN_CONT "more\n",
 	       "pr_*: level, pr_fmt; pr_cont without pr_fmt");
+	reset();
+	pr_warning("old %s\n", "name");
+	pr_warning("no arguments\n");
+	is_str(printed, KERN_WARNING "hc: old name\n" KERN_WARNING "hc: no arguments\n",
+	       "pr_warning is pr_warn");
 }
 
 static void debug_and_no_printk(void)

@@ -7,7 +7,8 @@
  * through printk_deferred at KERN_WARNING naming the calling function,
  * interval 0 and burst 0 or less, RATELIMIT_MSG_ON_RELEASE, a busy state,
  * jiffies wrap-around, printk_ratelimited's defaults (10 per 5 s), and
- * printk_once and the shared states under several threads. The cases of the
+ * printk_once and the shared states under several threads, and
+ * printk_timed_ratelimit(). The cases of the
  * kernel's lib/tests/test_ratelimit.c (smoke, with its disabling and
  * re-enabling, and stress) run here with the fake clock's exact sleeps.
  */
@@ -263,6 +264,23 @@ static void printk_ratelimit_fn(void)
 	is_int(n, 10, "printk_ratelimit(): the default 10 per interval");
 }
 
+static void timed_ratelimit(void)
+{
+	unsigned long j = 0;
+
+	fake_jiffies = 400000;
+	ok(printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: true when unused");
+	is_int((long long)j, 400000, "printk_timed_ratelimit: stores the time of a true");
+	fake_jiffies += 250;
+	ok(!printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: false until the interval is over");
+	is_int((long long)j, 400000, "printk_timed_ratelimit: a false keeps the time");
+	fake_jiffies += 1;
+	ok(printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: true just after");
+	ok(!printk_timed_ratelimit(&j, 0), "printk_timed_ratelimit: interval 0, same jiffy: false");
+	fake_jiffies += 1;
+	ok(printk_timed_ratelimit(&j, 0), "printk_timed_ratelimit: interval 0, next jiffy: true");
+}
+
 static struct ratelimit_state shared_rs = RATELIMIT_STATE_INIT(shared_rs, 100, 10);
 static int shared_passed;
 
@@ -435,6 +453,7 @@ int main(void)
 	printk_ratelimited_defaults();
 	pr_ratelimited_levels();
 	printk_ratelimit_fn();
+	timed_ratelimit();
 	threads();
 	once();
 	kernel_smoke();
