@@ -7,6 +7,8 @@
 
 bats_require_minimum_version 1.7.0
 
+load helper
+
 setup() {
 	unset ${!PRINTK_SHIM_@}
 	: "${abs_top_builddir:?}" "${abs_top_srcdir:?}"
@@ -92,6 +94,26 @@ endian_ok() {
 		endian_ok "$h" '' '#include <sys/types.h>\n#include <endian.h>\n#include <stdlib.h>\n' || bad=1
 	done
 	[ "$bad" -eq 0 ]
+}
+
+# frame N PATTERN: line N of $ERR is " PATTERN+0x<offset>/0x<size>" at level 4.
+frame() {
+	local line
+	line=$(sed -n "$(($1 + 1))p" "$ERR")
+	[[ "$line" =~ ^"<4> $2+0x"[0-9a-f]+/0x[0-9a-f]+$ ]] ||
+		{ printf 'line %d: %q\n' "$1" "$line" >&2; return 1; }
+}
+
+@test "headers: dump_stack() prints Call Trace: and the caller's frames outwards, at KERN_DEFAULT" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" stack
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$ERR")" = "<4>Call Trace:" ]
+	frame 1 stack_inner
+	frame 2 stack_outer
+	frame 3 main
+	# every line whole, at the default level, one frame each
+	! grep -qv '^<4>' "$ERR"
+	[ "$(grep -c '^<4> ' "$ERR")" -ge 4 ]
 }
 
 @test "headers: make install puts headers, .pc and module where printk-shim.pc says" {

@@ -2,11 +2,11 @@
 /*
  * printk for ported kernel code: the entry points printk-shim interposes,
  * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants, and
- * the old pr_warning), printk_ratelimit() and printk_timed_ratelimit(), the
- * marker helpers, and the hex dumps (hex_dump_to_buffer, print_hex_dump)
- * with the output format of the kernel's lib/hexdump.c. Everything that
- * needs code is static inline, so a port links against nothing but the
- * library that defines printk.
+ * the old pr_warning), printk_ratelimit() and printk_timed_ratelimit(),
+ * dump_stack(), the marker helpers, and the hex dumps (hex_dump_to_buffer,
+ * print_hex_dump) with the output format of the kernel's lib/hexdump.c.
+ * Everything that needs code is static inline, so a port links against
+ * nothing but the library that defines printk.
  *
  * Unlike kernels since v5.15, printk is a real function here, not a macro
  * over _printk: code built with these headers calls the symbol "printk".
@@ -26,6 +26,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__has_include)
+#if __has_include(<execinfo.h>)
+#include <execinfo.h>
+#define PKS_HAVE_BACKTRACE	1
+#endif
+#endif
 #include <linux/kern_levels.h>
 #include <linux/pks_byteorder.h>
 #include <linux/hex.h>
@@ -214,6 +220,45 @@ static inline bool printk_timed_ratelimit(unsigned long *caller_jiffies,
 		return false;
 	*caller_jiffies = now;
 	return true;
+}
+
+#define PKS_DUMP_STACK_DEPTH	64	/* frames dump_stack() prints at most */
+
+/**
+ * dump_stack_lvl() - the caller's backtrace, one line per frame at @log_lvl
+ *
+ * "Call Trace:", then " <function>+0x<offset>/0x<size>" for each return
+ * address from the caller outwards, as x86 kernels print it: printk's %pB,
+ * which printk-shim resolves to a dynamic symbol (link the program with
+ * -rdynamic to name its own functions) and a " [module]" for a shared
+ * object, else "0x<address>". The kernel's CPU/PID/Comm and "Hardware name"
+ * lines and x86's <TASK> markers are not printed. A C library without
+ * backtrace() gives one frame, the one the caller returns to.
+ *
+ * always_inline: backtrace() is then called from the caller itself, so its
+ * first frame is the caller's and none has to be left out.
+ */
+static inline __attribute__((always_inline))
+void dump_stack_lvl(const char *log_lvl)
+{
+#ifdef PKS_HAVE_BACKTRACE
+	void *frames[PKS_DUMP_STACK_DEPTH];
+	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH), i;
+
+	printk("%sCall Trace:\n", log_lvl);
+	for (i = 0; i < n; i++)
+		printk("%s %pB\n", log_lvl, frames[i]);
+#else
+	printk("%sCall Trace:\n", log_lvl);
+	printk("%s %pB\n", log_lvl, __builtin_return_address(0));
+#endif
+}
+
+/* dump_stack_lvl() at KERN_DEFAULT, as the kernel's. */
+static inline __attribute__((always_inline))
+void dump_stack(void)
+{
+	dump_stack_lvl(KERN_DEFAULT);
 }
 
 enum {
