@@ -116,6 +116,56 @@ frame() {
 	[ "$(grep -c '^<4> ' "$ERR")" -ge 4 ]
 }
 
+# port CASE: run headers-port CASE under the shim, levels shown as "<N>".
+port_run() {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" "$1"
+	[ "$status" -eq 0 ]
+}
+
+@test "dev_printk: each dev_<level> prints \"<driver> <device>: \" at its level; dev_dbg nothing without DEBUG" {
+	port_run dev-levels
+	err_is '<0>acme-temp acme0: emerg 0
+<1>acme-temp acme0: alert 1
+<2>acme-temp acme0: crit 2
+<3>acme-temp acme0: err 3
+<4>acme-temp acme0: warn 4
+<5>acme-temp acme0: notice 5
+<6>acme-temp acme0: info 6
+<5>acme-temp acme0: dev_printk at KERN_NOTICE
+'
+}
+
+@test "dev_printk: a NULL device prints \"(NULL device *): \", one with no driver an empty driver name" {
+	port_run dev-odd
+	err_is '<3>(NULL device *): no device
+<6> spi0.1: no driver bound
+'
+}
+
+@test "dev_printk: dev_*_once prints once, dev_*_ratelimited 10 of 12 within 5 s" {
+	local i want='<4>acme-temp acme0: once 0'$'\n'
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		want+="<3>acme-temp acme0: ratelimited $i"$'\n'
+	done
+	port_run dev-limits
+	err_is "$want"
+}
+
+@test "dev_printk: dev_err_probe returns err; -EPROBE_DEFER is debug, -ENOMEM silent, %pe names the rest" {
+	port_run dev-probe
+	err_is '<3>acme-temp acme0: error -EIO: probe failed
+<4>acme-temp acme0: error -ETIMEDOUT: timed out
+'
+	out_is $'-5\n-517\n-12\n-110\n'
+}
+
+@test "dev_printk: a port's own struct device, dev_name() and dev_driver_string() (PKS_PORT_DEVICE), and dev_fmt" {
+	port_run dev-own
+	err_is '<4>portdrv port0: own: unit 1
+<6>portdrv port0: dev_printk has no dev_fmt
+'
+}
+
 @test "headers: make install puts headers, .pc and module where printk-shim.pc says" {
 	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
 		install DESTDIR="$TMP/root"

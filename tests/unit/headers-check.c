@@ -3,11 +3,12 @@
  * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
  * values, the marker helpers, each pr_* macro's level and pr_fmt (pr_warning
  * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
- * DEBUG), DECLARE_SEQ_BUF at file and block scope, and which of
- * __BIG_ENDIAN and __LITTLE_ENDIAN is defined. The build compiles this one
- * file as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc),
- * all with -Werror, which is the header compile check; the printk below
- * checks that a definition matching the kernel's prototype is accepted.
+ * DEBUG), dev_* on <linux/device.h>'s struct device, DECLARE_SEQ_BUF at file
+ * and block scope, and which of __BIG_ENDIAN and __LITTLE_ENDIAN is defined.
+ * The build compiles this one file as -std=c99 (no DEBUG), -std=gnu11
+ * -DDEBUG, and C++ (headers-cxx.cc), all with -Werror, which is the header
+ * compile check; the printk below checks that a definition matching the
+ * kernel's prototype is accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
 #include <linux/kern_levels.h>
@@ -15,6 +16,7 @@
 #include <linux/seq_buf.h>
 #include <linux/ratelimit.h>
 #include <linux/hex.h>
+#include <linux/device.h>
 
 #include "tap.h"
 
@@ -163,6 +165,36 @@ static void debug_and_no_printk(void)
 #endif
 }
 
+static const struct device_driver hc_drv = { "hc-drv" };
+static struct device hc_dev = { NULL, "hc0", &hc_drv };
+
+static void dev_macros(void)
+{
+	char want[128];
+
+	reset();
+	dev_err(&hc_dev, "e %d\n", 1);
+	dev_dbg(&hc_dev, "d\n");
+	dev_printk(KERN_INFO, NULL, "n\n");
+#ifdef DEBUG
+	is_str(printed, KERN_ERR "hc-drv hc0: e 1\n" KERN_DEBUG "hc-drv hc0: d\n"
+	       KERN_INFO "(NULL device *): n\n", "DEBUG: dev_*: prefix, level, no pr_fmt");
+#else
+	is_str(printed, KERN_ERR "hc-drv hc0: e 1\n" KERN_INFO "(NULL device *): n\n",
+	       "no DEBUG: dev_*: prefix, level, no pr_fmt, no dev_dbg");
+#endif
+	reset();
+	is_int(dev_err_probe(&hc_dev, -EPROBE_DEFER, "later\n"), -EPROBE_DEFER,
+	       "dev_err_probe yields err");
+#ifdef DEBUG
+	snprintf(want, sizeof(want), KERN_DEBUG "hc-drv hc0: error %pe: later\n",
+		 (void *)(intptr_t)-EPROBE_DEFER);
+#else
+	want[0] = '\0';
+#endif
+	is_str(printed, want, "dev_err_probe: -EPROBE_DEFER is dev_dbg");
+}
+
 static DECLARE_SEQ_BUF(file_sb, 12);
 
 static void seq_buf_decl(void)
@@ -213,6 +245,7 @@ int main(void)
 	helpers();
 	pr_macros();
 	debug_and_no_printk();
+	dev_macros();
 	seq_buf_decl();
 	byte_order();
 	hex();
