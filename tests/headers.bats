@@ -73,12 +73,12 @@ ENDIAN_CHECK='
 #endif
 int pks_endian_checked;'
 
-# endian_ok HEADER BEFORE AFTER: BEFORE, the header, AFTER, then the check,
-# as C99, GNU C11 with _GNU_SOURCE (glibc's <endian.h> then has everything)
-# and C++11; every failure is printed.
+# endian_ok HEADER BEFORE AFTER: BEFORE, <HEADER> (linux/printk.h, say),
+# AFTER, then the check, as C99, GNU C11 with _GNU_SOURCE (glibc's
+# <endian.h> then has everything) and C++11; every failure is printed.
 endian_ok() {
 	local src=$TMP/endian.c bad=0 flags
-	printf '%b#include <linux/%s>\n%b%s\n' "$2" "$1" "$3" "$ENDIAN_CHECK" >"$src"
+	printf '%b#include <%s>\n%b%s\n' "$2" "$1" "$3" "$ENDIAN_CHECK" >"$src"
 	for flags in "$CC -std=c99" "$CC -std=gnu11 -D_GNU_SOURCE" "$CXX -x c++ -std=c++11"; do
 		$flags -Wall -Werror -I"$INC" -fsyntax-only "$src" || { echo "in: $flags, $1"; bad=1; }
 	done
@@ -87,8 +87,8 @@ endian_ok() {
 
 @test "headers: each leaves only the host's __*_ENDIAN, whatever libc headers come before or after" {
 	local h bad=0
-	for h in "$INC"/linux/*.h; do
-		h=${h##*/}
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		h=${h#"$INC"/}
 		endian_ok "$h" '' '' || bad=1
 		endian_ok "$h" '#include <stdlib.h>\n#include <time.h>\n' '' || bad=1
 		endian_ok "$h" '' '#include <sys/types.h>\n#include <endian.h>\n#include <stdlib.h>\n' || bad=1
@@ -166,6 +166,42 @@ port_run() {
 '
 }
 
+@test "netdev_printk: each netdev_<level> prints \"<driver> <parent> <interface>: \" at its level" {
+	port_run netdev-levels
+	err_is '<0>acme-temp acme0 eth0: emerg 0
+<1>acme-temp acme0 eth0: alert 1
+<2>acme-temp acme0 eth0: crit 2
+<3>acme-temp acme0 eth0: err 3
+<4>acme-temp acme0 eth0: warn 4
+<5>acme-temp acme0 eth0: notice 5
+<6>acme-temp acme0 eth0: info 6
+<5>acme-temp acme0 eth0: netdev_printk at KERN_NOTICE
+'
+}
+
+@test "netdev_printk: no parent prints \"<interface>: \"; NULL and unnamed interfaces as the kernel names them" {
+	port_run netdev-odd
+	err_is '<6>eth1: no parent
+<6> spi0.1 eth2: parent with no driver
+<3>(NULL net_device): no net_device
+<4>(unnamed net_device): a name template
+<4>(unnamed net_device): no name
+'
+}
+
+@test "netdev_printk: netdev_*_once prints once" {
+	port_run netdev-once
+	err_is '<3>acme-temp acme0 eth0: once 0
+'
+}
+
+@test "netdev_printk: a port's own struct net_device (PKS_PORT_NET_DEVICE) and its parent (PKS_NETDEV_PARENT)" {
+	port_run netdev-own
+	err_is '<6>portdrv port0 pt0: link up
+<4>pt1: no parent
+'
+}
+
 @test "headers: make install puts headers, .pc and module where printk-shim.pc says" {
 	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
 		install DESTDIR="$TMP/root"
@@ -180,9 +216,8 @@ port_run() {
 	includedir=$(pkg-config --variable=includedir printk-shim)
 	cflags=$(pkg-config --cflags printk-shim)
 	[ "${cflags%% }" = "-I$includedir/printk-shim" ]
-	for h in "$INC"/linux/*.h; do
-		h=${h##*/}
-		[ -f "$TMP/root$includedir/printk-shim/linux/$h" ]
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		[ -f "$TMP/root$includedir/printk-shim/${h#"$INC"/}" ]
 	done
 	port installed 'int f(void); int f(void) { return pr_info("%d\n", 1); }'
 	run $CC -Wall -Werror $(PKG_CONFIG_SYSROOT_DIR=$TMP/root pkg-config --cflags printk-shim) \

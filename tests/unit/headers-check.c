@@ -3,12 +3,12 @@
  * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
  * values, the marker helpers, each pr_* macro's level and pr_fmt (pr_warning
  * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
- * DEBUG), dev_* on <linux/device.h>'s struct device, DECLARE_SEQ_BUF at file
- * and block scope, and which of __BIG_ENDIAN and __LITTLE_ENDIAN is defined.
- * The build compiles this one file as -std=c99 (no DEBUG), -std=gnu11
- * -DDEBUG, and C++ (headers-cxx.cc), all with -Werror, which is the header
- * compile check; the printk below checks that a definition matching the
- * kernel's prototype is accepted.
+ * DEBUG), dev_* and netdev_* on the minimal struct device and net_device,
+ * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
+ * __LITTLE_ENDIAN is defined. The build compiles this one file as -std=c99
+ * (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all with
+ * -Werror, which is the header compile check; the printk below checks that a
+ * definition matching the kernel's prototype is accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
 #include <linux/kern_levels.h>
@@ -17,6 +17,7 @@
 #include <linux/ratelimit.h>
 #include <linux/hex.h>
 #include <linux/device.h>
+#include <linux/netdevice.h>
 
 #include "tap.h"
 
@@ -195,6 +196,30 @@ static void dev_macros(void)
 	is_str(printed, want, "dev_err_probe: -EPROBE_DEFER is dev_dbg");
 }
 
+static void netdev_macros(void)
+{
+	struct net_device nd;
+
+	memset(&nd, 0, sizeof(nd));
+	strcpy(nd.name, "hc%d");
+	nd.dev.parent = &hc_dev;
+	reset();
+	netdev_err(&nd, "e %d\n", 1);
+	strcpy(nd.name, "hceth0");
+	nd.dev.parent = NULL;
+	netdev_dbg(&nd, "d\n");
+	netdev_printk(KERN_INFO, NULL, "n\n");
+#ifdef DEBUG
+	is_str(printed, KERN_ERR "hc-drv hc0 (unnamed net_device): e 1\n"
+	       KERN_DEBUG "hceth0: d\n" KERN_INFO "(NULL net_device): n\n",
+	       "DEBUG: netdev_*: prefix, level, no pr_fmt");
+#else
+	is_str(printed, KERN_ERR "hc-drv hc0 (unnamed net_device): e 1\n"
+	       KERN_INFO "(NULL net_device): n\n",
+	       "no DEBUG: netdev_*: prefix, level, no pr_fmt, no netdev_dbg");
+#endif
+}
+
 static DECLARE_SEQ_BUF(file_sb, 12);
 
 static void seq_buf_decl(void)
@@ -246,6 +271,7 @@ int main(void)
 	pr_macros();
 	debug_and_no_printk();
 	dev_macros();
+	netdev_macros();
 	seq_buf_decl();
 	byte_order();
 	hex();

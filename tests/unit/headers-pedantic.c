@@ -10,12 +10,14 @@
 #include <linux/device.h>
 #include <linux/hex.h>
 #include <linux/kern_levels.h>
+#include <linux/netdevice.h>
 #include <linux/once_lite.h>
 #include <linux/pks_byteorder.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/ratelimit_types.h>
 #include <linux/seq_buf.h>
+#include <net/net_debug.h>
 
 #include "tap.h"
 
