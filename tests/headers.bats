@@ -59,6 +59,23 @@ port() {
 	[ "$status" -eq 0 ]
 }
 
+@test "headers: each compiles alone as C99, C11, C17, C2x and C++11 to C++20, -pedantic -Werror" {
+	local h std src=$TMP/alone.c bad=0
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		printf '#include <%s>\nint pks_alone;\n' "${h#"$INC"/}" >"$src"
+		for std in c99 c11 c17 c2x; do
+			$CC -std=$std -pedantic -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+				-Wmissing-prototypes -Wstrict-prototypes -I"$INC" -fsyntax-only "$src" ||
+				{ echo "${h#"$INC"/} as $std"; bad=1; }
+		done
+		for std in c++11 c++14 c++17 c++20; do
+			$CXX -x c++ -std=$std -pedantic -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+				-I"$INC" -fsyntax-only "$src" || { echo "${h#"$INC"/} as $std"; bad=1; }
+		done
+	done
+	[ "$bad" -eq 0 ]
+}
+
 # The kernel's uapi byteorder headers define one of __LITTLE_ENDIAN and
 # __BIG_ENDIAN; kernel code asks "#ifdef __BIG_ENDIAN".
 ENDIAN_CHECK='

@@ -5,10 +5,11 @@
  * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
  * DEBUG), dev_* and netdev_* on the minimal struct device and net_device,
  * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
- * __LITTLE_ENDIAN is defined. The build compiles this one file as -std=c99
- * (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all with
- * -Werror, which is the header compile check; the printk below checks that a
- * definition matching the kernel's prototype is accepted.
+ * __LITTLE_ENDIAN is defined. The build compiles this one file as ISO C99,
+ * C11, C17 and C2x (no DEBUG), as GNU C11 with DEBUG, and as C++11 to C++20
+ * (headers-cxx.cc), all with -Werror, which is the header compile check; the
+ * printk below checks that a definition matching the kernel's prototype is
+ * accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
 #include <linux/kern_levels.h>
