@@ -7,10 +7,13 @@
 
 bats_require_minimum_version 1.7.0
 
+load helper
+
 setup() {
 	unset ${!PRINTK_SHIM_@}
 	: "${abs_top_builddir:?}" "${abs_top_srcdir:?}"
 	CC=${CC:-cc}
+	CXX=${CXX:-c++}
 	INC=$abs_top_srcdir/include
 	TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/pks-headers.XXXXXX")
 }
@@ -56,6 +59,166 @@ port() {
 	[ "$status" -eq 0 ]
 }
 
+@test "headers: each compiles alone as C99, C11, C17, C2x and C++11 to C++20, -pedantic -Werror" {
+	local h std src=$TMP/alone.c bad=0
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		printf '#include <%s>\nint pks_alone;\n' "${h#"$INC"/}" >"$src"
+		for std in c99 c11 c17 c2x; do
+			$CC -std=$std -pedantic -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+				-Wmissing-prototypes -Wstrict-prototypes -I"$INC" -fsyntax-only "$src" ||
+				{ echo "${h#"$INC"/} as $std"; bad=1; }
+		done
+		for std in c++11 c++14 c++17 c++20; do
+			$CXX -x c++ -std=$std -pedantic -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+				-I"$INC" -fsyntax-only "$src" || { echo "${h#"$INC"/} as $std"; bad=1; }
+		done
+	done
+	[ "$bad" -eq 0 ]
+}
+
+# The kernel's uapi byteorder headers define one of __LITTLE_ENDIAN and
+# __BIG_ENDIAN; kernel code asks "#ifdef __BIG_ENDIAN".
+ENDIAN_CHECK='
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if !defined(__BIG_ENDIAN) || !defined(__BIG_ENDIAN_BITFIELD) || defined(__LITTLE_ENDIAN) || defined(__LITTLE_ENDIAN_BITFIELD)
+#error big-endian host: want __BIG_ENDIAN and __BIG_ENDIAN_BITFIELD only
+#endif
+#else
+#if !defined(__LITTLE_ENDIAN) || !defined(__LITTLE_ENDIAN_BITFIELD) || defined(__BIG_ENDIAN) || defined(__BIG_ENDIAN_BITFIELD)
+#error little-endian host: want __LITTLE_ENDIAN and __LITTLE_ENDIAN_BITFIELD only
+#endif
+#endif
+int pks_endian_checked;'
+
+# endian_ok HEADER BEFORE AFTER: BEFORE, <HEADER> (linux/printk.h, say),
+# AFTER, then the check, as C99, GNU C11 with _GNU_SOURCE (glibc's
+# <endian.h> then has everything) and C++11; every failure is printed.
+endian_ok() {
+	local src=$TMP/endian.c bad=0 flags
+	printf '%b#include <%s>\n%b%s\n' "$2" "$1" "$3" "$ENDIAN_CHECK" >"$src"
+	for flags in "$CC -std=c99" "$CC -std=gnu11 -D_GNU_SOURCE" "$CXX -x c++ -std=c++11"; do
+		$flags -Wall -Werror -I"$INC" -fsyntax-only "$src" || { echo "in: $flags, $1"; bad=1; }
+	done
+	return $bad
+}
+
+@test "headers: each leaves only the host's __*_ENDIAN, whatever libc headers come before or after" {
+	local h bad=0
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		h=${h#"$INC"/}
+		endian_ok "$h" '' '' || bad=1
+		endian_ok "$h" '#include <stdlib.h>\n#include <time.h>\n' '' || bad=1
+		endian_ok "$h" '' '#include <sys/types.h>\n#include <endian.h>\n#include <stdlib.h>\n' || bad=1
+	done
+	[ "$bad" -eq 0 ]
+}
+
+# frame N PATTERN: line N of $ERR is " PATTERN+0x<offset>/0x<size>" at level 4.
+frame() {
+	local line
+	line=$(sed -n "$(($1 + 1))p" "$ERR")
+	[[ "$line" =~ ^"<4> $2+0x"[0-9a-f]+/0x[0-9a-f]+$ ]] ||
+		{ printf 'line %d: %q\n' "$1" "$line" >&2; return 1; }
+}
+
+@test "headers: dump_stack() prints Call Trace: and the caller's frames outwards, at KERN_DEFAULT" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" stack
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$ERR")" = "<4>Call Trace:" ]
+	frame 1 stack_inner
+	frame 2 stack_outer
+	frame 3 main
+	# every line whole, at the default level, one frame each
+	! grep -qv '^<4>' "$ERR"
+	[ "$(grep -c '^<4> ' "$ERR")" -ge 4 ]
+}
+
+# port CASE: run headers-port CASE under the shim, levels shown as "<N>".
+port_run() {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" "$1"
+	[ "$status" -eq 0 ]
+}
+
+@test "dev_printk: each dev_<level> prints \"<driver> <device>: \" at its level; dev_dbg nothing without DEBUG" {
+	port_run dev-levels
+	err_is '<0>acme-temp acme0: emerg 0
+<1>acme-temp acme0: alert 1
+<2>acme-temp acme0: crit 2
+<3>acme-temp acme0: err 3
+<4>acme-temp acme0: warn 4
+<5>acme-temp acme0: notice 5
+<6>acme-temp acme0: info 6
+<5>acme-temp acme0: dev_printk at KERN_NOTICE
+'
+}
+
+@test "dev_printk: a NULL device prints \"(NULL device *): \", one with no driver an empty driver name" {
+	port_run dev-odd
+	err_is '<3>(NULL device *): no device
+<6> spi0.1: no driver bound
+'
+}
+
+@test "dev_printk: dev_*_once prints once, dev_*_ratelimited 10 of 12 within 5 s" {
+	local i want='<4>acme-temp acme0: once 0'$'\n'
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		want+="<3>acme-temp acme0: ratelimited $i"$'\n'
+	done
+	port_run dev-limits
+	err_is "$want"
+}
+
+@test "dev_printk: dev_err_probe returns err; -EPROBE_DEFER is debug, -ENOMEM silent, %pe names the rest" {
+	port_run dev-probe
+	err_is '<3>acme-temp acme0: error -EIO: probe failed
+<4>acme-temp acme0: error -ETIMEDOUT: timed out
+'
+	out_is $'-5\n-517\n-12\n-110\n'
+}
+
+@test "dev_printk: a port's own struct device, dev_name() and dev_driver_string() (PKS_PORT_DEVICE), and dev_fmt" {
+	port_run dev-own
+	err_is '<4>portdrv port0: own: unit 1
+<6>portdrv port0: dev_printk has no dev_fmt
+'
+}
+
+@test "netdev_printk: each netdev_<level> prints \"<driver> <parent> <interface>: \" at its level" {
+	port_run netdev-levels
+	err_is '<0>acme-temp acme0 eth0: emerg 0
+<1>acme-temp acme0 eth0: alert 1
+<2>acme-temp acme0 eth0: crit 2
+<3>acme-temp acme0 eth0: err 3
+<4>acme-temp acme0 eth0: warn 4
+<5>acme-temp acme0 eth0: notice 5
+<6>acme-temp acme0 eth0: info 6
+<5>acme-temp acme0 eth0: netdev_printk at KERN_NOTICE
+'
+}
+
+@test "netdev_printk: no parent prints \"<interface>: \"; NULL and unnamed interfaces as the kernel names them" {
+	port_run netdev-odd
+	err_is '<6>eth1: no parent
+<6> spi0.1 eth2: parent with no driver
+<3>(NULL net_device): no net_device
+<4>(unnamed net_device): a name template
+<4>(unnamed net_device): no name
+'
+}
+
+@test "netdev_printk: netdev_*_once prints once" {
+	port_run netdev-once
+	err_is '<3>acme-temp acme0 eth0: once 0
+'
+}
+
+@test "netdev_printk: a port's own struct net_device (PKS_PORT_NET_DEVICE) and its parent (PKS_NETDEV_PARENT)" {
+	port_run netdev-own
+	err_is '<6>portdrv port0 pt0: link up
+<4>pt1: no parent
+'
+}
+
 @test "headers: make install puts headers, .pc and module where printk-shim.pc says" {
 	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
 		install DESTDIR="$TMP/root"
@@ -70,8 +233,8 @@ port() {
 	includedir=$(pkg-config --variable=includedir printk-shim)
 	cflags=$(pkg-config --cflags printk-shim)
 	[ "${cflags%% }" = "-I$includedir/printk-shim" ]
-	for h in printk.h kern_levels.h seq_buf.h; do
-		[ -f "$TMP/root$includedir/printk-shim/linux/$h" ]
+	for h in "$INC"/linux/*.h "$INC"/net/*.h; do
+		[ -f "$TMP/root$includedir/printk-shim/${h#"$INC"/}" ]
 	done
 	port installed 'int f(void); int f(void) { return pr_info("%d\n", 1); }'
 	run $CC -Wall -Werror $(PKG_CONFIG_SYSROOT_DIR=$TMP/root pkg-config --cflags printk-shim) \

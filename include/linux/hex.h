@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <linux/pks_byteorder.h>
 
 #define hex_asc		"0123456789abcdef"
 #define hex_asc_upper	"0123456789ABCDEF"

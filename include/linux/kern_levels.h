@@ -9,6 +9,8 @@
 #ifndef _LINUX_KERN_LEVELS_H
 #define _LINUX_KERN_LEVELS_H
 
+#include <linux/pks_byteorder.h>
+
 #define KERN_SOH	"\001"		/* ASCII Start Of Header */
 #define KERN_SOH_ASCII	'\001'
 
@@ -23,7 +25,7 @@
 
 #define KERN_DEFAULT	""		/* the default level (since v5.1) */
 
-/* Continues the line this thread has open; see printk-shim(7) CONTINUATION. */
+/* Continues the line this thread has open, if it has one. */
 #define KERN_CONT	KERN_SOH "c"
 
 /* Integer forms, for code that passes levels around as numbers. */

@@ -11,6 +11,7 @@
 #define _LINUX_ONCE_LITE_H
 
 #include <stdbool.h>
+#include <linux/pks_byteorder.h>
 
 /* True for the first caller only, per expansion site. */
 #define __ONCE_LITE_IF(condition)					\

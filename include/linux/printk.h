@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * printk for ported kernel code: the entry points printk-shim interposes,
- * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants),
- * the marker helpers, and the hex dumps (hex_dump_to_buffer, print_hex_dump)
- * with the output format of the kernel's lib/hexdump.c. Everything that
- * needs code is static inline, so a port links against nothing but the
- * library that defines printk.
+ * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants, and
+ * the old pr_warning), printk_ratelimit() and printk_timed_ratelimit(),
+ * dump_stack(), the marker helpers, and the hex dumps (hex_dump_to_buffer,
+ * print_hex_dump) with the output format of the kernel's lib/hexdump.c.
+ * Everything that needs code is static inline, so a port links against
+ * nothing but the library that defines printk.
  *
  * Unlike kernels since v5.15, printk is a real function here, not a macro
  * over _printk: code built with these headers calls the symbol "printk".
@@ -13,7 +14,8 @@
  *
  * Not provided: dynamic debug (pr_debug follows DEBUG alone, as with
  * CONFIG_DYNAMIC_DEBUG=n), printk indexing, console and printk_safe control.
- * Thread-safety: the _once and _ratelimited state is shared safely by threads.
+ * Thread-safety: the _once and _ratelimited state is shared safely by threads;
+ * printk_timed_ratelimit()'s state is its caller's to guard.
  */
 #ifndef _LINUX_PRINTK_H
 #define _LINUX_PRINTK_H
@@ -24,7 +26,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__has_include)
+#if __has_include(<execinfo.h>)
+#include <execinfo.h>
+#define PKS_HAVE_BACKTRACE	1
+#endif
+#endif
 #include <linux/kern_levels.h>
+#include <linux/pks_byteorder.h>
 #include <linux/hex.h>
 #include <linux/once_lite.h>
 #include <linux/ratelimit_types.h>
@@ -98,6 +107,9 @@ static inline const char *printk_skip_headers(const char *buffer)
 #define pr_warn(fmt, ...)	printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_notice(fmt, ...)	printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...)	printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+
+/* The spelling kernels before v5.5 had; ported code still uses it. */
+#define pr_warning pr_warn
 
 /* No pr_fmt: a continuation must not repeat the line's prefix. */
 #define pr_cont(fmt, ...)	printk(KERN_CONT fmt, ##__VA_ARGS__)
@@ -189,6 +201,65 @@ static inline int __printk_ratelimit(const char *func)
 	return ___ratelimit(&pks_printk_rs, func);
 }
 #define printk_ratelimit() __printk_ratelimit(__func__)
+
+/**
+ * printk_timed_ratelimit() - at most one true per @interval_msecs
+ * @caller_jiffies: the caller's state: 0 at first, then the jiffies of the
+ *	last true; the kernel's rule, so a start at jiffies 0 looks unused
+ * Return: true, and @caller_jiffies updated, if it is 0 or more than
+ * @interval_msecs (rounded up to whole jiffies) have passed since.
+ */
+static inline bool printk_timed_ratelimit(unsigned long *caller_jiffies,
+					  unsigned int interval_msecs)
+{
+	unsigned long now = PKS_RATELIMIT_NOW();
+	unsigned long interval = (unsigned long)
+		(((unsigned long long)interval_msecs * PKS_HZ + 999) / 1000);
+
+	if (*caller_jiffies && now - *caller_jiffies <= interval)
+		return false;
+	*caller_jiffies = now;
+	return true;
+}
+
+#define PKS_DUMP_STACK_DEPTH	64	/* frames dump_stack() prints at most */
+
+/**
+ * dump_stack_lvl() - the caller's backtrace, one line per frame at @log_lvl
+ *
+ * "Call Trace:", then " <function>+0x<offset>/0x<size>" for each return
+ * address from the caller outwards, as x86 kernels print it: printk's %pB,
+ * which printk-shim resolves to a dynamic symbol (link the program with
+ * -rdynamic to name its own functions) and a " [module]" for a shared
+ * object, else "0x<address>". The kernel's CPU/PID/Comm and "Hardware name"
+ * lines and x86's <TASK> markers are not printed. A C library without
+ * backtrace() gives one frame, the one the caller returns to.
+ *
+ * always_inline: backtrace() is then called from the caller itself, so its
+ * first frame is the caller's and none has to be left out.
+ */
+static inline __attribute__((always_inline))
+void dump_stack_lvl(const char *log_lvl)
+{
+#ifdef PKS_HAVE_BACKTRACE
+	void *frames[PKS_DUMP_STACK_DEPTH];
+	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH), i;
+
+	printk("%sCall Trace:\n", log_lvl);
+	for (i = 0; i < n; i++)
+		printk("%s %pB\n", log_lvl, frames[i]);
+#else
+	printk("%sCall Trace:\n", log_lvl);
+	printk("%s %pB\n", log_lvl, __builtin_return_address(0));
+#endif
+}
+
+/* dump_stack_lvl() at KERN_DEFAULT, as the kernel's. */
+static inline __attribute__((always_inline))
+void dump_stack(void)
+{
+	dump_stack_lvl(KERN_DEFAULT);
+}
 
 enum {
 	DUMP_PREFIX_NONE,

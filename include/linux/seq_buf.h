@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/pks_byteorder.h>
 #include <linux/printk.h>
 
 struct seq_buf {

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a port sees of include/: the exact bytes of KERN_*, the LOGLEVEL_*
- * values, the marker helpers, each pr_* macro's level and pr_fmt, pr_cont
- * without pr_fmt, no_printk and pr_debug (with and without DEBUG), and
- * DECLARE_SEQ_BUF at file and block scope. The build compiles this one file
- * as -std=c99 (no DEBUG), -std=gnu11 -DDEBUG, and C++ (headers-cxx.cc), all
- * with -Werror, which is the header compile check; the printk below checks
- * that a definition matching the kernel's prototype is accepted.
+ * values, the marker helpers, each pr_* macro's level and pr_fmt (pr_warning
+ * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
+ * DEBUG), dev_* and netdev_* on the minimal struct device and net_device,
+ * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
+ * __LITTLE_ENDIAN is defined. The build compiles this one file as ISO C99,
+ * C11, C17 and C2x (no DEBUG), as GNU C11 with DEBUG, and as C++11 to C++20
+ * (headers-cxx.cc), all with -Werror, which is the header compile check; the
+ * printk below checks that a definition matching the kernel's prototype is
+ * accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
 #include <linux/kern_levels.h>
@@ -14,6 +17,8 @@
 #include <linux/seq_buf.h>
 #include <linux/ratelimit.h>
 #include <linux/hex.h>
+#include <linux/device.h>
+#include <linux/netdevice.h>
 
 #include "tap.h"
 
@@ -134,6 +139,11 @@ static void pr_macros(void)
 	       KERN_ERR "hc: e\n" KERN_WARNING "hc: w\n" KERN_NOTICE "hc: n\n"
 	       KERN_INFO "hc: i x\n" KERN_CONT "more\n",
 	       "pr_*: level, pr_fmt; pr_cont without pr_fmt");
+	reset();
+	pr_warning("old %s\n", "name");
+	pr_warning("no arguments\n");
+	is_str(printed, KERN_WARNING "hc: old name\n" KERN_WARNING "hc: no arguments\n",
+	       "pr_warning is pr_warn");
 }
 
 static void debug_and_no_printk(void)
@@ -157,6 +167,60 @@ static void debug_and_no_printk(void)
 #endif
 }
 
+static const struct device_driver hc_drv = { "hc-drv" };
+static struct device hc_dev = { NULL, "hc0", &hc_drv };
+
+static void dev_macros(void)
+{
+	char want[128];
+
+	reset();
+	dev_err(&hc_dev, "e %d\n", 1);
+	dev_dbg(&hc_dev, "d\n");
+	dev_printk(KERN_INFO, NULL, "n\n");
+#ifdef DEBUG
+	is_str(printed, KERN_ERR "hc-drv hc0: e 1\n" KERN_DEBUG "hc-drv hc0: d\n"
+	       KERN_INFO "(NULL device *): n\n", "DEBUG: dev_*: prefix, level, no pr_fmt");
+#else
+	is_str(printed, KERN_ERR "hc-drv hc0: e 1\n" KERN_INFO "(NULL device *): n\n",
+	       "no DEBUG: dev_*: prefix, level, no pr_fmt, no dev_dbg");
+#endif
+	reset();
+	is_int(dev_err_probe(&hc_dev, -EPROBE_DEFER, "later\n"), -EPROBE_DEFER,
+	       "dev_err_probe yields err");
+#ifdef DEBUG
+	snprintf(want, sizeof(want), KERN_DEBUG "hc-drv hc0: error %pe: later\n",
+		 (void *)(intptr_t)-EPROBE_DEFER);
+#else
+	want[0] = '\0';
+#endif
+	is_str(printed, want, "dev_err_probe: -EPROBE_DEFER is dev_dbg");
+}
+
+static void netdev_macros(void)
+{
+	struct net_device nd;
+
+	memset(&nd, 0, sizeof(nd));
+	strcpy(nd.name, "hc%d");
+	nd.dev.parent = &hc_dev;
+	reset();
+	netdev_err(&nd, "e %d\n", 1);
+	strcpy(nd.name, "hceth0");
+	nd.dev.parent = NULL;
+	netdev_dbg(&nd, "d\n");
+	netdev_printk(KERN_INFO, NULL, "n\n");
+#ifdef DEBUG
+	is_str(printed, KERN_ERR "hc-drv hc0 (unnamed net_device): e 1\n"
+	       KERN_DEBUG "hceth0: d\n" KERN_INFO "(NULL net_device): n\n",
+	       "DEBUG: netdev_*: prefix, level, no pr_fmt");
+#else
+	is_str(printed, KERN_ERR "hc-drv hc0 (unnamed net_device): e 1\n"
+	       KERN_INFO "(NULL net_device): n\n",
+	       "no DEBUG: netdev_*: prefix, level, no pr_fmt, no netdev_dbg");
+#endif
+}
+
 static DECLARE_SEQ_BUF(file_sb, 12);
 
 static void seq_buf_decl(void)
@@ -171,6 +235,20 @@ static void seq_buf_decl(void)
 	reset();
 	seq_buf_do_printk(&local_sb, KERN_NOTICE);
 	is_str(printed, KERN_NOTICE "local\n", "seq_buf_do_printk through the port's printk");
+}
+
+/* The test kernel code makes, as lib/seq_buf.c's seq_buf_putmem_hex() does. */
+static void byte_order(void)
+{
+	const unsigned int one = 1;
+	unsigned char first;
+
+	memcpy(&first, &one, 1);
+#ifdef __BIG_ENDIAN
+	is_int(first, 0, "__BIG_ENDIAN is defined on a big-endian host only");
+#else
+	is_int(first, 1, "__BIG_ENDIAN is not defined on a little-endian host");
+#endif
 }
 
 static void hex(void)
@@ -193,7 +271,10 @@ int main(void)
 	helpers();
 	pr_macros();
 	debug_and_no_printk();
+	dev_macros();
+	netdev_macros();
 	seq_buf_decl();
+	byte_order();
 	hex();
 	return tap_done();
 }

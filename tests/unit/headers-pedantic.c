@@ -6,13 +6,18 @@
  * with GNU comma elision, which -pedantic reports at each call with no
  * arguments after the format.
  */
+#include <linux/dev_printk.h>
+#include <linux/device.h>
 #include <linux/hex.h>
 #include <linux/kern_levels.h>
+#include <linux/netdevice.h>
 #include <linux/once_lite.h>
+#include <linux/pks_byteorder.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/ratelimit_types.h>
 #include <linux/seq_buf.h>
+#include <net/net_debug.h>
 
 #include "tap.h"
 

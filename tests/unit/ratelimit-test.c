@@ -5,15 +5,19 @@
  * Covers the kernel's ___ratelimit rule: burst per interval, the interval
  * ends strictly after begin + interval, the "callbacks suppressed" report
  * through printk_deferred at KERN_WARNING naming the calling function,
- * interval 0 and burst 0, RATELIMIT_MSG_ON_RELEASE, a busy state, jiffies
- * wrap-around, printk_ratelimited's defaults (10 per 5 s), and printk_once
- * and the shared states under several threads.
+ * interval 0 and burst 0 or less, RATELIMIT_MSG_ON_RELEASE, a busy state,
+ * jiffies wrap-around, printk_ratelimited's defaults (10 per 5 s), and
+ * printk_once and the shared states under several threads, and
+ * printk_timed_ratelimit(). The cases of the
+ * kernel's lib/tests/test_ratelimit.c (smoke, with its disabling and
+ * re-enabling, and stress) run here with the fake clock's exact sleeps.
  */
 #include <limits.h>
 #include <pthread.h>
+#include <time.h>
 
 static unsigned long fake_jiffies = 1000;
-#define PKS_RATELIMIT_NOW() (fake_jiffies)
+#define PKS_RATELIMIT_NOW() __atomic_load_n(&fake_jiffies, __ATOMIC_RELAXED)
 
 #define pr_fmt(fmt) "rl: " fmt
 #include <linux/printk.h>
@@ -117,12 +121,20 @@ static void zero_interval_and_burst(void)
 {
 	DEFINE_RATELIMIT_STATE(off, 0, 1);
 	DEFINE_RATELIMIT_STATE(none, 100, 0);
+	DEFINE_RATELIMIT_STATE(both, 0, 0);
+	DEFINE_RATELIMIT_STATE(neg_interval, -1, 1);
+	DEFINE_RATELIMIT_STATE(neg_burst, 100, -1);
 	struct ratelimit_state disabled = RATELIMIT_STATE_INIT_DISABLED;
 
 	is_int(passes(&off, 50), 50, "interval 0: no limit");
+	is_int(off.missed, 0, "interval 0: nothing counted");
 	is_int(passes(&disabled, 50), 50, "RATELIMIT_STATE_INIT_DISABLED: no limit");
 	is_int(passes(&none, 5), 0, "burst 0: nothing passes");
 	is_int(none.missed, 5, "burst 0: all counted");
+	is_int(passes(&both, 5), 5, "interval 0 and burst 0: no limit");
+	is_int(passes(&neg_interval, 5), 5, "interval < 0, burst > 0: no limit");
+	is_int(passes(&neg_burst, 5), 0, "burst < 0: nothing passes");
+	is_int(neg_burst.missed, 5, "burst < 0: all counted");
 }
 
 static void msg_on_release(void)
@@ -147,13 +159,45 @@ static void msg_on_release(void)
 
 static void busy_state(void)
 {
-	DEFINE_RATELIMIT_STATE(rs, 100, 10);
+	DEFINE_RATELIMIT_STATE(rs, 100, 2);
 
+	reset();
+	fake_jiffies = 7000;
 	rs.lock = 1;
-	is_int(__ratelimit(&rs), 0, "busy state: refused");
-	is_int(rs.missed + rs.printed, 0, "busy state: not counted (as the kernel)");
+	is_int(__ratelimit(&rs), 0, "busy, never started: refused");
+	is_int(rs.missed, 1, "busy, never started: counted");
 	rs.lock = 0;
-	is_int(__ratelimit(&rs), 1, "free again");
+	is_int(__ratelimit(&rs), 1, "free: starts the state");
+	rs.lock = 1;
+	is_int(__ratelimit(&rs), 1, "busy: takes what is left of the burst");
+	is_int(__ratelimit(&rs), 0, "busy, burst used: refused");
+	is_int(rs.missed, 2, "busy, burst used: counted");
+	fake_jiffies = 7200;
+	is_int(__ratelimit(&rs), 0, "busy: cannot open the next interval");
+	rs.lock = 0;
+	is_int(__ratelimit(&rs), 1, "free again: the next interval opens");
+	is_str(printed, "[deferred]" KERN_WARNING "busy_state: 3 callbacks suppressed\n",
+	       "busy: its refusals are reported with the others");
+}
+
+static void reset_interval(void)
+{
+	DEFINE_RATELIMIT_STATE(rs, 100, 2);
+
+	reset();
+	fake_jiffies = 8000;
+	passes(&rs, 5);
+	ratelimit_state_reset_interval(&rs, 300);
+	is_int(rs.interval, 300, "reset_interval: the new interval");
+	is_int(ratelimit_state_get_miss(&rs), 0, "reset_interval: misses forgotten");
+	fake_jiffies = 8050;
+	is_int(passes(&rs, 3), 2, "reset_interval: a full burst at once");
+	fake_jiffies = 8350;
+	is_int(__ratelimit(&rs), 0, "reset_interval: the interval starts at the next call");
+	is_int((long long)deferred_calls, 0, "reset_interval: no report");
+	ratelimit_state_inc_miss(&rs);
+	is_int(ratelimit_state_reset_miss(&rs), 3, "inc_miss and reset_miss");
+	is_int(ratelimit_state_get_miss(&rs), 0, "reset_miss leaves 0");
 }
 
 static void wrap_around(void)
@@ -220,6 +264,23 @@ static void printk_ratelimit_fn(void)
 	is_int(n, 10, "printk_ratelimit(): the default 10 per interval");
 }
 
+static void timed_ratelimit(void)
+{
+	unsigned long j = 0;
+
+	fake_jiffies = 400000;
+	ok(printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: true when unused");
+	is_int((long long)j, 400000, "printk_timed_ratelimit: stores the time of a true");
+	fake_jiffies += 250;
+	ok(!printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: false until the interval is over");
+	is_int((long long)j, 400000, "printk_timed_ratelimit: a false keeps the time");
+	fake_jiffies += 1;
+	ok(printk_timed_ratelimit(&j, 250), "printk_timed_ratelimit: true just after");
+	ok(!printk_timed_ratelimit(&j, 0), "printk_timed_ratelimit: interval 0, same jiffy: false");
+	fake_jiffies += 1;
+	ok(printk_timed_ratelimit(&j, 0), "printk_timed_ratelimit: interval 0, next jiffy: true");
+}
+
 static struct ratelimit_state shared_rs = RATELIMIT_STATE_INIT(shared_rs, 100, 10);
 static int shared_passed;
 
@@ -248,10 +309,116 @@ static void threads(void)
 	for (i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	is_int(shared_passed, 10, "threads: exactly the burst passes");
-	is_int(shared_rs.printed, 10, "threads: printed count consistent");
-	ok(shared_rs.missed <= 4000 - 10, "threads: misses counted, refusals not");
+	is_int(shared_rs.missed, 4000 - 10, "threads: every refusal counted");
 	is_int(printk_calls, 1, "threads: pr_info_once prints once");
 	is_str(printed, KERN_INFO "rl: once from a thread\n", "threads: the once line");
+}
+
+/* lib/tests/test_ratelimit.c, test_ratelimit_smoke: each sleep is exact here. */
+#define TESTRL_INTERVAL (5 * PKS_HZ)
+static DEFINE_RATELIMIT_STATE(testrl, TESTRL_INTERVAL, 3);
+
+static void smoke(int want, const char *name)
+{
+	is_int(___ratelimit(&testrl, "test_ratelimit_smoke"), want, name);
+}
+
+static void kernel_smoke(void)
+{
+	reset();
+	fake_jiffies = 500000;
+	smoke(1, "smoke: normal operation, 1 of 3");
+	smoke(1, "smoke: normal operation, 2 of 3");
+	smoke(1, "smoke: normal operation, 3 of 3");
+	smoke(0, "smoke: normal operation, over the burst");
+	fake_jiffies += TESTRL_INTERVAL / 2;
+	smoke(0, "smoke: half an interval later, still limited");
+	fake_jiffies += TESTRL_INTERVAL * 3 / 4;
+	smoke(1, "smoke: the interval has passed");
+	is_str(printed, "[deferred]" KERN_WARNING "test_ratelimit_smoke: 2 callbacks suppressed\n",
+	       "smoke: the two misses reported");
+	fake_jiffies += 2 * TESTRL_INTERVAL;
+	smoke(1, "smoke: two intervals later, 1");
+	smoke(1, "smoke: two intervals later, 2");
+	fake_jiffies += TESTRL_INTERVAL / 2;
+	smoke(1, "smoke: half an interval later, the burst's last");
+	fake_jiffies += TESTRL_INTERVAL * 3 / 4;
+	smoke(1, "smoke: a new interval, 1");
+	smoke(1, "smoke: a new interval, 2");
+	smoke(1, "smoke: a new interval, 3");
+	smoke(0, "smoke: a new interval, over the burst");
+
+	testrl.burst = 0;
+	smoke(0, "smoke: disabling: burst 0 refuses");
+	testrl.burst = 2;
+	testrl.interval = 0;
+	is_int(passes(&testrl, 7), 7, "smoke: disabling: interval 0 lets all through");
+
+	testrl.interval = TESTRL_INTERVAL;
+	smoke(1, "smoke: re-enabling starts afresh, 1");
+	smoke(1, "smoke: re-enabling starts afresh, 2");
+	smoke(0, "smoke: re-enabling, over the new burst");
+	smoke(0, "smoke: re-enabling, still over");
+	reset();
+	fake_jiffies += TESTRL_INTERVAL + 1;
+	smoke(1, "smoke: the next interval");
+	is_str(printed, "[deferred]" KERN_WARNING "test_ratelimit_smoke: 4 callbacks suppressed\n",
+	       "smoke: misses from before the re-enabling are kept and reported");
+}
+
+/*
+ * lib/tests/test_ratelimit.c, test_ratelimit_stress: threads race on one
+ * state whose interval keeps rolling over; no outcome may be lost.
+ */
+static struct ratelimit_state stressrl =
+	RATELIMIT_STATE_INIT_FLAGS("stressrl", PKS_HZ / 10, 3, RATELIMIT_MSG_ON_RELEASE);
+static int stress_done;
+
+struct stress_counts {
+	long attempts, unlimited, limited, missed;
+};
+
+static void *stress_child(void *arg)
+{
+	struct stress_counts *c = (struct stress_counts *)arg;
+
+	while (!__atomic_load_n(&stress_done, __ATOMIC_RELAXED)) {
+		c->attempts++;
+		if (___ratelimit(&stressrl, __func__))
+			c->unlimited++;
+		else
+			c->limited++;
+	}
+	c->missed = ratelimit_state_reset_miss(&stressrl);
+	return NULL;
+}
+
+static void kernel_stress(void)
+{
+	struct stress_counts c[4] = { { 0, 0, 0, 0 } }, all = { 0, 0, 0, 0 };
+	struct timespec tick = { 0, 20000 };
+	pthread_t t[4];
+	int i;
+
+	reset();
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, stress_child, &c[i]);
+	for (i = 0; i < 2 * PKS_HZ; i++) {
+		__atomic_add_fetch(&fake_jiffies, 1, __ATOMIC_RELAXED);
+		nanosleep(&tick, NULL);
+	}
+	__atomic_store_n(&stress_done, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		all.attempts += c[i].attempts;
+		all.unlimited += c[i].unlimited;
+		all.limited += c[i].limited;
+		all.missed += c[i].missed;
+	}
+	is_int(all.unlimited + all.limited, all.attempts, "stress: outcomes equal attempts");
+	is_int(all.limited, all.missed, "stress: misses equal limits");
+	ok(all.unlimited > 0 && all.limited > 0, "stress: some calls passed, some were limited");
+	is_int((long long)deferred_calls, 0, "stress: RATELIMIT_MSG_ON_RELEASE reports nothing");
 }
 
 static void once(void)
@@ -281,11 +448,15 @@ int main(void)
 	zero_interval_and_burst();
 	msg_on_release();
 	busy_state();
+	reset_interval();
 	wrap_around();
 	printk_ratelimited_defaults();
 	pr_ratelimited_levels();
 	printk_ratelimit_fn();
+	timed_ratelimit();
 	threads();
 	once();
+	kernel_smoke();
+	kernel_stress();
 	return tap_done();
 }
