@@ -40,19 +40,30 @@ static int first_time(uintptr_t site)
 	return 0;
 }
 
-/* "symbol+0xoff (object)" for @p, or "0xaddr (object)" without a symbol. */
+/*
+ * "symbol+0xoff (object)" for @p, or "0xaddr (object+0xoff)" without a
+ * symbol. In a privileged (AT_SECURE) process never the address itself: its
+ * caller would learn where the code is loaded.
+ */
 static void where(const void *p, char *buf, size_t size)
 {
+	bool secure = pks_config()->secure;
 	Dl_info info;
 
 	if (!dladdr(p, &info) || !info.dli_fname) {
-		snprintf(buf, size, "%p", p);
+		if (secure)
+			snprintf(buf, size, "an address in no loaded object");
+		else
+			snprintf(buf, size, "%p", p);
 		return;
 	}
 	if (info.dli_sname)
 		snprintf(buf, size, "%s+0x%lx (%s)", info.dli_sname,
 			 (unsigned long)((const char *)p - (const char *)info.dli_saddr),
 			 info.dli_fname);
+	else if (secure)
+		snprintf(buf, size, "%s+0x%lx", info.dli_fname,
+			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
 	else
 		snprintf(buf, size, "%p (%s+0x%lx)", p, info.dli_fname,
 			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));

@@ -39,13 +39,19 @@ static _Atomic bool started;		/* the module's constructor began */
 static struct pks_config early;		/* what a call before the C library is ready gets */
 static _Atomic int early_state;		/* pks_once_claim() */
 
-/* Variables that name a place to write: not for a privileged process to take. */
-static bool is_path_var(const char *name)
+/*
+ * Variables that are not for an unprivileged caller to set in a privileged
+ * (AT_SECURE) process: a place to write, and which of the program's own
+ * functions to overwrite.
+ */
+static bool secure_ignores(const char *name)
 {
-	return !strcmp(name, "SYSLOG_SOCKET");
+	return !strcmp(name, "SYSLOG_SOCKET") || !strcmp(name, "SYMBOLS") ||
+	       !strcmp(name, "PATCH");
 }
 
-static void read_env(struct pks_settings *s)
+/* Parse every PRINTK_SHIM_* variable into @c->set; note whether any was set. */
+static void read_env(struct pks_config *c)
 {
 	char name[64];
 
@@ -57,12 +63,13 @@ static void read_env(struct pks_settings *s)
 		val = getenv(name);
 		if (!val || !*val)
 			continue;
-		if (is_path_var(v->name) && pks_cfg.secure) {
+		c->asked = true;
+		if (c->secure && secure_ignores(v->name)) {
 			pks_warn("%s=\"%s\": ignored in a setuid/setgid process; using %s",
 				 name, val, v->dflt);
 			continue;
 		}
-		if (v->parse(s, val))
+		if (v->parse(&c->set, val))
 			pks_warn("%s=\"%s\": expected %s; using %s", name, val, v->expect, v->dflt);
 	}
 }
@@ -189,7 +196,7 @@ static void load(struct pks_config *c)
 	c->nout = 1;
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
-	read_env(&c->set);
+	read_env(c);
 	if (c->set.format == PKS_LINE_AUTO)
 		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
 	else

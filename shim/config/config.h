@@ -23,7 +23,8 @@ struct pks_config {
 	struct pks_out out[PKS_OUTPUTS_MAX];
 	bool need_time;		/* some output shows the time */
 	bool has_stderr;	/* stderr is one of the outputs */
-	bool secure;		/* AT_SECURE: setuid/setgid, path variables ignored */
+	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */
+	bool asked;		/* some PRINTK_SHIM_* variable was set */
 	char ident[64];		/* syslog ident, resolved */
 };
 

@@ -112,12 +112,16 @@ static int want_of(const char *name)
 	return -1;
 }
 
-/* The standard names first (index = PKS_SYM_*), then PRINTK_SHIM_SYMBOLS. */
+/*
+ * The standard names first (index = PKS_SYM_*), then PRINTK_SHIM_SYMBOLS,
+ * which a privileged (AT_SECURE) process never takes from its caller: they
+ * would name any of its functions to be overwritten.
+ */
 static void collect(const struct pks_config *c)
 {
 	for (int i = 0; i < PKS_NSYMS; i++)
 		wants[nwants++] = (struct want){ syms[i].name, i, false };
-	for (int i = 0; i < c->set.nsymbols; i++) {
+	for (int i = 0; !c->secure && i < c->set.nsymbols; i++) {
 		const struct pks_symspec *sp = &c->set.symbols[i];
 
 		if (want_of(sp->name) < 0)
@@ -440,11 +444,13 @@ static bool alone(void)
 
 static unsigned char decide(const struct pks_config *c, const struct site *s)
 {
+	enum pks_patch patch = c->secure ? PKS_PATCH_AUTO : c->set.patch;	/* as collect() */
+
 	if (c->set.disable)
 		return HOW_DISABLED;
-	if (c->set.patch == PKS_PATCH_NEVER)
+	if (patch == PKS_PATCH_NEVER)
 		return HOW_NEVER;
-	if (c->set.patch == PKS_PATCH_AUTO && s->why == WHY_NONE)
+	if (patch == PKS_PATCH_AUTO && s->why == WHY_NONE)
 		return HOW_INTERPOSED;
 	return patched_at(s->entry) ? HOW_ALIAS : HOW_PENDING;
 }
@@ -587,6 +593,7 @@ static void detail(const struct site *s, char *buf, size_t size)
 void pks_patch_report(const char *name)
 {
 	int w = want_of(name), n = 0;
+	bool secure = pks_config()->secure;
 	char more[160];
 
 	for (int i = 0; w >= 0 && i < nsites; i++) {
@@ -597,8 +604,12 @@ void pks_patch_report(const char *name)
 		detail(s, more, sizeof(more));
 		pks_debug("%s: defined %s %s%s", name,
 			  s->why == WHY_EXE ? "inside the executable" : "in", s->obj, why_text[s->why]);
-		pks_debug("%s: at %#lx, %zu bytes (%s): %s%s", name, (unsigned long)s->entry,
-			  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
+		if (secure)	/* no address for the caller: it would undo ASLR */
+			pks_debug("%s: %zu bytes (%s): %s%s", name, s->size,
+				  s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
+		else
+			pks_debug("%s: at %#lx, %zu bytes (%s): %s%s", name, (unsigned long)s->entry,
+				  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
 		n++;
 	}
 	if (!n && w >= 0 && exe_stripped && !wants[w].imported)
