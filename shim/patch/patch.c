@@ -87,8 +87,17 @@ static struct want wants[WANTS_MAX];
 static int nwants;
 static struct site sites[SITES_MAX];
 static int nsites;
+static bool exe_read;		/* the executable's file was read: what follows holds */
 static bool exe_stripped;	/* the executable has no .symtab */
 static char exe_path[4096];
+
+/* An object whose .dynsym asks for standard names (PRINTK_SHIM_DEBUG only). */
+struct importer {
+	const char *obj;	/* as struct site's */
+	unsigned names;		/* bit PKS_SYM_*: imports that name */
+};
+static struct importer importers[SITES_MAX];
+static int nimporters;
 
 /* ---- finding the definitions -------------------------------------------- */
 
@@ -239,6 +248,7 @@ static void note_exe(const struct pks_elf *e, const char *path)
 		n = n < (ssize_t)sizeof(exe_path) ? n : (ssize_t)sizeof(exe_path) - 1;
 	}
 	exe_path[n] = '\0';
+	exe_read = true;
 	exe_stripped = !e->symtab;
 	for (int w = 0; w < nwants; w++) {
 		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
@@ -263,6 +273,21 @@ static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e
 		    ph[i].p_memsz != mem[i].p_memsz)
 			return false;
 	return true;
+}
+
+/* For the report: which standard names the object at @path imports. */
+static void note_imports(const struct pks_elf *e, const char *path)
+{
+	unsigned names = 0;
+
+	for (int w = 0; w < PKS_NSYMS; w++) {
+		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
+
+		if (s && s->st_shndx == SHN_UNDEF)
+			names |= 1u << w;
+	}
+	if (names && nimporters < SITES_MAX)
+		importers[nimporters++] = (struct importer){ path, names };
 }
 
 static int defined(void *arg, const char *name, const ElfW(Sym) *s)
@@ -312,6 +337,8 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 		note_exe(&elf, sc.path);
 		sc.path = exe_path;
 	}
+	if (pks_config()->set.debug)
+		note_imports(&elf, sc.path);
 	sc.symbolic = binds_locally(info);
 	sc.libc = sc.libc || (!sc.exe && pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
 	pks_elf_walk(&elf, elf.symtab == NULL, visit, &sc);
@@ -588,9 +615,10 @@ static void detail(const struct site *s, char *buf, size_t size)
 
 /**
  * pks_patch_report() - PRINTK_SHIM_DEBUG lines on where @name is defined and
- * what became of each definition, or why none could be found
+ * what became of each definition
+ * Return: how many definitions were found.
  */
-void pks_patch_report(const char *name)
+int pks_patch_report(const char *name)
 {
 	int w = want_of(name), n = 0;
 	bool secure = pks_config()->secure;
@@ -612,9 +640,55 @@ void pks_patch_report(const char *name)
 				  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
 		n++;
 	}
-	if (!n && w >= 0 && exe_stripped && !wants[w].imported)
-		pks_debug("%s: not reachable if the executable defines it: %s is stripped (no .symtab) and its .dynsym does not name it",
-			  name, exe_path);
-	else if (!n && w >= PKS_NSYMS)
+	if (!n && w >= PKS_NSYMS)
 		pks_debug("%s: not defined in any loaded object's symbol tables", name);
+	return n;
+}
+
+/**
+ * pks_patch_importers() - the objects whose .dynsym imports the standard
+ * name @name, as seen by the start-up scan of a PRINTK_SHIM_DEBUG run
+ * @list: out; their paths, ", " between them (cut short if it must be)
+ * Return: how many.
+ */
+int pks_patch_importers(const char *name, char *list, size_t size)
+{
+	int w = want_of(name), n = 0;
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (int i = 0; w >= 0 && w < PKS_NSYMS && i < nimporters; i++) {
+		if (!(importers[i].names & (1u << w)))
+			continue;
+		if (len < size)
+			len += (size_t)snprintf(list + len, size - len, "%s%s", n ? ", " : "",
+						importers[i].obj);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * pks_patch_exe_opaque() - Return: the executable's path when the start-up
+ * scan read it and it tells nothing of its printk: stripped (no .symtab),
+ * neither importing nor exporting any standard name. A printk of its own,
+ * if it has one, can then be neither seen nor patched. NULL otherwise.
+ */
+const char *pks_patch_exe_opaque(void)
+{
+	if (!exe_read || !exe_stripped)
+		return NULL;
+	for (int w = 0; w < PKS_NSYMS; w++)
+		if (wants[w].imported)
+			return NULL;
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS)
+			return NULL;
+	return exe_path;
+}
+
+/** pks_patch_exe() - Return: the executable's path, if the start-up scan read it, else NULL. */
+const char *pks_patch_exe(void)
+{
+	return exe_read ? exe_path : NULL;
 }
