@@ -38,7 +38,10 @@ void pks_init_first_call(const struct pks_config *c)
 
 __attribute__((constructor)) static void init(void)
 {
-	const struct pks_config *c = pks_config();
+	const struct pks_config *c;
+
+	pks_config_start();	/* first: the C library is ready, the configuration can be read */
+	c = pks_config();
 
 	pks_emit_setup();
 	report_once(c);

@@ -40,19 +40,30 @@ static int first_time(uintptr_t site)
 	return 0;
 }
 
-/* "symbol+0xoff (object)" for @p, or "0xaddr (object)" without a symbol. */
+/*
+ * "symbol+0xoff (object)" for @p, or "0xaddr (object+0xoff)" without a
+ * symbol. In a privileged (AT_SECURE) process never the address itself: its
+ * caller would learn where the code is loaded.
+ */
 static void where(const void *p, char *buf, size_t size)
 {
+	bool secure = pks_config()->secure;
 	Dl_info info;
 
 	if (!dladdr(p, &info) || !info.dli_fname) {
-		snprintf(buf, size, "%p", p);
+		if (secure)
+			snprintf(buf, size, "an address in no loaded object");
+		else
+			snprintf(buf, size, "%p", p);
 		return;
 	}
 	if (info.dli_sname)
 		snprintf(buf, size, "%s+0x%lx (%s)", info.dli_sname,
 			 (unsigned long)((const char *)p - (const char *)info.dli_saddr),
 			 info.dli_fname);
+	else if (secure)
+		snprintf(buf, size, "%s+0x%lx", info.dli_fname,
+			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
 	else
 		snprintf(buf, size, "%p (%s+0x%lx)", p, info.dli_fname,
 			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
@@ -129,45 +140,57 @@ static void report_settings(const struct pks_config *c)
 	report_symbols_setting(s);
 }
 
-/* Where @name is defined and what patching did; where it resolves for a call through the PLT. */
+/*
+ * What is known of @name: where it is defined and what patching did; which
+ * objects import it, and where their calls through the PLT go. Nothing
+ * more when the executable is opaque: pks_report_debug() says that once.
+ */
 static void report_symbol(const char *name, const void *ours)
 {
-	void *p = dlsym(RTLD_DEFAULT, name);
-	char at[512];
+	int defs = pks_patch_report(name);
+	char who[1024], at[512];
+	void *p;
 
-	pks_patch_report(name);
-	if (!p) {
-		pks_debug("%s: not defined by any loaded object; the shim provides it", name);
+	if (!pks_patch_importers(name, who, sizeof(who))) {
+		if (!defs && !pks_patch_exe_opaque())
+			pks_debug("%s: no loaded object imports or defines it", name);
 		return;
 	}
+	p = dlsym(RTLD_DEFAULT, name);
 	if (p == ours) {
-		pks_debug("%s: resolves to the shim: calls through the PLT reach it", name);
+		pks_debug("%s: imported by %s: their calls reach the shim", name, who);
 		return;
 	}
 	where(p, at, sizeof(at));
-	if (pks_patch_covers(p))
-		pks_debug("%s: resolves to %s, patched to jump to the shim: calls reach it", name, at);
+	if (p && pks_patch_covers(p))
+		pks_debug("%s: imported by %s: their calls reach %s, patched to jump to the shim",
+			  name, who, at);
 	else
-		pks_debug("%s: resolves to %s, not to the shim: those calls will not reach it", name, at);
+		pks_debug("%s: imported by %s: their calls reach %s, not the shim", name, who, at);
 }
 
 /** pks_report_debug() - the PRINTK_SHIM_DEBUG start-up report */
 void pks_report_debug(const struct pks_sym *syms)
 {
 	const struct pks_config *c = pks_config();
+	const char *exe;
 
 	report_settings(c);
 	pks_patch_apply(syms);	/* once: the report says what it did */
 	for (int i = 0; i < PKS_NSYMS; i++)
 		report_symbol(syms[i].name, syms[i].here);
-	for (int i = 0; i < c->set.nsymbols; i++)
+	if ((exe = pks_patch_exe_opaque()))
+		pks_debug("%s is stripped (no .symtab) and imports no printk function: a printk of its own, if it has one, cannot be seen, and its calls do not reach the shim",
+			  exe);
+	for (int i = 0; !c->secure && i < c->set.nsymbols; i++)
 		pks_patch_report(c->set.symbols[i].name);
 }
 
 /**
- * pks_report_unreached() - at exit, when no call ever reached the shim: say so
- * if the executable defines printk itself and it was not patched, the case
- * LD_PRELOAD cannot help.
+ * pks_report_unreached() - at exit, when no call ever reached the shim: say
+ * so, once: that the executable defines printk itself and it was not
+ * patched, the case LD_PRELOAD cannot help; else, when some PRINTK_SHIM_*
+ * variable asked for the shim, that it went unused, and why if it is known.
  */
 void pks_report_unreached(const struct pks_sym *syms)
 {
@@ -180,7 +203,17 @@ void pks_report_unreached(const struct pks_sym *syms)
 			names[i] = pks_patch_taken(syms[i].name) ? NULL : syms[i].name;
 		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
 	}
-	if (exe)
+	if (exe) {
 		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
 			 syms[i].name, exe);
+		return;
+	}
+	if (!pks_config()->asked)
+		return;
+	if ((exe = pks_patch_exe_opaque()))
+		pks_warn("no printk call reached the shim: %s is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)",
+			 exe);
+	else
+		pks_warn("no printk call reached the shim in %s; the PRINTK_SHIM_* settings took no effect (see PRINTK_SHIM_DEBUG=1)",
+			 (exe = pks_patch_exe()) ? exe : program_invocation_name);
 }

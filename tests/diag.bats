@@ -11,8 +11,8 @@ load helper
 	grep -qE '^printk-shim: debug: printk-shim [0-9.]+ in pid [0-9]+; configuration:$' "$ERR"
 	grep -qx 'printk-shim: debug: PRINTK_SHIM_DISABLE=0 CONT=legacy LEGACY_MARKERS=1 LEVEL=info DEFAULT_LEVEL=warn LINE_MAX=1024' "$ERR"
 	grep -qx 'printk-shim: debug: output 1: stderr (fd 2)' "$ERR"
-	grep -qx 'printk-shim: debug: printk: resolves to the shim: calls through the PLT reach it' "$ERR"
-	grep -qx 'printk-shim: debug: vprintk: resolves to the shim: calls through the PLT reach it' "$ERR"
+	grep -qx "printk-shim: debug: printk: imported by $(readlink -f "$FIX/emit"): their calls reach the shim" "$ERR"
+	grep -qx "printk-shim: debug: vprintk: imported by $(readlink -f "$FIX/emit"): their calls reach the shim" "$ERR"
 	[ "$(tail -n 1 "$ERR")" = x ]
 	[ "$(grep -vc '^printk-shim: debug: ' "$ERR")" -eq 1 ]
 }
@@ -57,4 +57,70 @@ load helper
 	[ "$(grep -c '' "$ERR")" -eq 2 ]
 	grep -qE '^printk-shim: lint: .*: fragment "b\\x7f\\n" continues a line without KERN_CONT; a 4\.9\+ kernel starts a new line here$' "$ERR"
 	[ "$(grep -v '^printk-shim' "$ERR")" = $'ab\x7f' ]
+}
+
+# A copy of FIXTURE, stripped, in the test's directory.
+stripped() {
+	cp "$FIX/$1" "$BATS_TEST_TMPDIR/$1"
+	strip "$BATS_TEST_TMPDIR/$1"
+	echo "$BATS_TEST_TMPDIR/$1"
+}
+
+# The report's first lines, up to the settings of patching, with the pid as PID.
+config_lines() {
+	printf '%s\n' "printk-shim: debug: printk-shim $1 in pid PID; configuration:" \
+		'printk-shim: debug: PRINTK_SHIM_DISABLE=0 CONT=legacy LEGACY_MARKERS=1 LEVEL=debug DEFAULT_LEVEL=warn LINE_MAX=1024' \
+		'printk-shim: debug: PRINTK_SHIM_FORMAT=auto (resolved: plain) TIME=0 CALLER=0 COLOR=auto CRASH_FLUSH=1 LINT=0' \
+		"printk-shim: debug: PRINTK_SHIM_SYSLOG_SOCKET=/dev/log SYSLOG_FACILITY=1 SYSLOG_IDENT=$2 SYSLOG_FORMAT=rfc3164" \
+		'printk-shim: debug: output 1: stderr (fd 2)' \
+		'printk-shim: debug: PRINTK_SHIM_PATCH=auto SYMBOLS=none'
+}
+
+# $ERR with the pid, addresses and sizes made constant.
+steady_err() {
+	sed -E 's/ in pid [0-9]+;/ in pid PID;/; s/: at 0x[0-9a-f]+, [0-9]+ bytes/: at ADDR, N bytes/' "$ERR"
+}
+
+@test "diag: DEBUG on a stripped executable with its own printk says it cannot be seen, not that calls reach the shim" {
+	local exe version
+	exe=$(stripped selfdef)
+	version=$("$WRAPPER" --version | cut -d' ' -f2)
+	capture shim env PRINTK_SHIM_DEBUG=1 "$exe"
+	[ "$status" -eq 0 ]
+	assert_bytes "$(steady_err; echo .)" "$(config_lines "$version" selfdef
+		echo "printk-shim: debug: $exe is stripped (no .symtab) and imports no printk function: a printk of its own, if it has one, cannot be seen, and its calls do not reach the shim"
+		printf '\0016self-defined \001cprintk\n'
+		echo "printk-shim: warning: no printk call reached the shim: $exe is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)"
+		echo .)"
+}
+
+@test "diag: a stripped executable with its own printk, run with a variable: one warning at exit" {
+	local exe
+	exe=$(stripped selfdef)
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$exe"
+	[ "$status" -eq 0 ]
+	err_is $'\0016self-defined \001cprintk\n'"printk-shim: warning: no printk call reached the shim: $exe is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)"$'\n'
+}
+
+@test "diag: no call reached the shim of a program it sees, run with a variable: one warning at exit" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/patch-nopie" none
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: no printk call reached the shim in $(readlink -f "$FIX/patch-nopie"); the PRINTK_SHIM_* settings took no effect (see PRINTK_SHIM_DEBUG=1)"$'\n'
+}
+
+@test "diag: DEBUG on a stripped executable that imports printk from a library: its calls reach the shim" {
+	local exe version kc n
+	exe=$(stripped emit)
+	kc=$(readlink -f "$abs_top_builddir/examples/.libs/libkcompat.so")
+	version=$("$WRAPPER" --version | cut -d' ' -f2)
+	capture shim env PRINTK_SHIM_DEBUG=1 "$exe" $'\0016x\n'
+	[ "$status" -eq 0 ]
+	assert_bytes "$(steady_err; echo .)" "$(config_lines "$version" emit
+		for n in printk _printk printk_deferred _printk_deferred vprintk; do
+			echo "printk-shim: debug: $n: defined in $kc, exported: the dynamic linker can interpose it"
+			echo "printk-shim: debug: $n: at ADDR, N bytes (.symtab): interposed: the dynamic linker routes its calls to the shim; not patched"
+			echo "printk-shim: debug: $n: imported by $exe: their calls reach the shim"
+		done
+		echo x
+		echo .)"
 }

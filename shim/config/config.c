@@ -7,6 +7,11 @@
  * choices (format auto, colour auto, the syslog ident) are made. After that
  * the struct never changes; the hot path only reads it. Parsing the values
  * is vars.c's; what the settings do is everyone else's.
+ * Not before the C library is ready, though: code in the executable's
+ * preinit array (a sanitizer's runtime installing its signal handlers runs
+ * there) can reach us through sigaction() while environ is still unset.
+ * Such a call gets the defaults and reads nothing; the next call after the
+ * C library has set environ, at the latest our constructor's, reads it.
  * Thread-safety: the first caller reads, others wait for it; a reentrant
  * call from the reading thread sees the defaults.
  */
@@ -30,14 +35,23 @@
 struct pks_config pks_cfg;
 _Atomic int pks_cfg_state;		/* pks_once_claim(): PKS_ONCE_DONE is ready */
 static PKS_TLS int reading;
+static _Atomic bool started;		/* the module's constructor began */
+static struct pks_config early;		/* what a call before the C library is ready gets */
+static _Atomic int early_state;		/* pks_once_claim() */
 
-/* Variables that name a place to write: not for a privileged process to take. */
-static bool is_path_var(const char *name)
+/*
+ * Variables that are not for an unprivileged caller to set in a privileged
+ * (AT_SECURE) process: a place to write, and which of the program's own
+ * functions to overwrite.
+ */
+static bool secure_ignores(const char *name)
 {
-	return !strcmp(name, "SYSLOG_SOCKET") || !strcmp(name, "JOURNAL_SOCKET");
+	return !strcmp(name, "SYSLOG_SOCKET") || !strcmp(name, "JOURNAL_SOCKET") ||
+	       !strcmp(name, "SYMBOLS") || !strcmp(name, "PATCH");
 }
 
-static void read_env(struct pks_settings *s)
+/* Parse every PRINTK_SHIM_* variable into @c->set; note whether any was set. */
+static void read_env(struct pks_config *c)
 {
 	char name[64];
 
@@ -49,12 +63,13 @@ static void read_env(struct pks_settings *s)
 		val = getenv(name);
 		if (!val || !*val)
 			continue;
-		if (is_path_var(v->name) && pks_cfg.secure) {
+		c->asked = true;
+		if (c->secure && secure_ignores(v->name)) {
 			pks_warn("%s=\"%s\": ignored in a setuid/setgid process; using %s",
 				 name, val, v->dflt);
 			continue;
 		}
-		if (v->parse(s, val))
+		if (v->parse(&c->set, val))
 			pks_warn("%s=\"%s\": expected %s; using %s", name, val, v->expect, v->dflt);
 	}
 }
@@ -182,7 +197,7 @@ static void load(struct pks_config *c)
 	c->nout = 1;
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
-	read_env(&c->set);
+	read_env(c);
 	if (c->set.format == PKS_LINE_AUTO)
 		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
 	else
@@ -193,10 +208,51 @@ static void load(struct pks_config *c)
 		 c->set.syslog_ident[0] ? c->set.syslog_ident : program_invocation_short_name);
 }
 
+/*
+ * Too early to read: the C library has not set environ yet. An empty
+ * environment is a non-NULL environ pointing at NULL; environ is NULL only
+ * before the C library's initialisation, or after clearenv(), which is why
+ * the answer is no once our constructor has begun: the C library was
+ * initialised before it.
+ */
+static bool too_early(void)
+{
+	return !environ && !atomic_load_explicit(&started, memory_order_acquire);
+}
+
+/*
+ * The defaults, for a call that comes too early. No fatal-signal stand-in
+ * for a SIG_DFL (crash_flush off): PRINTK_SHIM_CRASH_FLUSH may turn it off,
+ * and our constructor installs the stand-ins once it is read. A handler the
+ * program installs meanwhile is still counted as a context of its own.
+ */
+static const struct pks_config *early_defaults(void)
+{
+	if (pks_once_claim(&early_state)) {
+		pks_settings_default(&early.set);
+		early.set.crash_flush = false;
+		early.format = PKS_LINE_PLAIN;
+		early.nout = 1;
+		early.out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
+		early.has_stderr = true;
+		early.secure = getauxval(AT_SECURE) != 0;
+		pks_once_done(&early_state);
+	}
+	return &early;
+}
+
+/** pks_config_start() - the module's constructor began: the C library is ready */
+void pks_config_start(void)
+{
+	atomic_store_explicit(&started, true, memory_order_release);
+}
+
 const struct pks_config *pks_config_slow(void)
 {
 	if (reading)
 		return &pks_cfg;
+	if (too_early())
+		return early_defaults();
 	if (pks_once_claim(&pks_cfg_state)) {
 		reading = 1;
 		load(&pks_cfg);

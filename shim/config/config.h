@@ -23,15 +23,20 @@ struct pks_config {
 	struct pks_out out[PKS_OUTPUTS_MAX];
 	bool need_time;		/* some output shows the time */
 	bool has_stderr;	/* stderr is one of the outputs */
-	bool secure;		/* AT_SECURE: setuid/setgid, path variables ignored */
+	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */
+	bool asked;		/* some PRINTK_SHIM_* variable was set */
 	char ident[64];		/* syslog ident, resolved */
 };
 
 const struct pks_config *pks_config_slow(void);
+void pks_config_start(void);
 extern struct pks_config pks_cfg;
 extern _Atomic int pks_cfg_state;
 
-/** pks_config() - Return: the configuration, read on the first call. */
+/**
+ * pks_config() - Return: the configuration, read on the first call; before
+ * the C library is ready, the defaults, and the next call reads it.
+ */
 static inline const struct pks_config *pks_config(void)
 {
 	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE, 1))
@@ -39,7 +44,7 @@ static inline const struct pks_config *pks_config(void)
 	return pks_config_slow();
 }
 
-/** pks_config_ready() - Return: whether the configuration was read already. */
+/** pks_config_ready() - Return: whether the configuration was read already (not the early defaults). */
 static inline bool pks_config_ready(void)
 {
 	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE;

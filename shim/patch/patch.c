@@ -87,8 +87,17 @@ static struct want wants[WANTS_MAX];
 static int nwants;
 static struct site sites[SITES_MAX];
 static int nsites;
+static bool exe_read;		/* the executable's file was read: what follows holds */
 static bool exe_stripped;	/* the executable has no .symtab */
 static char exe_path[4096];
+
+/* An object whose .dynsym asks for standard names (PRINTK_SHIM_DEBUG only). */
+struct importer {
+	const char *obj;	/* as struct site's */
+	unsigned names;		/* bit PKS_SYM_*: imports that name */
+};
+static struct importer importers[SITES_MAX];
+static int nimporters;
 
 /* ---- finding the definitions -------------------------------------------- */
 
@@ -112,12 +121,16 @@ static int want_of(const char *name)
 	return -1;
 }
 
-/* The standard names first (index = PKS_SYM_*), then PRINTK_SHIM_SYMBOLS. */
+/*
+ * The standard names first (index = PKS_SYM_*), then PRINTK_SHIM_SYMBOLS,
+ * which a privileged (AT_SECURE) process never takes from its caller: they
+ * would name any of its functions to be overwritten.
+ */
 static void collect(const struct pks_config *c)
 {
 	for (int i = 0; i < PKS_NSYMS; i++)
 		wants[nwants++] = (struct want){ syms[i].name, i, false };
-	for (int i = 0; i < c->set.nsymbols; i++) {
+	for (int i = 0; !c->secure && i < c->set.nsymbols; i++) {
 		const struct pks_symspec *sp = &c->set.symbols[i];
 
 		if (want_of(sp->name) < 0)
@@ -235,6 +248,7 @@ static void note_exe(const struct pks_elf *e, const char *path)
 		n = n < (ssize_t)sizeof(exe_path) ? n : (ssize_t)sizeof(exe_path) - 1;
 	}
 	exe_path[n] = '\0';
+	exe_read = true;
 	exe_stripped = !e->symtab;
 	for (int w = 0; w < nwants; w++) {
 		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
@@ -259,6 +273,21 @@ static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e
 		    ph[i].p_memsz != mem[i].p_memsz)
 			return false;
 	return true;
+}
+
+/* For the report: which standard names the object at @path imports. */
+static void note_imports(const struct pks_elf *e, const char *path)
+{
+	unsigned names = 0;
+
+	for (int w = 0; w < PKS_NSYMS; w++) {
+		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
+
+		if (s && s->st_shndx == SHN_UNDEF)
+			names |= 1u << w;
+	}
+	if (names && nimporters < SITES_MAX)
+		importers[nimporters++] = (struct importer){ path, names };
 }
 
 static int defined(void *arg, const char *name, const ElfW(Sym) *s)
@@ -308,6 +337,8 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 		note_exe(&elf, sc.path);
 		sc.path = exe_path;
 	}
+	if (pks_config()->set.debug)
+		note_imports(&elf, sc.path);
 	sc.symbolic = binds_locally(info);
 	sc.libc = sc.libc || (!sc.exe && pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
 	pks_elf_walk(&elf, elf.symtab == NULL, visit, &sc);
@@ -440,11 +471,13 @@ static bool alone(void)
 
 static unsigned char decide(const struct pks_config *c, const struct site *s)
 {
+	enum pks_patch patch = c->secure ? PKS_PATCH_AUTO : c->set.patch;	/* as collect() */
+
 	if (c->set.disable)
 		return HOW_DISABLED;
-	if (c->set.patch == PKS_PATCH_NEVER)
+	if (patch == PKS_PATCH_NEVER)
 		return HOW_NEVER;
-	if (c->set.patch == PKS_PATCH_AUTO && s->why == WHY_NONE)
+	if (patch == PKS_PATCH_AUTO && s->why == WHY_NONE)
 		return HOW_INTERPOSED;
 	return patched_at(s->entry) ? HOW_ALIAS : HOW_PENDING;
 }
@@ -582,11 +615,13 @@ static void detail(const struct site *s, char *buf, size_t size)
 
 /**
  * pks_patch_report() - PRINTK_SHIM_DEBUG lines on where @name is defined and
- * what became of each definition, or why none could be found
+ * what became of each definition
+ * Return: how many definitions were found.
  */
-void pks_patch_report(const char *name)
+int pks_patch_report(const char *name)
 {
 	int w = want_of(name), n = 0;
+	bool secure = pks_config()->secure;
 	char more[160];
 
 	for (int i = 0; w >= 0 && i < nsites; i++) {
@@ -597,13 +632,63 @@ void pks_patch_report(const char *name)
 		detail(s, more, sizeof(more));
 		pks_debug("%s: defined %s %s%s", name,
 			  s->why == WHY_EXE ? "inside the executable" : "in", s->obj, why_text[s->why]);
-		pks_debug("%s: at %#lx, %zu bytes (%s): %s%s", name, (unsigned long)s->entry,
-			  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
+		if (secure)	/* no address for the caller: it would undo ASLR */
+			pks_debug("%s: %zu bytes (%s): %s%s", name, s->size,
+				  s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
+		else
+			pks_debug("%s: at %#lx, %zu bytes (%s): %s%s", name, (unsigned long)s->entry,
+				  s->size, s->dynsym ? ".dynsym" : ".symtab", how_text[s->how], more);
 		n++;
 	}
-	if (!n && w >= 0 && exe_stripped && !wants[w].imported)
-		pks_debug("%s: not reachable if the executable defines it: %s is stripped (no .symtab) and its .dynsym does not name it",
-			  name, exe_path);
-	else if (!n && w >= PKS_NSYMS)
+	if (!n && w >= PKS_NSYMS)
 		pks_debug("%s: not defined in any loaded object's symbol tables", name);
+	return n;
+}
+
+/**
+ * pks_patch_importers() - the objects whose .dynsym imports the standard
+ * name @name, as seen by the start-up scan of a PRINTK_SHIM_DEBUG run
+ * @list: out; their paths, ", " between them (cut short if it must be)
+ * Return: how many.
+ */
+int pks_patch_importers(const char *name, char *list, size_t size)
+{
+	int w = want_of(name), n = 0;
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (int i = 0; w >= 0 && w < PKS_NSYMS && i < nimporters; i++) {
+		if (!(importers[i].names & (1u << w)))
+			continue;
+		if (len < size)
+			len += (size_t)snprintf(list + len, size - len, "%s%s", n ? ", " : "",
+						importers[i].obj);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * pks_patch_exe_opaque() - Return: the executable's path when the start-up
+ * scan read it and it tells nothing of its printk: stripped (no .symtab),
+ * neither importing nor exporting any standard name. A printk of its own,
+ * if it has one, can then be neither seen nor patched. NULL otherwise.
+ */
+const char *pks_patch_exe_opaque(void)
+{
+	if (!exe_read || !exe_stripped)
+		return NULL;
+	for (int w = 0; w < PKS_NSYMS; w++)
+		if (wants[w].imported)
+			return NULL;
+	for (int i = 0; i < nsites; i++)
+		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS)
+			return NULL;
+	return exe_path;
+}
+
+/** pks_patch_exe() - Return: the executable's path, if the start-up scan read it, else NULL. */
+const char *pks_patch_exe(void)
+{
+	return exe_read ? exe_path : NULL;
 }

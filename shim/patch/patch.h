@@ -9,9 +9,13 @@
 #include "base/sym.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 void pks_patch_apply(const struct pks_sym *table);
-void pks_patch_report(const char *name);
+int pks_patch_report(const char *name);
+int pks_patch_importers(const char *name, char *list, size_t size);
+const char *pks_patch_exe_opaque(void);
+const char *pks_patch_exe(void);
 bool pks_patch_covers(const void *entry);
 bool pks_patch_taken(const char *name);
 

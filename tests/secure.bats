@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# A privileged process gives its caller no lever. In a set-user-ID root
+# program that links the module, an unprivileged user's PRINTK_SHIM_SYMBOLS
+# and PRINTK_SHIM_PATCH are ignored with a warning each, so that no
+# function of the program is overwritten at the caller's word, and the
+# PRINTK_SHIM_DEBUG report shows no address. Runs as root (as CI does): it
+# adds a user, makes a set-user-ID copy of the fixture, runs it as that
+# user and removes both.
+
+load helper
+
+setup_file() {
+	[ "$(id -u)" = 0 ] || skip "needs root: it adds a user and makes a set-user-ID program"
+	command -v useradd >/dev/null || skip "no useradd"
+	SEC_USER=pks-sec-$$
+	SECDIR=$(mktemp -d /tmp/printk-shim-secure.XXXXXX)
+	export SEC_USER SECDIR
+	useradd -M -s /usr/sbin/nologin "$SEC_USER"
+	chmod 755 "$SECDIR"
+	cp "$MODULE" "$SECDIR/libprintk-shim.so"
+	cp "$abs_top_builddir/examples/.libs/libkcompat.so" "$SECDIR/libkcompat.so"
+	"${CC:-cc}" -O0 -o "$SECDIR/secure-linked" "$abs_top_srcdir/tests/fixtures/secure-linked.c" \
+		-Wl,--no-as-needed "$SECDIR/libprintk-shim.so" "$SECDIR/libkcompat.so" \
+		-Wl,-rpath,"$SECDIR"
+	chown root:root "$SECDIR/secure-linked"
+	chmod 4755 "$SECDIR/secure-linked"
+}
+
+teardown_file() {
+	[ -z "${SEC_USER:-}" ] || userdel "$SEC_USER" 2>/dev/null || true
+	[ -z "${SECDIR:-}" ] || rm -rf "$SECDIR"
+}
+
+# as_user VAR=VALUE...: the set-user-ID fixture, run by the unprivileged user.
+as_user() {
+	capture env "$@" setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
+		"$SECDIR/secure-linked"
+}
+
+# The size of FUNCTION in FILE, as the report gives it.
+size_of() {
+	local hex
+	hex=$(nm -S --defined-only "$1" | awk -v f="$2" '$4 == f { print $2; exit }')
+	echo $((16#$hex))
+}
+
+@test "secure: the fixture runs set-user-ID, and without the variables is refused" {
+	as_user
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is $'checking the caller\n'
+}
+
+@test "secure: PRINTK_SHIM_SYMBOLS is ignored with a warning: no function is overwritten" {
+	as_user PRINTK_SHIM_SYMBOLS=authorized
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_SYMBOLS="authorized": ignored in a setuid/setgid process; using none
+checking the caller
+'
+}
+
+@test "secure: PRINTK_SHIM_PATCH is ignored with a warning: auto" {
+	as_user PRINTK_SHIM_PATCH=always PRINTK_SHIM_FORMAT=prefix
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_PATCH="always": ignored in a setuid/setgid process; using auto
+<6>checking the caller
+'
+}
+
+@test "secure: the DEBUG report shows no address, and what it says of printk holds" {
+	as_user PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_PATCH=always PRINTK_SHIM_SYMBOLS=authorized:v
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	! grep -E '0x[0-9a-f]{6,}|\(nil\)' "$ERR"
+	grep -qx 'printk-shim: debug: PRINTK_SHIM_PATCH=auto SYMBOLS=none' "$ERR"
+	grep -qx "printk-shim: debug: printk: $(size_of "$SECDIR/libkcompat.so" printk) bytes (.symtab): interposed: the dynamic linker routes its calls to the shim; not patched" "$ERR"
+	[ "$(grep -c authorized "$ERR")" -eq 1 ]
+	[ "$(tail -n 1 "$ERR")" = "checking the caller" ]
+}
+
+@test "secure: the same program without set-user-ID, run by the user, takes every variable" {
+	cp "$SECDIR/secure-linked" "$SECDIR/plain-linked"
+	chmod 755 "$SECDIR/plain-linked"
+	capture env PRINTK_SHIM_SYMBOLS=authorized setpriv --reuid="$SEC_USER" \
+		--regid="$(id -g "$SEC_USER")" --clear-groups "$SECDIR/plain-linked"
+	rm -f "$SECDIR/plain-linked"
+	[ "$status" -eq 0 ]
+	out_is $'secure=0\nACCESS GRANTED\n'
+	err_is $'checking the caller\nthe caller\n'
+}
