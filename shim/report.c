@@ -189,8 +189,8 @@ void pks_report_debug(const struct pks_sym *syms)
 /**
  * pks_report_unreached() - at exit, when no call ever reached the shim: say
  * so, once: that the executable defines printk itself and it was not
- * patched, the case LD_PRELOAD cannot help; else, when some PRINTK_SHIM_*
- * variable asked for the shim, that it went unused, and why if it is known.
+ * patched, the case LD_PRELOAD cannot help; else, in the process the
+ * printk-shim command ran, that the shim went unused, and why if it is known.
  */
 void pks_report_unreached(const struct pks_sym *syms)
 {
@@ -208,12 +208,12 @@ void pks_report_unreached(const struct pks_sym *syms)
 			 syms[i].name, exe);
 		return;
 	}
-	if (!pks_config()->asked)
+	if (!pks_config()->wrapped)
 		return;
 	if ((exe = pks_patch_exe_opaque()))
 		pks_warn("no printk call reached the shim: %s is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)",
 			 exe);
 	else
-		pks_warn("no printk call reached the shim in %s; the PRINTK_SHIM_* settings took no effect (see PRINTK_SHIM_DEBUG=1)",
+		pks_warn("no printk call reached the shim in %s, the program the printk-shim command ran (see PRINTK_SHIM_DEBUG=1)",
 			 (exe = pks_patch_exe()) ? exe : program_invocation_name);
 }

@@ -50,7 +50,7 @@ static bool secure_ignores(const char *name)
 	       !strcmp(name, "SYMBOLS") || !strcmp(name, "PATCH");
 }
 
-/* Parse every PRINTK_SHIM_* variable into @c->set; note whether any was set. */
+/* Parse every PRINTK_SHIM_* variable into @c->set. */
 static void read_env(struct pks_config *c)
 {
 	char name[64];
@@ -63,7 +63,6 @@ static void read_env(struct pks_config *c)
 		val = getenv(name);
 		if (!val || !*val)
 			continue;
-		c->asked = true;
 		if (c->secure && secure_ignores(v->name)) {
 			pks_warn("%s=\"%s\": ignored in a setuid/setgid process; using %s",
 				 name, val, v->dflt);
@@ -190,6 +189,19 @@ static void resolve_outputs(struct pks_config *c)
 	}
 }
 
+/* Whether the printk-shim command ran this very process (not a child of it). */
+static bool wrapped_here(void)
+{
+	const char *w = getenv("PRINTK_SHIM_WRAPPED");
+	char *end;
+	long pid;
+
+	if (!w)
+		return false;
+	pid = strtol(w, &end, 10);
+	return !*end && end != w && pid == (long)getpid();
+}
+
 static void load(struct pks_config *c)
 {
 	pks_settings_default(&c->set);
@@ -198,6 +210,7 @@ static void load(struct pks_config *c)
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
 	read_env(c);
+	c->wrapped = wrapped_here();
 	if (c->set.format == PKS_LINE_AUTO)
 		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
 	else

@@ -24,7 +24,7 @@ struct pks_config {
 	bool need_time;		/* some output shows the time */
 	bool has_stderr;	/* stderr is one of the outputs */
 	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */
-	bool asked;		/* some PRINTK_SHIM_* variable was set */
+	bool wrapped;		/* the printk-shim command ran this process */
 	char ident[64];		/* syslog ident, resolved */
 };
 

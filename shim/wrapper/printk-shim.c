@@ -660,6 +660,19 @@ void cannot_run(const char *cmd, int err)
 	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", esc(cmd), strerror(err));
 }
 
+/*
+ * Tell the module which process the wrapper ran, its own pid kept across
+ * exec, so that the exit warning of a program no printk call reached comes
+ * from that process only, not from each child that inherits the variables.
+ */
+static void mark_wrapped(void)
+{
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	setenv("PRINTK_SHIM_WRAPPED", pid, 1);
+}
+
 static void run(char **argv, const struct module *mod)
 {
 	char buf[PATH_MAX];
@@ -668,6 +681,7 @@ static void run(char **argv, const struct module *mod)
 	if (access(path, X_OK) != 0)
 		cannot_run(argv[0], errno);
 	inspect(path, argv[0], mod);
+	mark_wrapped();
 	execv(path, argv);
 	cannot_run(argv[0], errno);
 }
