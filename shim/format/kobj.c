@@ -13,8 +13,11 @@
  * Thread-safety: no state.
  */
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <string.h>
+
+#define DAY	86400		/* seconds */
 
 struct rtc_time_k {		/* include/uapi/linux/rtc.h */
 	int tm_sec, tm_min, tm_hour, tm_mday, tm_mon, tm_year;
@@ -46,33 +49,20 @@ static void put_dec(struct pks_fmt_buf *b, long long v, int width)
 	pks_fmt_num(b, (unsigned long long)v, 10, sp);
 }
 
-/* Days since 1970-01-01 to a civil date (proleptic Gregorian). */
-static void civil(long long days, struct rtc_time_k *tm)
-{
-	long long era, doe, yoe, doy, mp, y;
-
-	days += 719468;
-	era = (days >= 0 ? days : days - 146096) / 146097;
-	doe = days - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	tm->tm_mday = doy - (153 * mp + 2) / 5 + 1;
-	tm->tm_mon = mp < 10 ? mp + 2 : mp - 10;
-	tm->tm_year = y + (tm->tm_mon < 2) - 1900;
-}
-
 static void time64_to_rtc(int64_t t, struct rtc_time_k *tm)
 {
-	long long days = t / 86400, secs = t % 86400;
+	long long days = t / DAY, secs = t % DAY;
+	struct pks_date d;
 
 	if (secs < 0) {
-		secs += 86400;
+		secs += DAY;
 		days--;
 	}
+	d = pks_civil_from_days(days);
 	memset(tm, 0, sizeof(*tm));
-	civil(days, tm);
+	tm->tm_mday = d.mday;
+	tm->tm_mon = d.mon - 1;			/* 0 to 11, as in struct tm */
+	tm->tm_year = (int)(d.year - 1900);	/* years since 1900 */
 	tm->tm_hour = secs / 3600;
 	tm->tm_min = secs / 60 % 60;
 	tm->tm_sec = secs % 60;

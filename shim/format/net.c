@@ -11,6 +11,7 @@
  * Thread-safety: no state.
  */
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -55,13 +56,7 @@ static char *ip4(char *p, const unsigned char *a, int zeros, char order)
 		step = -1;
 	}
 	for (int n = 0; n < 4; n++, i += step) {
-		unsigned int v = a[i];
-
-		if (zeros || v >= 100)
-			*p++ = '0' + v / 100;
-		if (zeros || v >= 10)
-			*p++ = '0' + v / 10 % 10;
-		*p++ = '0' + v % 10;
+		p = pks_put_udec(p, a[i], zeros ? 3 : 1, '0');
 		if (n < 3)
 			*p++ = '.';
 	}
@@ -89,7 +84,7 @@ static char *hex_group(char *p, unsigned int w)
 	while (shift > 0 && !(w >> shift))
 		shift -= 4;
 	for (; shift >= 0; shift -= 4)
-		*p++ = "0123456789abcdef"[(w >> shift) & 15];
+		*p++ = pks_hex_lower[(w >> shift) & 15];
 	return p;
 }
 

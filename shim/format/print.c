@@ -9,11 +9,9 @@
  * Thread-safety: no state.
  */
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <string.h>
-
-static const char hex_lower[] = "0123456789abcdef";
-static const char hex_upper[] = "0123456789ABCDEF";
 
 void pks_fmt_put(struct pks_fmt_buf *b, const char *s, size_t n)
 {
@@ -53,7 +51,7 @@ char *pks_fmt_terminate(struct pks_fmt_buf *b)
 
 char *pks_fmt_hexbyte(char *p, unsigned char c, int upper)
 {
-	const char *d = upper ? hex_upper : hex_lower;
+	const char *d = upper ? pks_hex_upper : pks_hex_lower;
 
 	*p++ = d[c >> 4];
 	*p++ = d[c & 15];
@@ -92,7 +90,8 @@ static int prefix_of(char *pfx, int base, int zero, unsigned int flags)
 void pks_fmt_num(struct pks_fmt_buf *b, unsigned long long num, int base,
 		 struct pks_fmt_spec sp)
 {
-	const char *digit = sp.flags & PKS_FMT_SMALL ? hex_lower : hex_upper;
+	const char *digit = sp.flags & PKS_FMT_SMALL ? pks_hex_lower :
+						       pks_hex_upper;
 	char tmp[24], pfx[2];
 	int n = 0, zero = num == 0, npfx;
 	long pad;
