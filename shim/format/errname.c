@@ -68,10 +68,10 @@ static const char *const names_512[] = {
 #define COUNT(a)	(sizeof(a) / sizeof((a)[0]))
 
 /**
- * pks_errname() - the name of a negative error number
+ * pks_fmt_errname() - the name of a negative error number
  * Return: "-EINVAL" for -EINVAL; NULL when the kernel has no name for it.
  */
-const char *pks_errname(int err)
+const char *pks_fmt_errname(int err)
 {
 	unsigned int e = err < 0 ? -(unsigned int)err : (unsigned int)err;
 

@@ -10,12 +10,16 @@
  * precision on a number, a flag where it means nothing here, %p, %n, %o,
  * floating point, wide characters, positional arguments) is refused, and
  * the caller formats the whole call its usual way from its own va_list.
- * The same walk also measures a format without storing it, for lines the
- * level filter drops.
+ * As the kernel's vsnprintf() does, the walk decodes each conversion into
+ * a small spec (decode(), its format_decode()) and hands it to one printer
+ * per kind: the integers (its number()), a character, a string, the text
+ * between. The same walk also measures a format without storing it, for
+ * lines the level filter drops.
  * Thread-safety: pure.
  */
 #include "format/format.h"
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,59 +28,78 @@
 
 #define WIDTH_MAX 4096		/* wider fields go the usual way */
 
-struct sink {
+/* Every helper is inlined, so that @count is a constant in each copy. */
+#define ALWAYS_INLINE	inline __attribute__((always_inline))
+
+/* Where the walk writes: the caller's buffer, or, counting, nowhere. */
+struct cursor {
 	char *p, *end;		/* next byte; where the NUL goes (nothing beyond) */
 	size_t len;		/* bytes the whole output has */
 	char last;		/* its last byte (counting only) */
+};
+
+/* What a conversion has besides the kernel's PKS_FMT_* flags. */
+enum {
+	HAS_PREC	= 1 << 8,	/* a precision, and not a negative '*' */
+	STAR_WIDTH	= 1 << 9,	/* the width is the next argument */
+	STAR_PREC	= 1 << 10,	/* the precision is the next argument */
+};
+
+/* One conversion, decoded: as much of the kernel's printf_spec as we take. */
+struct plain {
+	size_t width;
+	size_t prec;		/* bytes of %s at most, with HAS_PREC */
+	unsigned int flags;	/* PKS_FMT_LEFT _PLUS _SPACE _ZEROPAD _SPECIAL, and the above */
+	int len;		/* -2 hh, -1 h, 0, 1 l, 2 ll/j, 3 z/t */
+	char conv;		/* the conversion character, or any other byte */
 };
 
 /*
  * @count is a constant in each caller: counting stores nothing and keeps
  * the length and the last byte only, which is all a filtered line needs.
  */
-static inline __attribute__((always_inline)) void
-put(struct sink *o, bool count, const char *s, size_t n)
+static ALWAYS_INLINE void append(struct cursor *c, bool count, const char *s, size_t n)
 {
 	size_t room;
 
-	o->len += n;
+	c->len += n;
 	if (count) {
 		if (n)
-			o->last = s[n - 1];
+			c->last = s[n - 1];
 		return;
 	}
-	room = (size_t)(o->end - o->p);
+	room = (size_t)(c->end - c->p);
 	if (room > n)
 		room = n;
 	if (room > 8) {
-		memcpy(o->p, s, room);
+		memcpy(c->p, s, room);
 	} else if (room >= 4) {	/* a call, or a loop, costs more than two overlapping moves */
-		memcpy(o->p, s, 4);
-		memcpy(o->p + room - 4, s + room - 4, 4);
+		memcpy(c->p, s, 4);
+		memcpy(c->p + room - 4, s + room - 4, 4);
 	} else if (room >= 2) {
-		memcpy(o->p, s, 2);
-		memcpy(o->p + room - 2, s + room - 2, 2);
+		memcpy(c->p, s, 2);
+		memcpy(c->p + room - 2, s + room - 2, 2);
 	} else if (room) {
-		*o->p = *s;
+		*c->p = *s;
 	}
-	o->p += room;
+	c->p += room;
 }
 
-static inline void pad(struct sink *o, bool count, char c, size_t n)
+static inline void pad(struct cursor *c, bool count, char ch, size_t n)
 {
 	size_t room;
 
-	o->len += n;
+	c->len += n;
 	if (count) {
 		if (n)
-			o->last = c;
+			c->last = ch;
 		return;
 	}
-	room = (size_t)(o->end - o->p);
+	room = (size_t)(c->end - c->p);
 	if (room > n)
 		room = n;
-	memset(o->p, c, room);
-	o->p += room;
+	memset(c->p, ch, room);
+	c->p += room;
 }
 
 /* The digits of a number: stored, or, counting, only their count and last one. */
@@ -90,23 +113,22 @@ struct digits {
  * @d (@npre bytes of @pre in front: a sign, "0x") in a field of @width.
  * Counting, @d.s may be NULL: @d.last stands for its last byte.
  */
-static inline __attribute__((always_inline)) void
-field(struct sink *o, bool count, struct digits d, const char *pre, size_t npre, size_t width,
-      bool left, bool zero)
+static ALWAYS_INLINE void field(struct cursor *c, bool count, struct digits d, const char *pre,
+				size_t npre, size_t width, bool left, bool zero)
 {
 	size_t all = d.n + npre, fill = width > all ? width - all : 0;
 
 	if (fill && !left && !zero)
-		pad(o, count, ' ', fill);
-	put(o, count, pre, npre);
+		pad(c, count, ' ', fill);
+	append(c, count, pre, npre);
 	if (fill && !left && zero)
-		pad(o, count, '0', fill);
+		pad(c, count, '0', fill);
 	if (!count)
-		put(o, count, d.s, d.n);
+		append(c, count, d.s, d.n);
 	else if (d.n)
-		o->len += d.n, o->last = d.last;
+		c->len += d.n, c->last = d.last;
 	if (fill && left)
-		pad(o, count, ' ', fill);
+		pad(c, count, ' ', fill);
 }
 
 /* Digits of @v, from the bit length: a table look-up instead of divisions. */
@@ -120,7 +142,8 @@ static inline size_t ndecimal(uintmax_t v)
 		1000000000000000000ULL, 10000000000000000000ULL,
 	};
 	unsigned int bits = 64 - (unsigned int)__builtin_clzll((unsigned long long)v | 1);
-	unsigned int n = bits * 1233 >> 12;	/* 1233 / 4096 ~ log10(2) */
+	/* log10(2) ~ 1233 / 4096: the digits of 2^bits - 1, or one too few */
+	unsigned int n = bits * 1233 >> 12;
 
 	return n + (v >= p10[n]) + !v;
 }
@@ -130,15 +153,20 @@ static const char pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Return: the digits of @v, written to end at @end unless counting. (A constant base divides fast.) */
-static inline __attribute__((always_inline)) struct digits
-decimal(bool count, char *end, uintmax_t v)
+/*
+ * Return: the digits of @v, written to end at @end unless counting. Two
+ * digits a division, from the table of pairs: nearly every printk has a
+ * number, and this takes fewer instructions than the digit a division of
+ * pks_put_udec() (about a tenth fewer for all of "x=%d\n" of 4 digits).
+ * (A constant base divides fast.)
+ */
+static ALWAYS_INLINE struct digits decimal(bool count, char *end, uintmax_t v)
 {
 	char *s = end;
 
 	if (count)
 		return (struct digits){ NULL, ndecimal(v), (char)('0' + v % 10) };
-	while (v >= 100) {	/* two digits a division */
+	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
 		v /= 100;
@@ -154,10 +182,9 @@ decimal(bool count, char *end, uintmax_t v)
 	return (struct digits){ s, (size_t)(end - s), 0 };
 }
 
-static inline __attribute__((always_inline)) struct digits
-hex(bool count, char *end, uintmax_t v, bool upper)
+static ALWAYS_INLINE struct digits hex(bool count, char *end, uintmax_t v, bool upper)
 {
-	const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	const char *set = upper ? pks_hex_upper : pks_hex_lower;
 	char *s = end;
 
 	if (count) {
@@ -176,151 +203,236 @@ static inline struct digits text(const char *s, size_t n)
 	return (struct digits){ s, n, n ? s[n - 1] : 0 };
 }
 
-/* Return: 0, or -2 when @fmt holds anything but the plain conversions. */
-static inline __attribute__((always_inline)) int
-walk(struct sink *o, bool count, const char *fmt, va_list ap)
+/* A width or precision in digits, kept below WIDTH_MAX. Return: what follows. */
+static ALWAYS_INLINE const char *decode_number(const char *f, size_t *n)
 {
-	char tmp[3 * sizeof(uintmax_t)];
-	const char *f = fmt;
+	while (*f >= '0' && *f <= '9' && *n < WIDTH_MAX)
+		*n = *n * 10 + (size_t)(*f++ - '0');
+	return f;
+}
 
-	while (*f) {
-		const char *pct, *pre = "";
-		bool left = false, zero = false, alt = false, prec = false;
-		char sign = 0;
-		size_t width = 0, max = 0, npre = 0;
-		int len = 0;		/* -2 hh, -1 h, 0, 1 l, 2 ll/j, 3 z/t */
-		uintmax_t v;
-		struct digits d;
-		const char *s;
+static ALWAYS_INLINE const char *decode_flags(const char *f, unsigned int *flags)
+{
+	for (;; f++) {
+		if (*f == '-')
+			*flags |= PKS_FMT_LEFT;
+		else if (*f == '0')
+			*flags |= PKS_FMT_ZEROPAD;
+		else if (*f == '#')
+			*flags |= PKS_FMT_SPECIAL;
+		else if (*f == '+')
+			*flags |= PKS_FMT_PLUS;
+		else if (*f == ' ')
+			*flags |= PKS_FMT_SPACE;
+		else
+			return f;
+	}
+}
 
-		pct = strchrnul(f, '%');
-		put(o, count, f, (size_t)(pct - f));
-		f = pct;
-		if (!*f)
-			break;
-		pct = f++;
-		if (*f >= 'a')	/* flags, width and precision are all below 'a' */
-			goto length;
-		for (;; f++) {
-			if (*f == '-')
-				left = true;
-			else if (*f == '0')
-				zero = true;
-			else if (*f == '#')
-				alt = true;
-			else if (*f == '+')
-				sign = '+';
-			else if (*f == ' ')
-				sign = sign ? sign : ' ';
+static ALWAYS_INLINE const char *decode_length(const char *f, int *len)
+{
+	if (*f == 'h')
+		*len = *++f == 'h' ? (f++, -2) : -1;
+	else if (*f == 'l')
+		*len = *++f == 'l' ? (f++, 2) : 1;
+	else if (*f == 'j')
+		*len = 2, f++;
+	else if (*f == 'z' || *f == 't')
+		*len = 3, f++;
+	return f;
+}
+
+/*
+ * decode() - the kernel's format_decode() for one plain conversion
+ * @f: the byte after its '%'
+ * A '*' is only noted: the caller takes its value from the arguments.
+ * Return: the format after the conversion character (or after a NUL there,
+ * which is no conversion and is refused).
+ */
+static ALWAYS_INLINE const char *decode(const char *f, struct plain *pc)
+{
+	*pc = (struct plain){ .len = 0 };
+	if (*f < 'a') {		/* flags, width and precision are all below 'a' */
+		f = decode_flags(f, &pc->flags);
+		if (*f == '*')
+			pc->flags |= STAR_WIDTH, f++;
+		else
+			f = decode_number(f, &pc->width);
+		if (*f == '.') {	/* taken for %s only: see settle() */
+			pc->flags |= HAS_PREC;
+			if (*++f == '*')
+				pc->flags |= STAR_PREC, f++;
 			else
-				break;
+				f = decode_number(f, &pc->prec);
 		}
-		if (*f == '*') {
-			int w = va_arg(ap, int);
+	}
+	f = decode_length(f, &pc->len);
+	pc->conv = *f;
+	return f + 1;
+}
 
-			if (w < -WIDTH_MAX || w > WIDTH_MAX)
-				return -2;
-			left |= w < 0;
-			width = (size_t)(w < 0 ? -w : w);
-			f++;
-		} else {
-			while (*f >= '0' && *f <= '9' && width < WIDTH_MAX)
-				width = width * 10 + (size_t)(*f++ - '0');
-		}
-		if (*f == '.') {	/* taken for %s only: see below */
-			int m = 0;
+/*
+ * A conversion with flags: take its '*' values (a negative width is '-', a
+ * negative precision none) and refuse what glibc gives a meaning the fast
+ * path does not copy: a width too wide, a flag or precision on a
+ * conversion it does nothing for here. Return: false when refused.
+ */
+static ALWAYS_INLINE bool settle(struct plain *pc, va_list *ap)
+{
+	unsigned int fl = pc->flags;
+	char k = pc->conv;
 
-			prec = true;
-			if (*++f == '*') {
-				m = va_arg(ap, int);
-				prec = m >= 0;
-				f++;
-			} else {
-				while (*f >= '0' && *f <= '9' && m < WIDTH_MAX)
-					m = m * 10 + (*f++ - '0');
-			}
-			max = (size_t)(m < 0 ? 0 : m);
+	if (fl & STAR_WIDTH) {
+		int w = va_arg(*ap, int);
+
+		if (w < -WIDTH_MAX || w > WIDTH_MAX)
+			return false;
+		fl |= w < 0 ? PKS_FMT_LEFT : 0;
+		pc->width = (size_t)(w < 0 ? -w : w);
+	}
+	if (fl & STAR_PREC) {
+		int m = va_arg(*ap, int);
+
+		if (m < 0)
+			fl &= ~(unsigned int)HAS_PREC;
+		pc->prec = (size_t)(m < 0 ? 0 : m);
+	}
+	pc->flags = fl;
+	return !((fl & (PKS_FMT_PLUS | PKS_FMT_SPACE) && k != 'd' && k != 'i') ||
+		 (fl & PKS_FMT_SPECIAL && k != 'x' && k != 'X') ||
+		 (fl & HAS_PREC && k != 's') ||
+		 (fl & PKS_FMT_ZEROPAD && (k == 'c' || k == 's')));
+}
+
+static ALWAYS_INLINE uintmax_t signed_arg(va_list *ap, int len)
+{
+	switch (len) {
+	case -2: return (uintmax_t)(intmax_t)(signed char)va_arg(*ap, int);
+	case -1: return (uintmax_t)(intmax_t)(short)va_arg(*ap, int);
+	case 0: return (uintmax_t)(intmax_t)va_arg(*ap, int);
+	case 1: return (uintmax_t)(intmax_t)va_arg(*ap, long);
+	case 2: return (uintmax_t)va_arg(*ap, intmax_t);
+	default: return (uintmax_t)(intmax_t)va_arg(*ap, ptrdiff_t);
+	}
+}
+
+static ALWAYS_INLINE uintmax_t unsigned_arg(va_list *ap, int len)
+{
+	switch (len) {
+	case -2: return (unsigned char)va_arg(*ap, unsigned int);
+	case -1: return (unsigned short)va_arg(*ap, unsigned int);
+	case 0: return va_arg(*ap, unsigned int);
+	case 1: return va_arg(*ap, unsigned long);
+	case 2: return va_arg(*ap, uintmax_t);
+	default: return va_arg(*ap, size_t);
+	}
+}
+
+/* The literal run of the format. Return: the '%' that ends it, or the NUL. */
+static ALWAYS_INLINE const char *print_text(struct cursor *c, bool count, const char *f)
+{
+	const char *pct = strchrnul(f, '%');
+
+	append(c, count, f, (size_t)(pct - f));
+	return pct;
+}
+
+/* %d %i %u %x %X: the kernel's number(), for the flags the fast path takes. */
+static ALWAYS_INLINE void print_int(struct cursor *c, bool count, const struct plain *pc,
+				    uintmax_t v)
+{
+	char tmp[3 * sizeof(uintmax_t)], sign = 0;
+	const char *pre = &sign;
+	struct digits d;
+	size_t npre = 0;
+
+	if (pc->conv == 'x' || pc->conv == 'X') {
+		d = hex(count, tmp + sizeof(tmp), v, pc->conv == 'X');
+		if (pc->flags & PKS_FMT_SPECIAL && v) {
+			pre = pc->conv == 'X' ? "0X" : "0x";
+			npre = 2;
 		}
-length:
-		if (*f == 'h')
-			len = *++f == 'h' ? (f++, -2) : -1;
-		else if (*f == 'l')
-			len = *++f == 'l' ? (f++, 2) : 1;
-		else if (*f == 'j')
-			len = 2, f++;
-		else if (*f == 'z' || *f == 't')
-			len = 3, f++;
-		/* glibc's meaning of these flags on other conversions is not ours to guess. */
-		if ((sign && *f != 'd' && *f != 'i') || (alt && *f != 'x' && *f != 'X') ||
-		    (prec && *f != 's'))
+	} else {
+		if (pc->conv != 'u' && (intmax_t)v < 0) {
+			sign = '-';
+			v = -v;
+		} else if (pc->flags & (PKS_FMT_PLUS | PKS_FMT_SPACE)) {
+			sign = pc->flags & PKS_FMT_PLUS ? '+' : ' ';
+		}
+		d = decimal(count, tmp + sizeof(tmp), v);
+		npre = sign != 0;
+	}
+	field(c, count, d, pre, npre, pc->width, pc->flags & PKS_FMT_LEFT,
+	      pc->flags & PKS_FMT_ZEROPAD);
+}
+
+static ALWAYS_INLINE void print_char(struct cursor *c, bool count, const struct plain *pc,
+				     char ch)
+{
+	field(c, count, text(&ch, 1), "", 0, pc->width, pc->flags & PKS_FMT_LEFT, false);
+}
+
+/* Return: false for NULL with a precision (glibc: "(null)" or nothing, by the precision). */
+static ALWAYS_INLINE bool print_string(struct cursor *c, bool count, const struct plain *pc,
+				       const char *s)
+{
+	bool prec = pc->flags & HAS_PREC;
+
+	if (!s && prec)
+		return false;
+	if (!s)
+		s = "(null)";
+	field(c, count, text(s, prec ? strnlen(s, pc->prec) : strlen(s)), "", 0, pc->width,
+	      pc->flags & PKS_FMT_LEFT, false);
+	return true;
+}
+
+/*
+ * The kernel's vsnprintf() loop, for the plain conversions; @ap is read
+ * through a pointer, so that the helpers may take arguments too.
+ * Return: 0, or -2 when @f holds anything but the plain conversions.
+ */
+static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *f, va_list *ap)
+{
+	struct plain pc;
+
+	while (*(f = print_text(c, count, f))) {
+		const char *pct = f;
+
+		f = decode(pct + 1, &pc);
+		if (pc.flags && !settle(&pc, ap))
 			return -2;
-		switch (*f++) {
+		switch (pc.conv) {
 		case 'd':
 		case 'i':
-			switch (len) {
-			case -2: v = (uintmax_t)(intmax_t)(signed char)va_arg(ap, int); break;
-			case -1: v = (uintmax_t)(intmax_t)(short)va_arg(ap, int); break;
-			case 0: v = (uintmax_t)(intmax_t)va_arg(ap, int); break;
-			case 1: v = (uintmax_t)(intmax_t)va_arg(ap, long); break;
-			case 2: v = (uintmax_t)va_arg(ap, intmax_t); break;
-			default: v = (uintmax_t)(intmax_t)va_arg(ap, ptrdiff_t); break;
-			}
-			if ((intmax_t)v < 0) {
-				sign = '-';
-				v = -v;
-			}
-			d = decimal(count, tmp + sizeof(tmp), v);
-			field(o, count, d, &sign, sign != 0, width, left, zero);
+			print_int(c, count, &pc, signed_arg(ap, pc.len));
 			break;
 		case 'u':
 		case 'x':
 		case 'X':
-			switch (len) {
-			case -2: v = (unsigned char)va_arg(ap, unsigned int); break;
-			case -1: v = (unsigned short)va_arg(ap, unsigned int); break;
-			case 0: v = va_arg(ap, unsigned int); break;
-			case 1: v = va_arg(ap, unsigned long); break;
-			case 2: v = va_arg(ap, uintmax_t); break;
-			default: v = va_arg(ap, size_t); break;
-			}
-			if (f[-1] == 'u') {
-				d = decimal(count, tmp + sizeof(tmp), v);
-			} else {
-				d = hex(count, tmp + sizeof(tmp), v, f[-1] == 'X');
-				if (alt && v) {
-					pre = f[-1] == 'X' ? "0X" : "0x";
-					npre = 2;
-				}
-			}
-			field(o, count, d, pre, npre, width, left, zero);
+			print_int(c, count, &pc, unsigned_arg(ap, pc.len));
 			break;
 		case 'c':
-			if (len || zero)
+			if (pc.len)	/* %lc %ls: wide characters */
 				return -2;
-			tmp[0] = (char)va_arg(ap, int);
-			field(o, count, text(tmp, 1), "", 0, width, left, false);
+			print_char(c, count, &pc, (char)va_arg(*ap, int));
 			break;
 		case 's':
-			if (len || zero)
+			if (pc.len)
 				return -2;
-			s = va_arg(ap, char *);
-			if (!s && prec)
-				return -2;	/* glibc: "(null)" or nothing, by the precision */
-			if (!s)
-				s = "(null)";
-			field(o, count, text(s, prec ? strnlen(s, max) : strlen(s)), "", 0, width, left,
-			      false);
+			if (!print_string(c, count, &pc, va_arg(*ap, const char *)))
+				return -2;
 			break;
 		case '%':
 			if (f - pct != 2)
 				return -2;
-			put(o, count, "%", 1);
+			append(c, count, "%", 1);
 			break;
 		default:
 			return -2;
 		}
 	}
-	return o->len > INT32_MAX ? -2 : 0;
+	return c->len > INT32_MAX ? -2 : 0;
 }
 
 /**
@@ -332,12 +444,17 @@ length:
 int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	char dummy;
-	struct sink o = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };
+	struct cursor c = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };
+	va_list cp;		/* a va_list parameter may be an array: &ap is no va_list * */
+	int r;
 
-	if (walk(&o, false, fmt, ap))
+	va_copy(cp, ap);
+	r = print_format(&c, false, fmt, &cp);
+	va_end(cp);
+	if (r)
 		return -2;
-	*o.p = '\0';
-	return (int)o.len;
+	*c.p = '\0';
+	return (int)c.len;
 }
 
 /**
@@ -349,10 +466,15 @@ int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
  */
 int pks_format_count(const char *fmt, va_list ap, char *last)
 {
-	struct sink o = { NULL, NULL, 0, 0 };
+	struct cursor c = { NULL, NULL, 0, 0 };
+	va_list cp;
+	int r;
 
-	if (walk(&o, true, fmt, ap))
+	va_copy(cp, ap);
+	r = print_format(&c, true, fmt, &cp);
+	va_end(cp);
+	if (r)
 		return -2;
-	*last = o.last;
-	return (int)o.len;
+	*last = c.last;
+	return (int)c.len;
 }

@@ -19,7 +19,7 @@ int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 
 /**
  * pks_format_fast() - pks_vsnprintf() for formats of the plain conversions
- * only (see format-fast.c), which most printk calls are
+ * only (see fast.c), which most printk calls are
  * Return: as pks_vsnprintf(), or -2 when @fmt holds anything else (@ap was
  * read: the caller formats from its own copy).
  */
@@ -28,7 +28,7 @@ int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
 
 /**
  * pks_format_count() - the length of @fmt's output, for the plain
- * conversions only (see format-fast.c); nothing is stored
+ * conversions only (see fast.c); nothing is stored
  * @last: out; the output's last byte, '\0' when it is empty
  * Return: the length, or -2 when @fmt holds anything else (@ap was read).
  */

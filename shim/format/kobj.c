@@ -13,8 +13,11 @@
  * Thread-safety: no state.
  */
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <string.h>
+
+#define DAY	86400		/* seconds */
 
 struct rtc_time_k {		/* include/uapi/linux/rtc.h */
 	int tm_sec, tm_min, tm_hour, tm_mday, tm_mon, tm_year;
@@ -38,47 +41,35 @@ enum {				/* IORESOURCE_* */
 	RES_UNSET = 0x20000000,
 };
 
-static void put_dec(struct pks_out *o, long long v, int width)
+static void put_dec(struct pks_fmt_buf *b, long long v, int width)
 {
-	struct pks_spec sp = { .width = width, .prec = -1, .flags = PKS_ZEROPAD };
+	struct pks_fmt_spec sp = {
+		.width = width, .prec = -1, .flags = PKS_FMT_ZEROPAD };
 
-	pks_num(o, (unsigned long long)v, 10, sp);
-}
-
-/* Days since 1970-01-01 to a civil date (proleptic Gregorian). */
-static void civil(long long days, struct rtc_time_k *tm)
-{
-	long long era, doe, yoe, doy, mp, y;
-
-	days += 719468;
-	era = (days >= 0 ? days : days - 146096) / 146097;
-	doe = days - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	tm->tm_mday = doy - (153 * mp + 2) / 5 + 1;
-	tm->tm_mon = mp < 10 ? mp + 2 : mp - 10;
-	tm->tm_year = y + (tm->tm_mon < 2) - 1900;
+	pks_fmt_num(b, (unsigned long long)v, 10, sp);
 }
 
 static void time64_to_rtc(int64_t t, struct rtc_time_k *tm)
 {
-	long long days = t / 86400, secs = t % 86400;
+	long long days = t / DAY, secs = t % DAY;
+	struct pks_date d;
 
 	if (secs < 0) {
-		secs += 86400;
+		secs += DAY;
 		days--;
 	}
+	d = pks_civil_from_days(days);
 	memset(tm, 0, sizeof(*tm));
-	civil(days, tm);
+	tm->tm_mday = d.mday;
+	tm->tm_mon = d.mon - 1;			/* 0 to 11, as in struct tm */
+	tm->tm_year = (int)(d.year - 1900);	/* years since 1900 */
 	tm->tm_hour = secs / 3600;
 	tm->tm_min = secs / 60 % 60;
 	tm->tm_sec = secs % 60;
 }
 
 /* The kernel's rtc_str(): ext[2] may be d or t, then any of r and s. */
-static void put_rtc(struct pks_out *o, const struct rtc_time_k *tm,
+static void put_rtc(struct pks_fmt_buf *b, const struct rtc_time_k *tm,
 		    const char *ext)
 {
 	const char *f = ext + 2;
@@ -93,34 +84,34 @@ static void put_rtc(struct pks_out *o, const struct rtc_time_k *tm,
 			iso = 0;
 	}
 	if (date) {
-		put_dec(o, tm->tm_year + (raw ? 0 : 1900), 4);
-		pks_putc(o, '-');
-		put_dec(o, tm->tm_mon + (raw ? 0 : 1), 2);
-		pks_putc(o, '-');
-		put_dec(o, tm->tm_mday, 2);
+		put_dec(b, tm->tm_year + (raw ? 0 : 1900), 4);
+		pks_fmt_putc(b, '-');
+		put_dec(b, tm->tm_mon + (raw ? 0 : 1), 2);
+		pks_fmt_putc(b, '-');
+		put_dec(b, tm->tm_mday, 2);
 	}
 	if (date && time)
-		pks_putc(o, iso ? 'T' : ' ');
+		pks_fmt_putc(b, iso ? 'T' : ' ');
 	if (time) {
-		put_dec(o, tm->tm_hour, 2);
-		pks_putc(o, ':');
-		put_dec(o, tm->tm_min, 2);
-		pks_putc(o, ':');
-		put_dec(o, tm->tm_sec, 2);
+		put_dec(b, tm->tm_hour, 2);
+		pks_fmt_putc(b, ':');
+		put_dec(b, tm->tm_min, 2);
+		pks_fmt_putc(b, ':');
+		put_dec(b, tm->tm_sec, 2);
 	}
 }
 
-void pks_ext_time(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+void pks_fmt_ext_time(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		      struct pks_fmt_spec sp)
 {
 	struct rtc_time_k tm;
 	int64_t t;
 
 	if (ext[1] != 'R' && ext[1] != 'T') {
-		pks_errstr(o, "(%pt?)", sp);
+		pks_fmt_errstr(b, "(%pt?)", sp);
 		return;
 	}
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (ext[1] == 'R') {
 		memcpy(&tm, ptr, sizeof(tm));
@@ -128,29 +119,29 @@ void pks_ext_time(struct pks_out *o, const void *ptr, const char *ext,
 		memcpy(&t, ptr, sizeof(t));
 		time64_to_rtc(t, &tm);
 	}
-	put_rtc(o, &tm, ext);
+	put_rtc(b, &tm, ext);
 }
 
 /* The kernel's hex_range(): one number when start and end agree. */
-static void put_range(struct pks_out *l, unsigned long long start,
-		      unsigned long long end, int base, struct pks_spec sp)
+static void put_range(struct pks_fmt_buf *l, unsigned long long start,
+		      unsigned long long end, int base, struct pks_fmt_spec sp)
 {
-	pks_num(l, start, base, sp);
+	pks_fmt_num(l, start, base, sp);
 	if (start == end)
 		return;
-	pks_putc(l, '-');
-	pks_num(l, end, base, sp);
+	pks_fmt_putc(l, '-');
+	pks_fmt_num(l, end, base, sp);
 }
 
 struct res_kind {
 	unsigned long bit;
 	const char *name;	/* 4 characters, padded */
 	int base;
-	struct pks_spec sp;
+	struct pks_fmt_spec sp;
 };
 
-#define HEX0X(w)	{ .width = (w), .prec = -1, \
-			  .flags = PKS_SPECIAL | PKS_SMALL | PKS_ZEROPAD }
+#define HEX0X(w)	{ .width = (w), .prec = -1, .flags = PKS_FMT_SPECIAL | \
+			  PKS_FMT_SMALL | PKS_FMT_ZEROPAD }
 
 static const struct res_kind res_kinds[] = {
 	{ RES_IO, "io  ", 16, HEX0X(6) },
@@ -158,7 +149,7 @@ static const struct res_kind res_kinds[] = {
 	{ RES_IRQ, "irq ", 10, { .prec = -1 } },
 	{ RES_DMA, "dma ", 10, { .prec = -1 } },
 	{ RES_BUS, "bus ", 16, { .width = 2, .prec = -1,
-				 .flags = PKS_SMALL | PKS_ZEROPAD } },
+				 .flags = PKS_FMT_SMALL | PKS_FMT_ZEROPAD } },
 	{ 0, "??? ", 16, HEX0X(10) },
 };
 
@@ -167,70 +158,72 @@ static const struct { unsigned long bit; const char *name; } res_decoded[] = {
 	{ RES_WINDOW, " window" }, { RES_DISABLED, " disabled" },
 };
 
-static void put_resource(struct pks_out *l, const struct resource_k *r,
+static void put_resource(struct pks_fmt_buf *l, const struct resource_k *r,
 			 int decode)
 {
 	const struct res_kind *k = res_kinds;
-	struct pks_spec flag_sp = { .prec = -1, .flags = PKS_SPECIAL | PKS_SMALL };
+	struct pks_fmt_spec flag_sp = {
+		.prec = -1, .flags = PKS_FMT_SPECIAL | PKS_FMT_SMALL };
 
 	while (k->bit && !(r->flags & k->bit))
 		k++;
 	decode = decode && k->bit;
-	pks_putc(l, '[');
-	pks_put(l, k->name, 4);
+	pks_fmt_putc(l, '[');
+	pks_fmt_put(l, k->name, 4);
 	if (decode && (r->flags & RES_UNSET)) {
-		pks_put(l, "size ", 5);
-		pks_num(l, r->end - r->start + 1, k->base, k->sp);
+		pks_fmt_put(l, "size ", 5);
+		pks_fmt_num(l, r->end - r->start + 1, k->base, k->sp);
 	} else {
 		put_range(l, r->start, r->end, k->base, k->sp);
 	}
 	for (size_t i = 0; decode && i < sizeof(res_decoded) / sizeof(res_decoded[0]); i++)
 		if (r->flags & res_decoded[i].bit)
-			pks_put(l, res_decoded[i].name, strlen(res_decoded[i].name));
+			pks_fmt_put(l, res_decoded[i].name,
+				    strlen(res_decoded[i].name));
 	if (!decode) {
-		pks_put(l, " flags ", 7);
-		pks_num(l, r->flags, 16, flag_sp);
+		pks_fmt_put(l, " flags ", 7);
+		pks_fmt_num(l, r->flags, 16, flag_sp);
 	}
-	pks_putc(l, ']');
+	pks_fmt_putc(l, ']');
 }
 
-void pks_ext_resource(struct pks_out *o, const void *ptr, const char *ext,
-		      struct pks_spec sp)
+void pks_fmt_ext_resource(struct pks_fmt_buf *b, const void *ptr,
+			  const char *ext, struct pks_fmt_spec sp)
 {
-	struct pks_spec range_sp = HEX0X(18);
+	struct pks_fmt_spec range_sp = HEX0X(18);
 	char s[96];
-	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	struct pks_fmt_buf l = { .buf = s, .size = sizeof(s) };
 	struct resource_k res;
 	struct range_k range;
 
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (ext[1] == 'a') {
 		memcpy(&range, ptr, sizeof(range));
-		pks_put(&l, "[range ", 7);
+		pks_fmt_put(&l, "[range ", 7);
 		put_range(&l, range.start, range.end, 16, range_sp);
-		pks_putc(&l, ']');
+		pks_fmt_putc(&l, ']');
 	} else {
 		memcpy(&res, ptr, sizeof(res));
 		put_resource(&l, &res, ext[0] == 'R');
 	}
-	pks_str(o, pks_terminate(&l), sp);
+	pks_fmt_str(b, pks_fmt_terminate(&l), sp);
 }
 
 /* Objects userspace does not have: checked like the kernel, then hashed. */
-void pks_ext_kobj(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+void pks_fmt_ext_kobj(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		      struct pks_fmt_spec sp)
 {
-	if (!pks_bad_ptr(o, ptr, sp))
-		pks_ext_hashed(o, ptr, ext, sp);
+	if (!pks_fmt_bad_ptr(b, ptr, sp))
+		pks_fmt_ext_hashed(b, ptr, ext, sp);
 }
 
 /* %pks and %pus are %s; any other %pk/%pu is "(einval)". */
-void pks_ext_kstr(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+void pks_fmt_ext_kstr(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		      struct pks_fmt_spec sp)
 {
 	if (ext[1] != 's')
-		pks_errstr(o, "(einval)", sp);
-	else if (!pks_bad_ptr(o, ptr, sp))
-		pks_str(o, ptr, sp);
+		pks_fmt_errstr(b, "(einval)", sp);
+	else if (!pks_fmt_bad_ptr(b, ptr, sp))
+		pks_fmt_str(b, ptr, sp);
 }

@@ -30,24 +30,24 @@ static char hex_separator(char letter)
 	return ' ';
 }
 
-void pks_ext_hex(struct pks_out *o, const void *ptr, const char *ext,
-		 struct pks_spec sp)
+void pks_fmt_ext_hex(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		     struct pks_fmt_spec sp)
 {
 	const unsigned char *a = ptr;
-	char sep = hex_separator(ext[1]), b[2];
+	char sep = hex_separator(ext[1]), two[2];
 	int len = 1;
 
 	if (sp.width == 0)
 		return;
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (sp.width > 0)
 		len = sp.width < 64 ? sp.width : 64;
 	for (int i = 0; i < len; i++) {
-		pks_hexbyte(b, a[i], 0);
-		pks_put(o, b, 2);
+		pks_fmt_hexbyte(two, a[i], 0);
+		pks_fmt_put(b, two, 2);
 		if (sep && i != len - 1)
-			pks_putc(o, sep);
+			pks_fmt_putc(b, sep);
 	}
 }
 
@@ -79,32 +79,33 @@ static char short_escape(unsigned char c, unsigned int flags)
 	return 0;
 }
 
-static void escape_byte(struct pks_out *o, unsigned char c, unsigned int flags)
+static void escape_byte(struct pks_fmt_buf *b, unsigned char c,
+			unsigned int flags)
 {
 	char e[4] = { '\\' };
 	char to = short_escape(c, flags);
 
-	if ((flags & ESC_NP) && pks_kisprint(c)) {
-		pks_putc(o, c);
+	if ((flags & ESC_NP) && pks_fmt_kisprint(c)) {
+		pks_fmt_putc(b, c);
 	} else if (to) {
 		e[1] = to;
-		pks_put(o, e, 2);
+		pks_fmt_put(b, e, 2);
 	} else if (flags & ESC_OCTAL) {
 		e[1] = '0' + (c >> 6);
 		e[2] = '0' + ((c >> 3) & 7);
 		e[3] = '0' + (c & 7);
-		pks_put(o, e, 4);
+		pks_fmt_put(b, e, 4);
 	} else if (flags & ESC_HEX) {
 		e[1] = 'x';
-		pks_hexbyte(e + 2, c, 0);
-		pks_put(o, e, 4);
+		pks_fmt_hexbyte(e + 2, c, 0);
+		pks_fmt_put(b, e, 4);
 	} else {
-		pks_putc(o, c);
+		pks_fmt_putc(b, c);
 	}
 }
 
-void pks_ext_escape(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_escape(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	const unsigned char *a = ptr;
 	unsigned int flags = 0;
@@ -112,14 +113,14 @@ void pks_ext_escape(struct pks_out *o, const void *ptr, const char *ext,
 
 	if (sp.width == 0)
 		return;
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	for (const char *f = ext + 1; (unsigned char)*f < 128 && esc_flag[(unsigned char)*f]; f++)
 		flags |= esc_flag[(unsigned char)*f];
 	if (!flags)
 		flags = ESC_ANY | ESC_NP;
 	for (int i = 0; i < len; i++)
-		escape_byte(o, a[i], flags);
+		escape_byte(b, a[i], flags);
 }
 
 static int test_bit(const unsigned long *bm, unsigned int bit)
@@ -128,26 +129,29 @@ static int test_bit(const unsigned long *bm, unsigned int bit)
 }
 
 /* %*pb: 32-bit chunks in hex, the highest first and only as wide as needed */
-static void bitmap_hex(struct pks_out *o, const unsigned long *bm, int nbits)
+static void bitmap_hex(struct pks_fmt_buf *b, const unsigned long *bm,
+		       int nbits)
 {
-	struct pks_spec sp = { .prec = 0, .flags = PKS_SMALL | PKS_ZEROPAD };
+	struct pks_fmt_spec sp = {
+		.prec = 0, .flags = PKS_FMT_SMALL | PKS_FMT_ZEROPAD };
 	int chunk = nbits % 32 ? nbits % 32 : 32;
 
 	for (int i = (nbits + 31) / 32 * 32 - 32; i >= 0; i -= 32) {
 		unsigned long v = bm[i / LONG_BITS] >> (i % LONG_BITS);
 
 		sp.width = (chunk + 3) / 4;
-		pks_num(o, v & ((1ULL << chunk) - 1), 16, sp);
+		pks_fmt_num(b, v & ((1ULL << chunk) - 1), 16, sp);
 		if (i)
-			pks_putc(o, ',');
+			pks_fmt_putc(b, ',');
 		chunk = 32;
 	}
 }
 
 /* %*pbl: "0-3,7,9-11" */
-static void bitmap_list(struct pks_out *o, const unsigned long *bm, int nbits)
+static void bitmap_list(struct pks_fmt_buf *b, const unsigned long *bm,
+			int nbits)
 {
-	struct pks_spec sp = { .prec = -1 };
+	struct pks_fmt_spec sp = { .prec = -1 };
 	int first = 1;
 
 	for (int lo = 0; lo < nbits; lo++) {
@@ -158,32 +162,32 @@ static void bitmap_list(struct pks_out *o, const unsigned long *bm, int nbits)
 		while (hi + 1 < nbits && test_bit(bm, hi + 1))
 			hi++;
 		if (!first)
-			pks_putc(o, ',');
+			pks_fmt_putc(b, ',');
 		first = 0;
-		pks_num(o, lo, 10, sp);
+		pks_fmt_num(b, lo, 10, sp);
 		if (hi > lo) {
-			pks_putc(o, '-');
-			pks_num(o, hi, 10, sp);
+			pks_fmt_putc(b, '-');
+			pks_fmt_num(b, hi, 10, sp);
 		}
 		lo = hi;
 	}
 }
 
-void pks_ext_bitmap(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_bitmap(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	int nbits = sp.width > 0 ? sp.width : 0;
 
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (ext[1] == 'l')
-		bitmap_list(o, ptr, nbits);
+		bitmap_list(b, ptr, nbits);
 	else
-		bitmap_hex(o, ptr, nbits);
+		bitmap_hex(b, ptr, nbits);
 }
 
-void pks_ext_uuid(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+void pks_fmt_ext_uuid(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		      struct pks_fmt_spec sp)
 {
 	static const unsigned char be[16] = {
 		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
@@ -193,17 +197,17 @@ void pks_ext_uuid(struct pks_out *o, const void *ptr, const char *ext,
 	char s[sizeof("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")], *p = s;
 	int upper = ext[1] == 'B' || ext[1] == 'L';
 
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (ext[1] == 'l' || ext[1] == 'L')
 		idx = le;
 	for (int i = 0; i < 16; i++) {
-		p = pks_hexbyte(p, a[idx[i]], upper);
+		p = pks_fmt_hexbyte(p, a[idx[i]], upper);
 		if (i == 3 || i == 5 || i == 7 || i == 9)
 			*p++ = '-';
 	}
 	*p = '\0';
-	pks_str(o, s, sp);
+	pks_fmt_str(b, s, sp);
 }
 
 static uint32_t swab32(uint32_t v)
@@ -232,37 +236,37 @@ static int fourcc_order(const char *ext, uint32_t *v)
 	return -1;
 }
 
-void pks_ext_fourcc(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_fourcc(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	char s[sizeof("0123 little-endian (0x01234567)")];
-	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	struct pks_fmt_buf l = { .buf = s, .size = sizeof(s) };
 	uint32_t orig, val;
 	int pixel;
 
 	if (ext[1] != 'c') {
-		pks_errstr(o, "(%p4?)", sp);
+		pks_fmt_errstr(b, "(%p4?)", sp);
 		return;
 	}
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	memcpy(&orig, ptr, sizeof(orig));
 	pixel = fourcc_order(ext, &orig);
 	if (pixel < 0) {
-		pks_errstr(o, "(%p4?)", sp);
+		pks_fmt_errstr(b, "(%p4?)", sp);
 		return;
 	}
 	val = pixel ? swab32(orig & ~(1u << 31)) : orig;
 	for (int i = 3; i >= 0; i--) {
 		unsigned char c = val >> (i * 8);
 
-		pks_putc(&l, c >= 0x20 && c < 0x7f ? c : '.');
+		pks_fmt_putc(&l, c >= 0x20 && c < 0x7f ? c : '.');
 	}
 	if (pixel)
-		pks_put(&l, orig >> 31 ? " big-endian" : " little-endian",
-			orig >> 31 ? 11 : 14);
-	pks_put(&l, " (", 2);
-	pks_hexnum(&l, orig, sizeof(orig));
-	pks_putc(&l, ')');
-	pks_str(o, pks_terminate(&l), sp);
+		pks_fmt_put(&l, orig >> 31 ? " big-endian" : " little-endian",
+			    orig >> 31 ? 11 : 14);
+	pks_fmt_put(&l, " (", 2);
+	pks_fmt_hexnum(&l, orig, sizeof(orig));
+	pks_fmt_putc(&l, ')');
+	pks_fmt_str(b, pks_fmt_terminate(&l), sp);
 }

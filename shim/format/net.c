@@ -11,6 +11,7 @@
  * Thread-safety: no state.
  */
 #include "format/internal.h"
+#include "base/digits.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -25,23 +26,23 @@ static int is_alpha(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-void pks_ext_mac(struct pks_out *o, const void *ptr, const char *ext,
-		 struct pks_spec sp)
+void pks_fmt_ext_mac(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		     struct pks_fmt_spec sp)
 {
 	const unsigned char *a = ptr;
 	char s[sizeof("xx:xx:xx:xx:xx:xx")], *p = s;
 	char sep = ext[1] == 'F' ? '-' : ':';
 	int rev = ext[1] == 'R';
 
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	for (int i = 0; i < 6; i++) {
-		p = pks_hexbyte(p, a[rev ? 5 - i : i], 0);
+		p = pks_fmt_hexbyte(p, a[rev ? 5 - i : i], 0);
 		if (ext[0] == 'M' && i != 5)
 			*p++ = sep;
 	}
 	*p = '\0';
-	pks_str(o, s, sp);
+	pks_fmt_str(b, s, sp);
 }
 
 /* Dotted quad; @order is the kernel's h/n/b/l letter, n by default. */
@@ -55,13 +56,7 @@ static char *ip4(char *p, const unsigned char *a, int zeros, char order)
 		step = -1;
 	}
 	for (int n = 0; n < 4; n++, i += step) {
-		unsigned int v = a[i];
-
-		if (zeros || v >= 100)
-			*p++ = '0' + v / 100;
-		if (zeros || v >= 10)
-			*p++ = '0' + v / 10 % 10;
-		*p++ = '0' + v % 10;
+		p = pks_put_udec(p, a[i], zeros ? 3 : 1, '0');
 		if (n < 3)
 			*p++ = '.';
 	}
@@ -73,8 +68,8 @@ static char *ip4(char *p, const unsigned char *a, int zeros, char order)
 static char *ip6_full(char *p, const unsigned char *a, int colons)
 {
 	for (int i = 0; i < 16; i += 2) {
-		p = pks_hexbyte(p, a[i], 0);
-		p = pks_hexbyte(p, a[i + 1], 0);
+		p = pks_fmt_hexbyte(p, a[i], 0);
+		p = pks_fmt_hexbyte(p, a[i + 1], 0);
 		if (colons && i != 14)
 			*p++ = ':';
 	}
@@ -89,7 +84,7 @@ static char *hex_group(char *p, unsigned int w)
 	while (shift > 0 && !(w >> shift))
 		shift -= 4;
 	for (; shift >= 0; shift -= 4)
-		*p++ = "0123456789abcdef"[(w >> shift) & 15];
+		*p++ = pks_hex_lower[(w >> shift) & 15];
 	return p;
 }
 
@@ -152,8 +147,8 @@ static char *ip6_compressed(char *p, const unsigned char *a)
 	return p;
 }
 
-static void put_ip6(struct pks_out *o, const unsigned char *a, const char *ext,
-		    struct pks_spec sp)
+static void put_ip6(struct pks_fmt_buf *b, const unsigned char *a,
+		    const char *ext, struct pks_fmt_spec sp)
 {
 	char s[IP6_MAX];
 
@@ -161,31 +156,31 @@ static void put_ip6(struct pks_out *o, const unsigned char *a, const char *ext,
 		ip6_compressed(s, a);
 	else
 		ip6_full(s, a, ext[0] == 'I');
-	pks_str(o, s, sp);
+	pks_fmt_str(b, s, sp);
 }
 
-static void put_ip4(struct pks_out *o, const unsigned char *a, const char *ext,
-		    struct pks_spec sp)
+static void put_ip4(struct pks_fmt_buf *b, const unsigned char *a,
+		    const char *ext, struct pks_fmt_spec sp)
 {
 	char s[sizeof("255.255.255.255")];
 
 	ip4(s, a, ext[0] == 'i', ext[2]);
-	pks_str(o, s, sp);
+	pks_fmt_str(b, s, sp);
 }
 
 /* A number after the address, printed with the conversion's own spec. */
-static void put_field(struct pks_out *l, char c, unsigned long v,
-		      struct pks_spec sp)
+static void put_suffix(struct pks_fmt_buf *l, char c, unsigned long v,
+		       struct pks_fmt_spec sp)
 {
-	pks_putc(l, c);
-	pks_num(l, v, 10, sp);
+	pks_fmt_putc(l, c);
+	pks_fmt_num(l, v, 10, sp);
 }
 
-static void sa4(struct pks_out *o, const struct sockaddr_in *sa,
-		const char *ext, struct pks_spec sp)
+static void sa4(struct pks_fmt_buf *b, const struct sockaddr_in *sa,
+		const char *ext, struct pks_fmt_spec sp)
 {
 	char s[IP6_MAX], order = 'n';
-	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	struct pks_fmt_buf l = { .buf = s, .size = sizeof(s) };
 	int port = 0;
 
 	for (const char *f = ext + 2; is_alpha(*f); f++) {
@@ -197,16 +192,16 @@ static void sa4(struct pks_out *o, const struct sockaddr_in *sa,
 	l.len = ip4(s, (const unsigned char *)&sa->sin_addr, ext[0] == 'i',
 		    order) - s;
 	if (port)
-		put_field(&l, ':', ntohs(sa->sin_port), sp);
-	pks_str(o, pks_terminate(&l), sp);
+		put_suffix(&l, ':', ntohs(sa->sin_port), sp);
+	pks_fmt_str(b, pks_fmt_terminate(&l), sp);
 }
 
-static void sa6(struct pks_out *o, const struct sockaddr_in6 *sa,
-		const char *ext, struct pks_spec sp)
+static void sa6(struct pks_fmt_buf *b, const struct sockaddr_in6 *sa,
+		const char *ext, struct pks_fmt_spec sp)
 {
 	const unsigned char *a = (const unsigned char *)&sa->sin6_addr;
 	char s[IP6_MAX], *p = s, has[128] = { 0 };
-	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	struct pks_fmt_buf l = { .buf = s, .size = sizeof(s) };
 	int bracket;
 
 	for (const char *f = ext + 2; is_alpha(*f); f++)
@@ -222,44 +217,44 @@ static void sa6(struct pks_out *o, const struct sockaddr_in6 *sa,
 		*p++ = ']';
 	l.len = p - s;
 	if (has['p'])
-		put_field(&l, ':', ntohs(sa->sin6_port), sp);
+		put_suffix(&l, ':', ntohs(sa->sin6_port), sp);
 	if (has['f'])
-		put_field(&l, '/', ntohl(sa->sin6_flowinfo) & 0x0fffffff, sp);
+		put_suffix(&l, '/', ntohl(sa->sin6_flowinfo) & 0x0fffffff, sp);
 	if (has['s'])
-		put_field(&l, '%', sa->sin6_scope_id, sp);
-	pks_str(o, pks_terminate(&l), sp);
+		put_suffix(&l, '%', sa->sin6_scope_id, sp);
+	pks_fmt_str(b, pks_fmt_terminate(&l), sp);
 }
 
-static void put_sockaddr(struct pks_out *o, const void *ptr, const char *ext,
-			 struct pks_spec sp)
+static void put_sockaddr(struct pks_fmt_buf *b, const void *ptr,
+			 const char *ext, struct pks_fmt_spec sp)
 {
 	sa_family_t family;
 
 	memcpy(&family, ptr, sizeof(family));
 	if (family == AF_INET)
-		sa4(o, ptr, ext, sp);
+		sa4(b, ptr, ext, sp);
 	else if (family == AF_INET6)
-		sa6(o, ptr, ext, sp);
+		sa6(b, ptr, ext, sp);
 	else
-		pks_errstr(o, "(einval)", sp);
+		pks_fmt_errstr(b, "(einval)", sp);
 }
 
-void pks_ext_ip(struct pks_out *o, const void *ptr, const char *ext,
-		struct pks_spec sp)
+void pks_fmt_ext_ip(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		    struct pks_fmt_spec sp)
 {
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	switch (ext[1]) {
 	case '4':
-		put_ip4(o, ptr, ext, sp);
+		put_ip4(b, ptr, ext, sp);
 		break;
 	case '6':
-		put_ip6(o, ptr, ext, sp);
+		put_ip6(b, ptr, ext, sp);
 		break;
 	case 'S':
-		put_sockaddr(o, ptr, ext, sp);
+		put_sockaddr(b, ptr, ext, sp);
 		break;
 	default:
-		pks_errstr(o, ext[0] == 'i' ? "(%pi?)" : "(%pI?)", sp);
+		pks_fmt_errstr(b, ext[0] == 'i' ? "(%pi?)" : "(%pI?)", sp);
 	}
 }

@@ -57,87 +57,89 @@ static uint64_t siphash_u64(uint64_t m, const uint64_t k[2])
 }
 
 /* The kernel's pointer_string(): zero-padded hex unless a width is given. */
-static void put_pointer(struct pks_out *o, uintptr_t v, struct pks_spec sp)
+static void put_pointer(struct pks_fmt_buf *b, uintptr_t v,
+			struct pks_fmt_spec sp)
 {
-	sp.flags |= PKS_SMALL;
+	sp.flags |= PKS_FMT_SMALL;
 	if (sp.width == -1) {
 		sp.width = 2 * sizeof(void *);
-		sp.flags |= PKS_ZEROPAD;
+		sp.flags |= PKS_FMT_ZEROPAD;
 	}
-	pks_num(o, v, 16, sp);
+	pks_fmt_num(b, v, 16, sp);
 }
 
-void pks_ext_raw(struct pks_out *o, const void *ptr, const char *ext,
-		 struct pks_spec sp)
+void pks_fmt_ext_raw(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		     struct pks_fmt_spec sp)
 {
 	(void)ext;
-	put_pointer(o, (uintptr_t)ptr, sp);
+	put_pointer(b, (uintptr_t)ptr, sp);
 }
 
-void pks_ext_hashed(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_hashed(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	const void *random = (const void *)getauxval(AT_RANDOM);
 	uint64_t key[2];
 
 	(void)ext;
-	if (!ptr || PKS_IS_ERR(ptr)) {
-		put_pointer(o, (uintptr_t)ptr, sp);
+	if (!ptr || PKS_FMT_IS_ERR(ptr)) {
+		put_pointer(b, (uintptr_t)ptr, sp);
 		return;
 	}
 	if (!random) {
 		sp.width = 2 * sizeof(void *);
-		pks_errstr(o, sizeof(void *) == 8 ? "(____ptrval____)" : "(ptrval)", sp);
+		pks_fmt_errstr(b, sizeof(void *) == 8 ? "(____ptrval____)" :
+				  "(ptrval)", sp);
 		return;
 	}
 	memcpy(key, random, sizeof(key));
-	put_pointer(o, siphash_u64((uintptr_t)ptr, key) & 0xffffffffu, sp);
+	put_pointer(b, siphash_u64((uintptr_t)ptr, key) & 0xffffffffu, sp);
 }
 
 /* %pa[p] phys_addr_t, %pad dma_addr_t: both pointer-sized here. */
-void pks_ext_addr(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+void pks_fmt_ext_addr(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		      struct pks_fmt_spec sp)
 {
 	uintptr_t v;
 
 	(void)ext;
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	memcpy(&v, ptr, sizeof(v));
-	pks_hexnum(o, v, sizeof(v));
+	pks_fmt_hexnum(b, v, sizeof(v));
 }
 
 /* %pNF: a 64-bit netdev_features_t by reference. */
-void pks_ext_netdev(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_netdev(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	uint64_t v;
 
-	if (pks_bad_ptr(o, ptr, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp))
 		return;
 	if (ext[1] != 'F') {
-		pks_errstr(o, "(%pN?)", sp);
+		pks_fmt_errstr(b, "(%pN?)", sp);
 		return;
 	}
 	memcpy(&v, ptr, sizeof(v));
-	pks_hexnum(o, v, sizeof(v));
+	pks_fmt_hexnum(b, v, sizeof(v));
 }
 
 /* %pe: an ERR_PTR's name, its number if it has none; else it is %p. */
-void pks_ext_errptr(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_errptr(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	int err = (int)(intptr_t)ptr;
-	const char *name = pks_errname(err);
+	const char *name = pks_fmt_errname(err);
 
-	if (!PKS_IS_ERR(ptr)) {
-		pks_ext_hashed(o, ptr, ext, sp);
+	if (!PKS_FMT_IS_ERR(ptr)) {
+		pks_fmt_ext_hashed(b, ptr, ext, sp);
 		return;
 	}
 	if (name) {
-		pks_str(o, name, sp);
+		pks_fmt_str(b, name, sp);
 		return;
 	}
-	sp.flags |= PKS_SIGN;
-	pks_num(o, (unsigned long long)(long long)err, 10, sp);
+	sp.flags |= PKS_FMT_SIGN;
+	pks_fmt_num(b, (unsigned long long)(long long)err, 10, sp);
 }

@@ -54,7 +54,7 @@ static void module_name(char *dst, size_t n, const char *path)
 	snprintf(dst, n, "%.*s", (int)len, base);
 }
 
-static int inside(const struct dl_phdr_info *info, uintptr_t addr)
+static int in_object(const struct dl_phdr_info *info, uintptr_t addr)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -92,7 +92,7 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	struct build_id *b = data;
 
 	(void)size;
-	if (!inside(info, b->addr))
+	if (!in_object(info, b->addr))
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum && !b->found; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -105,7 +105,7 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* " [module]" or " [module build-id]" when the object is not the program. */
-static void put_module(struct pks_out *l, uintptr_t addr, int with_id)
+static void put_module(struct pks_fmt_buf *l, uintptr_t addr, int with_id)
 {
 	struct build_id b = { .addr = addr };
 	struct link_map *map = NULL;
@@ -116,50 +116,50 @@ static void put_module(struct pks_out *l, uintptr_t addr, int with_id)
 	    !map || !map->l_name || !map->l_name[0])
 		return;
 	module_name(name, sizeof(name), map->l_name);
-	pks_put(l, " [", 2);
-	pks_put(l, name, strlen(name));
+	pks_fmt_put(l, " [", 2);
+	pks_fmt_put(l, name, strlen(name));
 	if (with_id && (dl_iterate_phdr(find_build_id, &b), b.found)) {
 		for (int i = 0; i < BUILD_ID_LEN; i++)
-			pks_hexbyte(hex + 2 * i, b.id[i], 0);
-		pks_putc(l, ' ');
-		pks_put(l, hex, sizeof(hex));
+			pks_fmt_hexbyte(hex + 2 * i, b.id[i], 0);
+		pks_fmt_putc(l, ' ');
+		pks_fmt_put(l, hex, sizeof(hex));
 	}
-	pks_putc(l, ']');
+	pks_fmt_putc(l, ']');
 }
 
 /*
  * The kernel's __sprint_symbol(): @back is 1 for a return address, looked
  * up at addr - 1 and shown at its own offset.
  */
-static void sprint_symbol(struct pks_out *l, uintptr_t addr, int back,
+static void sprint_symbol(struct pks_fmt_buf *l, uintptr_t addr, int back,
 			  int offset, int with_id)
 {
 	const ElfW(Sym) *sym = NULL;
-	struct pks_spec hex = { .width = -1, .prec = -1,
-				.flags = PKS_SPECIAL | PKS_SMALL };
+	struct pks_fmt_spec hex = { .width = -1, .prec = -1,
+				    .flags = PKS_FMT_SPECIAL | PKS_FMT_SMALL };
 	uintptr_t at = addr - back;
 	Dl_info di;
 
 	if (!dladdr1((void *)at, &di, (void **)&sym, RTLD_DL_SYMENT) ||
 	    !di.dli_sname) {
-		pks_num(l, addr, 16, hex);
+		pks_fmt_num(l, addr, 16, hex);
 		return;
 	}
-	pks_put(l, di.dli_sname, strlen(di.dli_sname));
+	pks_fmt_put(l, di.dli_sname, strlen(di.dli_sname));
 	if (offset) {
-		pks_putc(l, '+');
-		pks_num(l, at - (uintptr_t)di.dli_saddr + back, 16, hex);
-		pks_putc(l, '/');
-		pks_num(l, sym ? sym->st_size : 0, 16, hex);
+		pks_fmt_putc(l, '+');
+		pks_fmt_num(l, at - (uintptr_t)di.dli_saddr + back, 16, hex);
+		pks_fmt_putc(l, '/');
+		pks_fmt_num(l, sym ? sym->st_size : 0, 16, hex);
 	}
 	put_module(l, at, with_id);
 }
 
-void pks_ext_symbol(struct pks_out *o, const void *ptr, const char *ext,
-		    struct pks_spec sp)
+void pks_fmt_ext_symbol(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+			struct pks_fmt_spec sp)
 {
 	char s[SYM_MAX];
-	struct pks_out l = { .buf = s, .size = sizeof(s) };
+	struct pks_fmt_buf l = { .buf = s, .size = sizeof(s) };
 	int back = ext[0] == 'B';
 	int offset = ext[0] != 's' && ext[0] != 'f';
 	int with_id = (back && ext[1] == 'b') ||
@@ -169,5 +169,5 @@ void pks_ext_symbol(struct pks_out *o, const void *ptr, const char *ext,
 	if (ext[1] == 'R')
 		ptr = __builtin_extract_return_addr((void *)ptr);
 	sprint_symbol(&l, (uintptr_t)ptr, back, offset, with_id);
-	pks_str(o, pks_terminate(&l), sp);
+	pks_fmt_str(b, pks_fmt_terminate(&l), sp);
 }

@@ -3,8 +3,8 @@
  * Kernel format strings (for the README). printk's format is formatted by
  * the shim's engine, shim/format/, never allocating, locking or exiting:
  * - Fast paths: a format of text and %d %i %u %x %X %c %s %% (with flags,
- *   width, length, and precision on %s) is formatted by format-fast.c
- *   without the C library's stdio machinery, to the same bytes; any other
+ *   width, length, and precision on %s) is formatted by fast.c without
+ *   the C library's stdio machinery, to the same bytes; any other
  *   format with no %p and no %n conversion goes to the C library's
  *   vsnprintf() untouched, after one strchr() scan.
  * - C conversions are the C library's, byte for byte: each is handed to
@@ -47,11 +47,11 @@
  *
  * This file owns the walk over a format string: the fast path, the C
  * library's conversions one at a time, and the dispatch of %p extensions
- * to their printers (format-*.c). It does not print any extension itself
- * except %pV, which re-enters the walk.
+ * to their printers (the other files here). It does not print any
+ * extension itself except %pV, which re-enters the walk.
  *
  * Thread-safety: no state; reentrant, and async-signal-safe as far as the
- * C library's snprintf() is (the %pS family is not; see format-sym.c).
+ * C library's snprintf() is (the %pS family is not; see sym.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -340,33 +340,33 @@ static int call(char *dst, size_t n, const char *spec, const struct stars *st,
 }
 
 /* The rest of the format, from @fmt on, as the C library prints it. */
-static void put_vsnprintf(struct pks_out *o, const char *fmt, va_list *ap)
+static void put_vsnprintf(struct pks_fmt_buf *b, const char *fmt, va_list *ap)
 {
-	char *dst = o->len < o->size ? o->buf + o->len : NULL;
+	char *dst = b->len < b->size ? b->buf + b->len : NULL;
 	int r;
 
-	errno = o->err;
-	r = vsnprintf(dst, dst ? o->size - o->len : 0, fmt, *ap);
+	errno = b->err;
+	r = vsnprintf(dst, dst ? b->size - b->len : 0, fmt, *ap);
 	if (r < 0)
-		o->fail = errno ? errno : EINVAL;
+		b->fail = errno ? errno : EINVAL;
 	else
-		o->len += r;
+		b->len += r;
 }
 
 #pragma GCC diagnostic pop
 
-static void put_call(struct pks_out *o, const char *spec,
+static void put_call(struct pks_fmt_buf *b, const char *spec,
 		     const struct stars *st, enum atype t, const union arg *a)
 {
-	char *dst = o->len < o->size ? o->buf + o->len : NULL;
+	char *dst = b->len < b->size ? b->buf + b->len : NULL;
 	int r;
 
-	errno = o->err;		/* for %m */
-	r = call(dst, dst ? o->size - o->len : 0, spec, st, t, a);
+	errno = b->err;		/* for %m */
+	r = call(dst, dst ? b->size - b->len : 0, spec, st, t, a);
 	if (r < 0)
-		o->fail = errno ? errno : EINVAL;
+		b->fail = errno ? errno : EINVAL;
 	else
-		o->len += r;
+		b->len += r;
 }
 
 static int clamp(long v, long max)
@@ -375,12 +375,14 @@ static int clamp(long v, long max)
 }
 
 /* The kernel's reading of the field, for a %p conversion. */
-static struct pks_spec kernel_spec(const struct conv *cv, int width, int prec)
+static struct pks_fmt_spec kernel_spec(const struct conv *cv, int width,
+				       int prec)
 {
 	static const char letters[] = "-+ #0";
 	static const unsigned int bits[] = {
-		PKS_LEFT, PKS_PLUS, PKS_SPACE, PKS_SPECIAL, PKS_ZEROPAD };
-	struct pks_spec sp = { .width = -1, .prec = -1 };
+		PKS_FMT_LEFT, PKS_FMT_PLUS, PKS_FMT_SPACE, PKS_FMT_SPECIAL,
+		PKS_FMT_ZEROPAD };
+	struct pks_fmt_spec sp = { .width = -1, .prec = -1 };
 
 	for (int i = 0; i < cv->nflags; i++) {
 		const char *hit = strchr(letters, cv->flags[i]);
@@ -391,7 +393,7 @@ static struct pks_spec kernel_spec(const struct conv *cv, int width, int prec)
 	if (cv->star_w) {
 		sp.width = clamp(width, FIELD_WIDTH_MAX);
 		if (sp.width < 0) {
-			sp.flags |= PKS_LEFT;
+			sp.flags |= PKS_FMT_LEFT;
 			sp.width = -sp.width;
 		}
 	} else if (cv->nwidth) {
@@ -410,23 +412,23 @@ struct va_format_k {		/* include/linux/printk.h */
 };
 
 /* %pV: the inner format goes to the same output, one level deeper. */
-static void ext_va_format(struct pks_out *o, const void *ptr, const char *ext,
-			  struct pks_spec sp)
+static void ext_va_format(struct pks_fmt_buf *b, const void *ptr,
+			  const char *ext, struct pks_fmt_spec sp)
 {
 	const struct va_format_k *vf = ptr;
 	va_list ap;
 
 	(void)ext;
-	if (pks_bad_ptr(o, ptr, sp) || pks_bad_ptr(o, vf->fmt, sp))
+	if (pks_fmt_bad_ptr(b, ptr, sp) || pks_fmt_bad_ptr(b, vf->fmt, sp))
 		return;
-	if (o->depth >= VA_DEPTH_MAX) {
-		pks_errstr(o, "(%pV?)", sp);
+	if (b->depth >= VA_DEPTH_MAX) {
+		pks_fmt_errstr(b, "(%pV?)", sp);
 		return;
 	}
 	va_copy(ap, *vf->va);
-	o->depth++;
-	pks_format(o, vf->fmt, &ap);
-	o->depth--;
+	b->depth++;
+	pks_fmt_vprintf(b, vf->fmt, &ap);
+	b->depth--;
 	va_end(ap);
 }
 
@@ -434,43 +436,49 @@ static void ext_va_format(struct pks_out *o, const void *ptr, const char *ext,
  * %pfw is a firmware node. %pF, %pFR, %pf and %pfR alone are the old names
  * of %pS and %ps; any other word starting with f or F is unknown.
  */
-static void ext_f(struct pks_out *o, const void *ptr, const char *ext,
-		  struct pks_spec sp)
+static void ext_f(struct pks_fmt_buf *b, const void *ptr, const char *ext,
+		  struct pks_fmt_spec sp)
 {
 	const char *end = ext + 1 + (ext[1] == 'R');
 
 	if (ext[0] == 'f' && ext[1] == 'w')
-		pks_ext_kobj(o, ptr, ext, sp);
+		pks_fmt_ext_kobj(b, ptr, ext, sp);
 	else if (!is_alnum(*end))
-		pks_ext_symbol(o, ptr, ext, sp);
+		pks_fmt_ext_symbol(b, ptr, ext, sp);
 	else
-		pks_ext_hashed(o, ptr, ext, sp);
+		pks_fmt_ext_hashed(b, ptr, ext, sp);
 }
 
-static pks_ext_fn *const ext_table[128] = {
-	['S'] = pks_ext_symbol, ['s'] = pks_ext_symbol, ['B'] = pks_ext_symbol,
-	['F'] = ext_f, ['f'] = ext_f,
-	['x'] = pks_ext_raw, ['K'] = pks_ext_hashed,
-	['a'] = pks_ext_addr, ['N'] = pks_ext_netdev, ['e'] = pks_ext_errptr,
-	['M'] = pks_ext_mac, ['m'] = pks_ext_mac,
-	['I'] = pks_ext_ip, ['i'] = pks_ext_ip,
-	['h'] = pks_ext_hex, ['E'] = pks_ext_escape, ['b'] = pks_ext_bitmap,
-	['U'] = pks_ext_uuid, ['4'] = pks_ext_fourcc, ['V'] = ext_va_format,
-	['t'] = pks_ext_time, ['r'] = pks_ext_resource, ['R'] = pks_ext_resource,
-	['d'] = pks_ext_kobj, ['D'] = pks_ext_kobj, ['C'] = pks_ext_kobj,
-	['g'] = pks_ext_kobj, ['G'] = pks_ext_kobj, ['O'] = pks_ext_kobj,
-	['k'] = pks_ext_kstr, ['u'] = pks_ext_kstr,
+static pks_fmt_ext_fn *const ext_table[128] = {
+	['S'] = pks_fmt_ext_symbol, ['s'] = pks_fmt_ext_symbol,
+	['B'] = pks_fmt_ext_symbol, ['F'] = ext_f, ['f'] = ext_f,
+	['x'] = pks_fmt_ext_raw, ['K'] = pks_fmt_ext_hashed,
+	['a'] = pks_fmt_ext_addr, ['N'] = pks_fmt_ext_netdev,
+	['e'] = pks_fmt_ext_errptr,
+	['M'] = pks_fmt_ext_mac, ['m'] = pks_fmt_ext_mac,
+	['I'] = pks_fmt_ext_ip, ['i'] = pks_fmt_ext_ip,
+	['h'] = pks_fmt_ext_hex, ['E'] = pks_fmt_ext_escape,
+	['b'] = pks_fmt_ext_bitmap, ['U'] = pks_fmt_ext_uuid,
+	['4'] = pks_fmt_ext_fourcc, ['V'] = ext_va_format,
+	['t'] = pks_fmt_ext_time,
+	['r'] = pks_fmt_ext_resource, ['R'] = pks_fmt_ext_resource,
+	['d'] = pks_fmt_ext_kobj, ['D'] = pks_fmt_ext_kobj,
+	['C'] = pks_fmt_ext_kobj, ['g'] = pks_fmt_ext_kobj,
+	['G'] = pks_fmt_ext_kobj, ['O'] = pks_fmt_ext_kobj,
+	['k'] = pks_fmt_ext_kstr, ['u'] = pks_fmt_ext_kstr,
 };
 
-static void put_pointer(struct pks_out *o, const struct conv *cv,
-			const struct stars *st, const void *ptr)
+static void put_ext(struct pks_fmt_buf *b, const struct conv *cv,
+		    const struct stars *st, const void *ptr)
 {
 	unsigned char c = *cv->ext;
-	pks_ext_fn *fn = c < 128 && is_alnum(c) ? ext_table[c] : NULL;
+	pks_fmt_ext_fn *fn = c < 128 && is_alnum(c) ? ext_table[c] : NULL;
 	int width = cv->star_w ? st->v[0] : 0;
 	int prec = cv->star_p ? st->v[st->n - 1] : -1;
 
-	(fn ? fn : pks_ext_hashed)(o, ptr, cv->ext, kernel_spec(cv, width, prec));
+	if (!fn)
+		fn = pks_fmt_ext_hashed;
+	fn(b, ptr, cv->ext, kernel_spec(cv, width, prec));
 }
 
 /*
@@ -483,7 +491,7 @@ static void put_pointer(struct pks_out *o, const struct conv *cv,
  */
 #define SLOW_PREFIX	"%.0hm"
 
-static void convert(struct pks_out *o, const struct conv *cv, va_list *ap,
+static void convert(struct pks_fmt_buf *b, const struct conv *cv, va_list *ap,
 		    int slow)
 {
 	char spec[sizeof(SLOW_PREFIX) + SPEC_TEXT_MAX];
@@ -497,7 +505,7 @@ static void convert(struct pks_out *o, const struct conv *cv, va_list *ap,
 	if (cv->star_p)
 		st.v[st.n++] = va_arg(*ap, int);
 	if (cv->kind == K_PTR) {
-		put_pointer(o, cv, &st, va_arg(*ap, const void *));
+		put_ext(b, cv, &st, va_arg(*ap, const void *));
 		return;
 	}
 	if (cv->kind == K_NOUT) {
@@ -505,19 +513,20 @@ static void convert(struct pks_out *o, const struct conv *cv, va_list *ap,
 		return;
 	}
 	if (cv->c == '%' && cv->next == cv->start + 2) {
-		pks_putc(o, '%');
+		pks_fmt_putc(b, '%');
 		return;
 	}
 	memcpy(spec, SLOW_PREFIX, pre);
 	memcpy(spec + pre, cv->start, cv->next - cv->start);
 	spec[pre + (cv->next - cv->start)] = '\0';
 	fetch(ap, t, &a);
-	put_call(o, spec, &st, t, &a);
+	put_call(b, spec, &st, t, &a);
 }
 
 /* From a conversion the walk does not know on, the C library decides;
  * but an n conversion there is never handed to it: output stops. */
-static void put_rest(struct pks_out *o, const char *pct, va_list *ap, int slow)
+static void put_rest(struct pks_fmt_buf *b, const char *pct, va_list *ap,
+		     int slow)
 {
 	char rest[512];
 	size_t n = strlen(pct);
@@ -528,65 +537,65 @@ static void put_rest(struct pks_out *o, const char *pct, va_list *ap, int slow)
 		memcpy(mempcpy(rest, SLOW_PREFIX, strlen(SLOW_PREFIX)), pct, n + 1);
 		pct = rest;
 	}
-	put_vsnprintf(o, pct, ap);
+	put_vsnprintf(b, pct, ap);
 }
 
-static void walk(struct pks_out *o, const char *f, va_list *ap)
+static void walk(struct pks_fmt_buf *b, const char *f, va_list *ap)
 {
 	struct conv cv;
 	int slow = 0;
 
-	while (*f && !o->fail) {
+	while (*f && !b->fail) {
 		const char *pct = strchrnul(f, '%');
 
-		pks_put(o, f, pct - f);
+		pks_fmt_put(b, f, pct - f);
 		if (!*pct)
 			return;
 		parse(pct, &cv);
 		if (cv.kind == K_BAD ||
 		    (cv.kind != K_PTR && cv.next - pct > SPEC_TEXT_MAX)) {
-			put_rest(o, pct, ap, slow);
+			put_rest(b, pct, ap, slow);
 			return;
 		}
-		convert(o, &cv, ap, slow);
+		convert(b, &cv, ap, slow);
 		slow |= cv.to_slow;
 		f = cv.next;
 	}
 }
 
 /**
- * pks_format() - format @fmt into @o, choosing the path
- * Return: nothing; @o->len grows, @o->fail is set when the C library fails.
+ * pks_fmt_vprintf() - format @fmt into @b, choosing the path
+ * Return: nothing; @b->len grows, @b->fail is set when the C library fails.
  */
-void pks_format(struct pks_out *o, const char *fmt, va_list *ap)
+void pks_fmt_vprintf(struct pks_fmt_buf *b, const char *fmt, va_list *ap)
 {
 	unsigned int s = scan(fmt);
 
 	if (!(s & SCAN_ENGINE) || s == (SCAN_ENGINE | SCAN_POS))
-		put_vsnprintf(o, fmt, ap);
+		put_vsnprintf(b, fmt, ap);
 	else if (s & SCAN_POS)
-		pks_put(o, fmt, strchrnul(fmt, '%') - fmt);
+		pks_fmt_put(b, fmt, strchrnul(fmt, '%') - fmt);
 	else
-		walk(o, fmt, ap);
+		walk(b, fmt, ap);
 }
 
 /* The walk, for a format that needs it; pks_vsnprintf()'s return value. */
 static int format_slow(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct pks_out o = { .buf = buf, .size = size, .err = errno };
+	struct pks_fmt_buf b = { .buf = buf, .size = size, .err = errno };
 	va_list cp;
 
 	va_copy(cp, ap);
-	pks_format(&o, fmt, &cp);
+	pks_fmt_vprintf(&b, fmt, &cp);
 	va_end(cp);
 	if (size)
-		buf[o.len < size ? o.len : size - 1] = '\0';
-	if (o.fail || o.len > INT_MAX) {
-		errno = o.fail ? o.fail : EOVERFLOW;
+		buf[b.len < size ? b.len : size - 1] = '\0';
+	if (b.fail || b.len > INT_MAX) {
+		errno = b.fail ? b.fail : EOVERFLOW;
 		return -1;
 	}
-	errno = o.err;
-	return (int)o.len;
+	errno = b.err;
+	return (int)b.len;
 }
 
 int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)

@@ -16,6 +16,7 @@
  * offset meanwhile.
  */
 #include "out/syslog-impl.h"
+#include "base/digits.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -138,24 +139,6 @@ void pks_sltime_prepare(bool may_ask)
 		atomic_store(&tz_read, 1);
 }
 
-/* Days since 1970-01-01 to a date (Howard Hinnant's civil_from_days). */
-static void civil(int64_t days, struct pks_sltime *t)
-{
-	int64_t era, y;
-	unsigned int doe, yoe, doy, mp;
-
-	days += 719468;
-	era = (days >= 0 ? days : days - 146096) / 146097;
-	doe = (unsigned int)(days - era * 146097);
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	t->mday = (int)(doy - (153 * mp + 2) / 5 + 1);
-	t->mon = (int)(mp < 10 ? mp + 3 : mp - 9);
-	y = (int64_t)yoe + era * 400 + (t->mon <= 2);
-	t->year = (int)y;
-}
-
 /**
  * pks_sltime_at() - @ts as local time, with the offset it has there
  * @may_ask: the caller is not in a signal handler (see the file's header)
@@ -165,12 +148,16 @@ void pks_sltime_at(const struct timespec *ts, bool may_ask, struct pks_sltime *t
 	long off = offset_at(ts->tv_sec, may_ask);
 	int64_t s = (int64_t)ts->tv_sec + off;
 	int64_t days = s / DAY, rem = s % DAY;
+	struct pks_date d;
 
 	if (rem < 0) {
 		rem += DAY;
 		days--;
 	}
-	civil(days, t);
+	d = pks_civil_from_days(days);
+	t->year = (int)d.year;
+	t->mon = d.mon;
+	t->mday = d.mday;
 	t->hour = (int)(rem / 3600);
 	t->min = (int)(rem / 60 % 60);
 	t->sec = (int)(rem % 60);
@@ -178,6 +165,7 @@ void pks_sltime_at(const struct timespec *ts, bool may_ask, struct pks_sltime *t
 	t->off = off;
 }
 
+/* @v, 0 to 99, in two places: on every header, cheaper than pks_put_udec(). */
 static char *two(char *p, int v, char pad)
 {
 	*p++ = v >= 10 ? (char)('0' + v / 10 % 10) : pad;
@@ -221,8 +209,7 @@ size_t pks_sltime_5424(char *buf, const struct pks_sltime *t)
 	*p++ = 'T';
 	p = clock_time(p, t);
 	*p++ = '.';
-	for (long d = 100000; d; d /= 10)
-		*p++ = (char)('0' + t->usec / d % 10);
+	p = pks_put_udec(p, (uint64_t)t->usec, 6, '0');
 	*p++ = t->off < 0 ? '-' : '+';
 	p = two(p, (int)(off / 3600), '0');
 	*p++ = ':';
