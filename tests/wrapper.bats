@@ -74,16 +74,18 @@ load helper
 	run "$WRAPPER" --disable --output=fd:2 --format=kmsg --level=3 --default-level=5 \
 		--cont=strict --no-legacy-markers --line-max=77 --time --caller --color=never \
 		--no-crash-flush --syslog-socket=/tmp/s --syslog-facility=local3 --syslog-ident=id \
-		--syslog-format=rfc5424 --debug --lint -- env
+		--syslog-format=rfc5424 --journal-socket=/tmp/j --debug --lint -- env
 	[ "$status" -eq 0 ]
 	for kv in DISABLE=1 OUTPUT=fd:2 FORMAT=kmsg LEVEL=3 DEFAULT_LEVEL=5 CONT=strict \
 		LEGACY_MARKERS=0 LINE_MAX=77 TIME=1 CALLER=1 COLOR=never CRASH_FLUSH=0 \
 		SYSLOG_SOCKET=/tmp/s SYSLOG_FACILITY=local3 SYSLOG_IDENT=id SYSLOG_FORMAT=rfc5424 \
-		DEBUG=1 LINT=1; do
+		JOURNAL_SOCKET=/tmp/j DEBUG=1 LINT=1; do
 		grep -qx "PRINTK_SHIM_$kv" <<< "$output"
 	done
+	# and the mark of the process the wrapper ran, env's own pid
+	grep -qx 'PRINTK_SHIM_WRAPPED=[1-9][0-9]*' <<< "$output"
 	n=$(grep -c '^PRINTK_SHIM_' <<< "$output")
-	[ "$n" -eq 18 ]
+	[ "$n" -eq 20 ]
 }
 
 @test "wrapper: an option's value may follow as the next argument" {

@@ -7,6 +7,7 @@
  * Thread-safety: pure.
  */
 #include "core/render.h"
+#include "base/digits.h"
 
 #include <string.h>
 
@@ -30,31 +31,15 @@ static char *put(char *p, const char *s)
 	return p + n;
 }
 
-/* Decimal of @v, at least @width digits, padded with @pad. */
-static char *num(char *p, uint64_t v, int width, char pad)
-{
-	char tmp[24];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (width-- > n)
-		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* "[%5lu.%06lu] " */
 static char *stamp(char *p, uint64_t t_ns, bool color)
 {
 	if (color)
 		p = put(p, GREEN);
 	*p++ = '[';
-	p = num(p, t_ns / 1000000000u, 5, ' ');
+	p = pks_put_udec(p, t_ns / 1000000000u, 5, ' ');
 	*p++ = '.';
-	p = num(p, t_ns % 1000000000u / 1000u, 6, '0');
+	p = pks_put_udec(p, t_ns % 1000000000u / 1000u, 6, '0');
 	p = put(p, "] ");
 	if (color)
 		p = put(p, RESET);
@@ -80,7 +65,7 @@ size_t pks_render_prefix(char *out, const struct pks_render *r)
 		p = stamp(p, r->t_ns, r->color);
 	if (r->caller) {
 		p = put(p, "[T");
-		p = num(p, (uint64_t)r->tid, 1, ' ');
+		p = pks_put_udec(p, (uint64_t)r->tid, 1, ' ');
 		p = put(p, "] ");
 	}
 	if (r->color && colors[r->level & 7])
@@ -126,19 +111,18 @@ size_t pks_render_kmsg_max(size_t n)
  */
 size_t pks_render_kmsg(char *out, const struct pks_render *r, const char *text, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *p = out;
 
-	p = num(p, (uint64_t)(r->level & 7), 1, ' ');
+	p = pks_put_udec(p, (uint64_t)(r->level & 7), 1, ' ');
 	*p++ = ',';
-	p = num(p, r->seq, 1, ' ');
+	p = pks_put_udec(p, r->seq, 1, ' ');
 	*p++ = ',';
-	p = num(p, r->t_ns / 1000u, 1, ' ');
+	p = pks_put_udec(p, r->t_ns / 1000u, 1, ' ');
 	*p++ = ',';
 	*p++ = r->cont ? 'c' : '-';
 	if (r->caller) {
 		p = put(p, ",caller=T");
-		p = num(p, (uint64_t)r->tid, 1, ' ');
+		p = pks_put_udec(p, (uint64_t)r->tid, 1, ' ');
 	}
 	*p++ = ';';
 	for (size_t i = 0; i < n; i++) {
@@ -147,8 +131,8 @@ size_t pks_render_kmsg(char *out, const struct pks_render *r, const char *text, 
 		if (c < 0x20 || c >= 0x7f || c == '\\') {
 			*p++ = '\\';
 			*p++ = 'x';
-			*p++ = hex[c >> 4];
-			*p++ = hex[c & 15];
+			*p++ = pks_hex_lower[c >> 4];
+			*p++ = pks_hex_lower[c & 15];
 		} else {
 			*p++ = (char)c;
 		}

@@ -17,6 +17,7 @@
 #include "out/syslog.h"
 #include "out/syslog-impl.h"
 #include "base/compiler.h"
+#include "base/digits.h"
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
@@ -41,19 +42,6 @@ static char *put(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-static char *put_uint(char *p, unsigned long v)
-{
-	char tmp[24];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* An RFC 5424 header field: printable ASCII without space, "-" when empty. */
 static char *put_field(char *p, const char *s, size_t max)
 {
@@ -69,7 +57,7 @@ static char *put_field(char *p, const char *s, size_t max)
 static char *put_pri(char *p, int pri)
 {
 	*p++ = '<';
-	p = put_uint(p, (unsigned long)pri);
+	p = pks_put_udec(p, (uint64_t)pri, 1, '0');
 	*p++ = '>';
 	return p;
 }
@@ -82,7 +70,7 @@ static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const char
 	*p++ = ' ';
 	p = put(p, ident, strlen(ident));
 	*p++ = '[';
-	p = put_uint(p, (unsigned long)pks_pid());
+	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
 	return (size_t)(put(p, "]: ", 3) - h);
 }
 
@@ -99,7 +87,7 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	*p++ = ' ';
 	p = put_field(p, ident, APP_MAX);
 	*p++ = ' ';
-	p = put_uint(p, (unsigned long)pks_pid());
+	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
 	return (size_t)(put(p, " - - ", 5) - h);
 }
 
