@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 #
-# What the Debian CI scripts share; sourced, not run. Checks are counted
-# in $passed and $failed and printed TAP-style; a check's output is shown
-# only when it fails.
+# What the Debian CI scripts (debian/ci-test.sh, debian/ci-multiarch.sh)
+# share; sourced, not run. Checks are counted in $passed and $failed and
+# printed TAP-style; a check's output is shown only when it fails.
 
 passed=0
 failed=0
@@ -61,3 +61,11 @@ field() {
 	[ "$got" = "$3" ] || { echo "${1##*/}: $2 is '$got', not '$3'"; return 1; }
 }
 
+# elf_class FILE: 32 or 64, from the ELF header's class byte.
+elf_class() {
+	case $(od -An -tx1 -j4 -N1 "$1" | tr -d ' ') in
+	01) echo 32 ;;
+	02) echo 64 ;;
+	*) echo "not ELF: $1" >&2; return 1 ;;
+	esac
+}

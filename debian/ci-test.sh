@@ -11,7 +11,8 @@
 # Needs root and apt-get (it installs the build dependencies and lintian).
 # The package is built with the nocheck profile: make check runs on its own
 # in CI. The copy is left behind, with its path printed, when a step fails
-# or KEEP=1 is set.
+# or KEEP=1 is set. debian/ci-multiarch.sh installs the module for amd64
+# and i386 side by side.
 # Ends with one line "debian-ci: N passed, N failed".
 set -eu
 
