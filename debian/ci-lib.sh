@@ -7,8 +7,10 @@
 
 passed=0
 failed=0
+t0=$(date +%s)
 
-say() { printf '== %s\n' "$*"; }
+# say WHAT: a step, with the seconds since the script started.
+say() { printf '== %s (%d s)\n' "$*" "$(($(date +%s) - t0))"; }
 ok() { passed=$((passed + 1)); printf 'ok %d - %s\n' "$((passed + failed))" "$1"; }
 not_ok() { failed=$((failed + 1)); printf 'not ok %d - %s\n' "$((passed + failed))" "$1"; }
 # check NAME COMMAND...: one test.

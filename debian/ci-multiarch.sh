@@ -25,7 +25,6 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=debian/ci-lib.sh
 . "$src/debian/ci-lib.sh"
-t0=$(date +%s)
 installed=
 binfmt=/proc/sys/fs/binfmt_misc
 qemu_entry=printk-shim-ci-i386
