@@ -31,6 +31,12 @@ apt_get() {
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
 }
 
+# remove PACKAGE...: apt-get remove, which waits for the lock like
+# apt_get; dpkg -r where apt-get refuses (a half-installed package).
+remove() {
+	apt_get remove -y -qq "$@" >/dev/null 2>&1 || dpkg -r "$@" >/dev/null
+}
+
 # copy_tree SRC DEST: the source tree without the output of an in-tree
 # build: what git knows or would add, less what is deleted; or, without
 # git, everything but .git, distcleaned.

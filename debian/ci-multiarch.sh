@@ -34,8 +34,8 @@ finish() {
 	rc=$?
 	if [ -n "$installed" ]; then
 		say "removing the packages"
-		dpkg -r printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
-			libprintk-shim:amd64 libprintk-shim:i386 >/dev/null || rc=1
+		remove printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
+			libprintk-shim:amd64 libprintk-shim:i386 || rc=1
 	fi
 	[ -z "$registered" ] || echo -1 >"$binfmt/$qemu_entry" || rc=1
 	if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
@@ -274,9 +274,9 @@ check "pkg-config --variable=preload names the amd64 module" \
 check "i686-linux-gnu-pkg-config --variable=preload names the i386 module" \
 	pc_class i686-linux-gnu-pkg-config i686-linux-gnu-gcc "$mod32" 32
 
-say "dpkg -r"
+say "apt-get remove"
 installed=
-dpkg -r printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
-	libprintk-shim:amd64 libprintk-shim:i386 >/dev/null
-check "dpkg -r removes the wrapper and both modules" \
+remove printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
+	libprintk-shim:amd64 libprintk-shim:i386
+check "apt-get remove removes the wrapper and both modules" \
 	sh -c "! test -e /usr/bin/printk-shim && ! test -e $mod64 && ! test -e $mod32"

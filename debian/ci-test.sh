@@ -26,7 +26,7 @@ finish() {
 	rc=$?
 	if [ -n "$installed" ]; then
 		say "removing the packages"
-		dpkg -r printk-shim-dev printk-shim "libprintk-shim:$arch" >/dev/null || rc=1
+		remove printk-shim-dev printk-shim "libprintk-shim:$arch" || rc=1
 	fi
 	if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
 		rm -rf "$work"
@@ -38,7 +38,7 @@ finish() {
 }
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-	echo "debian/ci-test.sh: needs root and apt-get (it runs dpkg -i)" >&2
+	echo "debian/ci-test.sh: needs root and apt-get (it installs the packages)" >&2
 	exit 1
 fi
 for p in printk-shim-dev printk-shim libprintk-shim; do
@@ -128,10 +128,10 @@ old_debs() {
 	done
 }
 
-say "dpkg -i printk-shim $old, then apt-get install the new packages over it"
+say "apt-get install printk-shim $old, then the new packages over it"
 old_debs "$work/old"
 installed=yes
-dpkg -i "$work/old/bin.deb" "$work/old/dev.deb" >/dev/null
+apt_get install -y -qq --no-install-recommends "$work/old/bin.deb" "$work/old/dev.deb" >/dev/null
 old_holds_module() {
 	owner=$(dpkg -S "/$module") || return 1
 	[ "$owner" = "printk-shim: /$module" ] || { echo "$owner"; return 1; }
@@ -206,8 +206,8 @@ man_works() {
 }
 check "man finds and renders both pages without warnings" man_works
 
-say "dpkg -r"
+say "apt-get remove"
 installed=
-dpkg -r printk-shim-dev printk-shim "libprintk-shim:$arch" >/dev/null
-check "dpkg -r removes the wrapper and the module" \
+remove printk-shim-dev printk-shim "libprintk-shim:$arch"
+check "apt-get remove removes the wrapper and the module" \
 	sh -c "! test -e /usr/bin/printk-shim && ! test -e /usr/lib/$triplet/printk-shim"
