@@ -2,42 +2,31 @@
 # SPDX-License-Identifier: MIT
 #
 # Build the Debian packages in a copy of the tree, check them with lintian,
-# install them with dpkg -i on this machine, run a fixture through the
-# installed wrapper, then remove them again.
+# install them with apt-get on this machine as an upgrade from 0.1.0-1 (when
+# printk-shim still held the module), run a fixture through the installed
+# wrapper, then remove them again.
 #
 #   sh debian/ci-test.sh
 #
 # Needs root and apt-get (it installs the build dependencies and lintian).
 # The package is built with the nocheck profile: make check runs on its own
 # in CI. The copy is left behind, with its path printed, when a step fails
-# or KEEP=1 is set.
+# or KEEP=1 is set. debian/ci-multiarch.sh installs the module for amd64
+# and i386 side by side.
 # Ends with one line "debian-ci: N passed, N failed".
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-passed=0
-failed=0
+# shellcheck source=debian/ci-lib.sh
+. "$src/debian/ci-lib.sh"
 installed=
+arch=$(dpkg --print-architecture)
 
-say() { printf '== %s\n' "$*"; }
-ok() { passed=$((passed + 1)); printf 'ok %d - %s\n' "$((passed + failed))" "$1"; }
-not_ok() { failed=$((failed + 1)); printf 'not ok %d - %s\n' "$((passed + failed))" "$1"; }
-# check NAME COMMAND...: one test; its output is shown only when it fails.
-check() {
-	name=$1
-	shift
-	if out=$("$@" 2>&1); then
-		ok "$name"
-	else
-		not_ok "$name"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-	fi
-}
 finish() {
 	rc=$?
 	if [ -n "$installed" ]; then
 		say "removing the packages"
-		dpkg -r printk-shim-dev printk-shim >/dev/null || rc=1
+		remove printk-shim-dev printk-shim "libprintk-shim:$arch" || rc=1
 	fi
 	if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
 		rm -rf "$work"
@@ -49,79 +38,120 @@ finish() {
 }
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-	echo "debian/ci-test.sh: needs root and apt-get (it runs dpkg -i)" >&2
+	echo "debian/ci-test.sh: needs root and apt-get (it installs the packages)" >&2
 	exit 1
 fi
-if dpkg-query -W -f '${Status}' printk-shim 2>/dev/null | grep -q ' installed'; then
-	echo "debian/ci-test.sh: printk-shim is installed already; remove it first" >&2
-	exit 1
-fi
+for p in printk-shim-dev printk-shim libprintk-shim; do
+	if dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q ' installed'; then
+		echo "debian/ci-test.sh: $p is installed already; remove it first" >&2
+		exit 1
+	fi
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/printk-shim-deb.XXXXXX")
 trap finish EXIT
 copy=$work/printk-shim
 
 say "copying the tree to $copy"
-mkdir "$copy"
-if [ -d "$src/.git" ] && command -v git >/dev/null; then
-	# What git knows or would add (no output of an in-tree build), less
-	# what is deleted.
-	# shellcheck disable=SC2016 # $f is the inner sh's
-	git -C "$src" ls-files -z --cached --others --exclude-standard |
-		(cd "$src" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
-		(cd "$src" && xargs -0 cp --parents -t "$copy")
-else
-	(cd "$src" && tar --exclude=./.git -cf - .) | tar -C "$copy" -xf -
-	[ ! -f "$copy/Makefile" ] || make -C "$copy" distclean >/dev/null
-fi
+copy_tree "$src" "$copy"
 
 say "installing the build dependencies"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends build-essential lintian man-db >/dev/null
-(cd "$copy" && apt-get build-dep -y -qq -P nocheck ./ >/dev/null)
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends build-essential lintian man-db >/dev/null
+(cd "$copy" && apt_get build-dep -y -qq -P nocheck ./ >/dev/null)
 
 say "dpkg-buildpackage -us -uc -b (nocheck)"
+built="dpkg-buildpackage builds libprintk-shim, printk-shim and printk-shim-dev"
 (cd "$copy" &&
 	DEB_BUILD_OPTIONS="nocheck parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" \
 	dpkg-buildpackage -us -uc -b --build-profiles=nocheck >"$work/build.log" 2>&1) || {
 	tail -n 40 "$work/build.log"
-	not_ok "dpkg-buildpackage builds printk-shim and printk-shim-dev"
+	not_ok "$built"
 	exit 1
 }
-ok "dpkg-buildpackage builds printk-shim and printk-shim-dev"
+ok "$built"
 
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 version=$(cd "$copy" && dpkg-parsechangelog -S Version)
+lib=$work/libprintk-shim_${version}_$arch.deb
 bin=$work/printk-shim_${version}_$arch.deb
 dev=$work/printk-shim-dev_${version}_$arch.deb
+module=usr/lib/$triplet/printk-shim/libprintk-shim.so
 
 say "lintian"
-lintian --fail-on error --display-info "$work/printk-shim_${version}_$arch.changes" \
+lintian --fail-on error,warning --display-info "$work/printk-shim_${version}_$arch.changes" \
 	>"$work/lintian.log" 2>&1 && lint=0 || lint=1
 grep -v 'running with root privileges' "$work/lintian.log" | sed 's/^/  /' || true
-if [ "$lint" -eq 0 ]; then ok "lintian finds no error"; else not_ok "lintian finds no error"; fi
+if [ "$lint" -eq 0 ]; then ok "lintian finds no error or warning"; else not_ok "lintian finds no error or warning"; fi
 
-# ships DEB FILE...: the package holds each FILE.
-ships() {
-	deb=$1
-	shift
-	list=$(dpkg-deb -c "$deb") || return 1
-	for f; do
-		printf '%s\n' "$list" | grep -q " \./$f\$" || { echo "${deb##*/} lacks $f"; return 1; }
-	done
-}
-check "printk-shim ships the wrapper, the module in the multiarch libdir and the man pages" \
-	ships "$bin" usr/bin/printk-shim usr/lib/"$triplet"/printk-shim/libprintk-shim.so \
-	usr/share/man/man1/printk-shim.1.gz usr/share/man/man7/printk-shim.7.gz
+check "libprintk-shim ships the module in the multiarch libdir" ships "$lib" "$module"
+check "printk-shim ships the wrapper and the man pages" \
+	ships "$bin" usr/bin/printk-shim usr/share/man/man1/printk-shim.1.gz usr/share/man/man7/printk-shim.7.gz
 check "printk-shim-dev ships the headers and the .pc in the multiarch pkgconfig dir" \
 	ships "$dev" usr/include/printk-shim/linux/printk.h usr/include/printk-shim/linux/seq_buf.h \
 	usr/lib/"$triplet"/pkgconfig/printk-shim.pc
+only_lib_ships_module() {
+	for deb in "$bin" "$dev"; do
+		! dpkg-deb -c "$deb" | grep 'libprintk-shim\.so' || return 1
+	done
+}
+check "the wrapper and -dev packages ship no module" only_lib_ships_module
+multiarch_fields() {
+	field "$lib" Multi-Arch same &&
+		field "$lib" Breaks 'printk-shim (<< 0.1.0-2~)' &&
+		field "$lib" Replaces 'printk-shim (<< 0.1.0-2~)' &&
+		field "$bin" Multi-Arch foreign &&
+		field "$bin" Recommends '' &&
+		dpkg-deb -f "$bin" Depends | grep -q "^libprintk-shim (= $version)" &&
+		field "$dev" Multi-Arch same &&
+		field "$dev" Depends "libprintk-shim (= $version)"
+}
+check "Multi-Arch: same for the module and -dev, foreign for the wrapper" multiarch_fields
 
-say "dpkg -i"
+# old_debs DIR: printk-shim and printk-shim-dev 0.1.0-1 in DIR, made from
+# the new packages as they were laid out then: the module in printk-shim.
+old=0.1.0-1
+old_debs() {
+	d=$1
+	mkdir -p "$d/bin" "$d/dev"
+	dpkg-deb -R "$bin" "$d/bin"
+	dpkg-deb -x "$lib" "$d/bin"
+	rm -rf "$d/bin/usr/share/doc/libprintk-shim"
+	dpkg-deb -R "$dev" "$d/dev"
+	sed -i -e "s/^Version: .*/Version: $old/" -e '/^Multi-Arch:/d' \
+		-e 's/^Depends: libprintk-shim ([^)]*), /Depends: /' "$d/bin/DEBIAN/control"
+	sed -i -e "s/^Version: .*/Version: $old/" -e '/^Multi-Arch:/d' \
+		-e "s/^Depends: libprintk-shim ([^)]*)/Depends: printk-shim (= $old)/" "$d/dev/DEBIAN/control"
+	for p in bin dev; do
+		(cd "$d/$p" && find usr -type f | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums)
+		dpkg-deb --root-owner-group -b "$d/$p" "$d/$p.deb" >/dev/null
+	done
+}
+
+say "apt-get install printk-shim $old, then the new packages over it"
+old_debs "$work/old"
 installed=yes
-dpkg -i "$bin" "$dev" >/dev/null
+apt_get install -y -qq --no-install-recommends "$work/old/bin.deb" "$work/old/dev.deb" >/dev/null
+old_holds_module() {
+	owner=$(dpkg -S "/$module") || return 1
+	[ "$owner" = "printk-shim: /$module" ] || { echo "$owner"; return 1; }
+}
+check "printk-shim $old holds the module" old_holds_module
+apt_get install -y -qq --no-install-recommends "$lib" "$bin" "$dev" >"$work/upgrade.log" 2>&1 || {
+	sed 's/^/#   /' "$work/upgrade.log"
+	not_ok "apt-get upgrades printk-shim $old to libprintk-shim and printk-shim $version"
+	exit 1
+}
+upgraded() {
+	for p in "libprintk-shim:$arch" printk-shim "printk-shim-dev:$arch"; do
+		v=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' "$p") || return 1
+		[ "$v" = "ii $version" ] || { echo "$p: $v"; return 1; }
+	done
+	owner=$(dpkg -S "/$module") || return 1
+	[ "$owner" = "libprintk-shim:$arch: /$module" ] || { echo "$owner"; return 1; }
+	test -r "/$module"
+}
+check "apt-get upgrades printk-shim $old to libprintk-shim and printk-shim $version" upgraded
 
 # The fixture, built in the package's own (configured) tree: its printk comes
 # from libkcompat.so, the naive compat library.
@@ -144,18 +174,22 @@ check "the installed wrapper preloads the installed module: emit prints hello" \
 	run_installed hello -- "$emit" "${soh}6hello$nl"
 check "a fragmented line comes out whole, with its level" \
 	run_installed '<6>foobar' --format=prefix -- "$emit" "${soh}6foo" "bar$nl"
-lib_is_multiarch() {
-	got=$(/usr/bin/printk-shim --lib) || return 1
+preload_is_multiarch() {
 	# shellcheck disable=SC2016 # a literal $LIB, for the dynamic linker
-	[ "$got" = '/usr/$LIB/printk-shim/libprintk-shim.so' ] || { echo "--lib: $got"; return 1; }
+	got=$(env -u LD_PRELOAD /usr/bin/printk-shim -- /bin/sh -c 'printf %s "$LD_PRELOAD"') || return 1
+	# shellcheck disable=SC2016
+	[ "$got" = '/usr/$LIB/printk-shim/libprintk-shim.so' ] || { echo "LD_PRELOAD=$got"; return 1; }
 }
-check "--lib names the module with a literal \$LIB" lib_is_multiarch
-check "the installed module is where \$LIB points for this architecture" \
-	test -r "/usr/lib/$triplet/printk-shim/libprintk-shim.so"
+check "the wrapper preloads the module with a literal \$LIB" preload_is_multiarch
+lib_is_installed() {
+	got=$(/usr/bin/printk-shim --lib) || return 1
+	if [ "$got" != "/$module" ] || [ ! -r "$got" ]; then echo "--lib: $got"; return 1; fi
+}
+check "--lib prints the installed module of this architecture" lib_is_installed
 
 pc_works() {
 	got=$(pkg-config --variable=preload printk-shim) || return 1
-	[ "$got" = "/usr/lib/$triplet/printk-shim/libprintk-shim.so" ] || { echo "preload=$got"; return 1; }
+	if [ "$got" != "/$module" ] || [ ! -r "$got" ]; then echo "preload=$got"; return 1; fi
 	# shellcheck disable=SC2046 # pkg-config prints several words
 	printf '#include <linux/printk.h>\nint f(void);\nint f(void) { return pr_info("x%%d\\n", 1); }\n' |
 		cc $(pkg-config --cflags printk-shim) -Wall -Werror -x c -c -o /dev/null -
@@ -171,8 +205,8 @@ man_works() {
 }
 check "man finds and renders both pages without warnings" man_works
 
-say "dpkg -r"
+say "apt-get remove"
 installed=
-dpkg -r printk-shim-dev printk-shim >/dev/null
-check "dpkg -r removes the wrapper and the module" \
+remove printk-shim-dev printk-shim "libprintk-shim:$arch"
+check "apt-get remove removes the wrapper and the module" \
 	sh -c "! test -e /usr/bin/printk-shim && ! test -e /usr/lib/$triplet/printk-shim"
