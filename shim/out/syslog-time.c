@@ -68,7 +68,7 @@ static uint64_t pack(time_t lo, time_t hi, long off)
 {
 	uint64_t len = (uint64_t)(hi - lo) / LEN_UNIT;
 
-	if (lo < 0 || hi > HI_MAX || off < -OFF_BIAS || off >= OFF_BIAS)
+	if (lo < 0 || (uint64_t)hi > (uint64_t)HI_MAX || off < -OFF_BIAS || off >= OFF_BIAS)
 		return 0;
 	return (uint64_t)hi << HI_SHIFT | len << OFF_BITS | (uint64_t)(off + OFF_BIAS);
 }
