@@ -20,8 +20,8 @@ PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog syst
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "== installing Debian packages"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	apt-get -o DPkg::Lock::Timeout=600 update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
 		$PACKAGES >/dev/null
 fi
 
