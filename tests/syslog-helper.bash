@@ -20,12 +20,14 @@ input(type="imuxsock" Socket="$RS/log.sock" CreatePath="on" RateLimit.Interval="
 template(name="line" type="string"
 	 string="%syslogfacility-text%.%syslogseverity-text% %programname%[%procid%]%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\n")
 template(name="raw" type="string" string="%rawmsg%\n")
+template(name="sd" type="string" string="%structured-data%|%msg:::drop-last-lf%\n")
 template(name="detail" type="string"
 	 string="%timereported:::date-rfc3164%|%timereported:::date-rfc3339%|%hostname%|%app-name%|%procid%|%msgid%|%msg:::drop-last-lf%\n")
 ruleset(name="shim") {
 	action(type="omfile" file="$RS/out.log" template="line")
 	action(type="omfile" file="$RS/raw.log" template="raw")
 	action(type="omfile" file="$RS/detail.log" template="detail")
+	action(type="omfile" file="$RS/sd.log" template="sd")
 }
 *.* action(type="omfile" file="$RS/internal.log")
 EOF

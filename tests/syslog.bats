@@ -111,10 +111,30 @@ user.emerg emit[PID] emerg"
 	raw=$(cat "$RS/raw.log")
 	t=${raw:6:32}
 	[[ "$t" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+05:30$ ]]
-	assert_bytes "$raw" "<27>1 $t $host emit $pid - - five four two four"
+	assert_bytes "$raw" "<27>1 $t $host emit $pid - [printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\"] five four two four"
 	detail=$(cat "$RS/detail.log")
 	assert_bytes "${detail#*|}" "$t|$host|emit|$pid|-|five four two four"
 	rs_is "daemon.err emit[PID] five four two four"
+	assert_bytes "$(cat "$RS/sd.log")" "[printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\"]|five four two four"
+}
+
+@test "syslog: RFC 5424 structured data names the caller; rsyslog parses it" {
+	rs_start
+	"${SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$FIX/journal-site" &
+	local pid=$!
+	wait "$pid"
+	wait_for "1 message" rs_has 1
+	assert_bytes "$(cat "$RS/sd.log")" "[printk@32473 level=\"4\" level_name=\"warn\" tid=\"$pid\" caller=\"acme_report\"]|acme: temperature 72 C"
+	rs_is "user.warning journal-site[PID] acme: temperature 72 C"
+}
+
+@test "syslog: RFC 3164 with PRINTK_SHIM_CALLER=1 carries the thread as the console does" {
+	rs_start
+	"${SLOG[@]}" PRINTK_SHIM_CALLER=1 "$FIX/emit" $'\0016with tid\n' &
+	local pid=$!
+	wait "$pid"
+	wait_for "1 message" rs_has 1
+	rs_is "user.info emit[PID] [T$pid] with tid"
 }
 
 @test "syslog: the header clock is local time, as localtime_r has it, across DST changes" {
@@ -245,10 +265,11 @@ t0 l2 end
 		"(before the kill $before_kill, after the restart $((delivered - at_restart)))" >&3
 	same <(flood_lines 2 2000 | sort) "$all"
 	[ "$before_kill" -ge 400 ] && [ "$fallback" -ge 400 ] && [ "$delivered" -gt "$at_restart" ]
-	# one warning, for the one outage
+	# one warning for the one outage, and one when it ends, with the count
 	run grep -v '^t' "$err"
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "printk-shim: warning: syslog: $RS_SOCK: "*"; writing its lines to stderr until it is back" ]]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "printk-shim: warning: syslog: $RS_SOCK: "*"; writing its lines to stderr until it is back" ]]
+	[ "${lines[1]}" = "printk-shim: warning: syslog: $RS_SOCK: delivering again; $fallback lines went to stderr meanwhile" ]
 }
 
 @test "syslog: a stopped daemon blocks the senders; nothing is lost once it continues" {

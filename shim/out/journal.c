@@ -113,7 +113,7 @@ static char *put_number(char *p, const char *name, unsigned long v)
 }
 
 /* Every field but MESSAGE. Return: its end. */
-static char *fields(char *p, const struct pks_config *c, const struct pks_jline *j)
+static char *fields(char *p, const struct pks_config *c, const struct pks_meta *j)
 {
 	p = put_number(p, "PRIORITY", (unsigned long)j->level);
 	p = put_number(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
@@ -224,7 +224,7 @@ static void delivered(const struct pks_config *c)
  * pks_journal_line() - one complete line as one journal entry
  * Return: 0 delivered; -1 not, and the caller writes it to stderr.
  */
-int pks_journal_line(const struct pks_config *c, const struct pks_jline *j,
+int pks_journal_line(const struct pks_config *c, const struct pks_meta *j,
 		     const char *text, size_t n)
 {
 	char head[FIELDS_MAX], mh[16];

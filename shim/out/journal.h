@@ -5,20 +5,13 @@
 #ifndef PKS_OUT_JOURNAL_H
 #define PKS_OUT_JOURNAL_H
 
-#include <stdbool.h>
+#include "out/meta.h"
+
 #include <stddef.h>
 
 struct pks_config;
 
-/* What an entry says besides the message. */
-struct pks_jline {
-	int level;
-	long tid;
-	const char *func;	/* the function that called printk, or NULL */
-	bool calm;		/* not from a signal handler: may wait */
-};
-
-int pks_journal_line(const struct pks_config *c, const struct pks_jline *j,
+int pks_journal_line(const struct pks_config *c, const struct pks_meta *m,
 		     const char *text, size_t n);
 
 #endif

@@ -115,15 +115,13 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct 
 static int to_daemon(const struct pks_config *c, const struct pks_out *o,
 		     struct pks_writer *w, struct pks_line *l)
 {
+	struct pks_meta m = { l->level, w->tid, func_of(w, l->site), !w->in_handler };
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
 
-	if (o->kind == PKS_OUT_JOURNAL) {
-		struct pks_jline j = { l->level, w->tid, func_of(w, l->site), !w->in_handler };
-
-		return pks_journal_line(c, &j, text, n);
-	}
-	return pks_syslog_line(c, l->level, !w->in_handler, text, n);
+	if (o->kind == PKS_OUT_JOURNAL)
+		return pks_journal_line(c, &m, text, n);
+	return pks_syslog_line(c, &m, text, n);
 }
 
 /* What a JSON line says beyond the other formats. */

@@ -21,6 +21,8 @@
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "core/level.h"
+#include "core/render.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -29,12 +31,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define HEAD_MAX	256
+#define HEAD_MAX	512	/* the longest header, structured data included */
 #define APP_MAX		48	/* RFC 5424 APP-NAME */
 #define HOST_MAX	255	/* RFC 5424 HOSTNAME */
 
 static _Atomic unsigned int down;	/* 0, or 1 + the connection count when an outage began */
 static _Atomic int big_warned, busy_warned;
+static _Atomic unsigned long diverted;		/* lines written to stderr in the outage */
 
 static char *put(char *p, const char *s, size_t n)
 {
@@ -62,19 +65,63 @@ static char *put_pri(char *p, int pri)
 	return p;
 }
 
-static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const char *ident)
+/* With PRINTK_SHIM_CALLER=1, the thread as the kernel's console shows it. */
+static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const struct pks_config *c,
+			const struct pks_meta *m)
 {
 	char *p = put_pri(h, pri);
 
 	p += pks_sltime_3164(p, t);
 	*p++ = ' ';
-	p = put(p, ident, strlen(ident));
+	p = put(p, c->ident, strlen(c->ident));
 	*p++ = '[';
 	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
-	return (size_t)(put(p, "]: ", 3) - h);
+	p = put(p, "]: ", 3);
+	if (c->set.caller) {
+		p = put(p, "[T", 2);
+		p = pks_put_udec(p, (uint64_t)m->tid, 1, '0');
+		p = put(p, "] ", 2);
+	}
+	return (size_t)(p - h);
 }
 
-static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char *ident)
+/* An RFC 5424 PARAM-VALUE: '"', '\\' and ']' escaped, at most @max bytes of @s. */
+static char *put_sdvalue(char *p, const char *s, size_t max)
+{
+	*p++ = '"';
+	for (size_t i = 0; s[i] && i < max; i++) {
+		if (s[i] == '"' || s[i] == '\\' || s[i] == ']')
+			*p++ = '\\';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return p;
+}
+
+/*
+ * [printk@32473 level="4" level_name="warn" tid="123" caller="fn"]: what a
+ * collector needs to keep of the line (printk-shim(7) Syslog). 32473 is the
+ * enterprise number RFC 5612 sets aside for documentation: the shim has none.
+ */
+static char *put_sd(char *p, const struct pks_meta *m)
+{
+	p = put(p, "[printk@32473 level=\"", 21);
+	p = pks_put_udec(p, (uint64_t)m->level, 1, '0');
+	p = put(p, "\" level_name=", 13);
+	p = put_sdvalue(p, pks_level_name(m->level), 8);
+	p = put(p, " tid=\"", 6);
+	p = pks_put_udec(p, (uint64_t)m->tid, 1, '0');
+	*p++ = '"';
+	if (m->func) {
+		p = put(p, " caller=", 8);
+		p = put_sdvalue(p, m->func, PKS_FUNC_MAX);
+	}
+	*p++ = ']';
+	return p;
+}
+
+static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char *ident,
+			const struct pks_meta *m)
 {
 	struct utsname u;
 	char *p = put(put_pri(h, pri), "1 ", 2);
@@ -88,22 +135,24 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	p = put_field(p, ident, APP_MAX);
 	*p++ = ' ';
 	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
-	return (size_t)(put(p, " - - ", 5) - h);
+	p = put_sd(put(p, " - ", 3), m);
+	*p++ = ' ';
+	return (size_t)(p - h);
 }
 
-/* The message header for a line at @level now; @calm: may ask the zone. */
-static size_t head(const struct pks_config *c, int level, bool calm, char *h)
+/* The message header for the line @m says, now. */
+static size_t head(const struct pks_config *c, const struct pks_meta *m, char *h)
 {
-	int pri = c->set.syslog_facility | level;
+	int pri = c->set.syslog_facility | m->level;
 	struct pks_sltime t;
 	struct timespec ts;
 
-	pks_sltime_prepare(calm);
+	pks_sltime_prepare(m->calm);	/* the zone only where it is safe to read */
 	clock_gettime(CLOCK_REALTIME, &ts);
-	pks_sltime_at(&ts, calm, &t);
+	pks_sltime_at(&ts, m->calm, &t);
 	if (c->set.syslog_format == PKS_SYSLOG_RFC5424)
-		return head_5424(h, pri, &t, c->ident);
-	return head_3164(h, pri, &t, c->ident);
+		return head_5424(h, pri, &t, c->ident, m);
+	return head_3164(h, pri, &t, c, m);
 }
 
 /* Send, and once more on a new connection if the old one broke. Return: 0 or errno. */
@@ -130,14 +179,19 @@ static void outage(const struct pks_config *c, int err)
 	if (atomic_compare_exchange_strong(&down, &none, pks_slconn_gen() + 1))
 		pks_warn("syslog: %s: %s; writing its lines to stderr until it is back",
 			 c->set.syslog_socket, pks_strerror(err));
+	atomic_fetch_add(&diverted, 1);
 }
 
-static void delivered(const struct pks_slsock *s)
+static void delivered(const struct pks_config *c, const struct pks_slsock *s)
 {
 	unsigned int d = atomic_load_explicit(&down, memory_order_relaxed);
+	unsigned long n;
 
-	if (unlikely(d) && s->gen >= d)
-		atomic_compare_exchange_strong(&down, &d, 0);
+	if (likely(!d) || s->gen < d || !atomic_compare_exchange_strong(&down, &d, 0))
+		return;
+	n = atomic_exchange(&diverted, 0);
+	pks_warn("syslog: %s: delivering again; %lu line%s went to stderr meanwhile",
+		 c->set.syslog_socket, n, n == 1 ? "" : "s");
 }
 
 /* Not an outage: a line too long, or a handler's line the stream could not take at once. */
@@ -154,15 +208,15 @@ static void refused(const struct pks_config *c, size_t n, int err)
 }
 
 /**
- * pks_syslog_line() - one complete line at @level to syslog
- * @calm: not from a signal handler, so the time zone may be read
+ * pks_syslog_line() - one complete line to syslog
  * Return: 0 delivered; -1 not, and the caller writes it to stderr.
  */
-int pks_syslog_line(const struct pks_config *c, int level, bool calm, const char *text, size_t n)
+int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
+		    const char *text, size_t n)
 {
 	char h[HEAD_MAX];
 	struct iovec iov[3] = {
-		{ h, head(c, level, calm, h) }, { (void *)text, n }, { (void *)"", 1 },
+		{ h, head(c, m, h) }, { (void *)text, n }, { (void *)"", 1 },
 	};
 	struct pks_slsock s;
 	int err, cancel, saved = errno;
@@ -174,7 +228,7 @@ int pks_syslog_line(const struct pks_config *c, int level, bool calm, const char
 	if (err)
 		refused(c, n, err);
 	else
-		delivered(&s);
+		delivered(c, &s);
 	errno = saved;
 	return err ? -1 : 0;
 }

@@ -5,12 +5,14 @@
 #ifndef PKS_OUT_SYSLOG_H
 #define PKS_OUT_SYSLOG_H
 
-#include <stdbool.h>
+#include "out/meta.h"
+
 #include <stddef.h>
 
 struct pks_config;
 
 void pks_syslog_setup(const struct pks_config *c);
-int pks_syslog_line(const struct pks_config *c, int level, bool calm, const char *text, size_t n);
+int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
+		    const char *text, size_t n);
 
 #endif

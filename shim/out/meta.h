@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the outputs that keep fields (syslog, the journal) are told about a
+ * line besides its text.
+ */
+#ifndef PKS_OUT_META_H
+#define PKS_OUT_META_H
+
+#include <stdbool.h>
+
+struct pks_meta {
+	int level;
+	long tid;
+	const char *func;	/* the function that called printk, or NULL */
+	bool calm;		/* not from a signal handler: may wait, may read the zone */
+};
+
+#endif
