@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Opening a file: output by its path: never blocking, and in a privileged
- * process never through another user's symbolic link.
+ * process never through another user's symbolic link in any component of
+ * the path.
  */
 #ifndef PKS_CONFIG_OPEN_H
 #define PKS_CONFIG_OPEN_H
