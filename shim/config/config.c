@@ -88,8 +88,11 @@ static bool want_color(int fd)
 	return isatty(fd) && !(no && *no);
 }
 
-/* The descriptor of one output (-1 for syslog), or -2 after saying why it is skipped. */
-static int open_output(const struct pks_outspec *o)
+/*
+ * The descriptor of one output (-1 for syslog), or -2 after saying why it
+ * is skipped; @id: what a file: descriptor refers to.
+ */
+static int open_output(const struct pks_outspec *o, struct pks_fileid *id)
 {
 	int fd;
 
@@ -109,7 +112,7 @@ static int open_output(const struct pks_outspec *o)
 			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: ignored in a setuid/setgid process; skipping it", o->path);
 			return -2;
 		}
-		fd = pks_open_file(o->path, "skipping it");
+		fd = pks_open_file(o->path, id, "skipping it");
 		return fd < 0 ? -2 : fd;
 	}
 	return -2;
@@ -122,7 +125,7 @@ static void resolve_outputs(struct pks_config *c)
 	for (int i = 0; i < c->set.noutputs; i++) {
 		const struct pks_outspec *o = &c->set.outputs[i];
 		struct pks_out *out = &c->out[c->nout];
-		int fd = open_output(o);
+		int fd = open_output(o, &c->out_id[c->nout]);
 
 		if (fd == -2)
 			continue;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Opening a file: output. Two rules:
+ * Opening a file: output, at start-up and again when the program has taken
+ * our descriptor (out/file.c). Three rules, whoever asks:
  * - The open never blocks: O_NONBLOCK, so a FIFO with no reader fails with
  *   ENXIO instead of holding the process in its constructor. Once open,
  *   the descriptor blocks again, so a line waits for a slow reader as it
  *   waits for a full pipe on stderr.
+ * - The descriptor sits as high as it can (move_high()), out of the way of
+ *   the numbers the program is given and of the ones it closes.
  * - A privileged process (root, or AT_SECURE) walks the path one component
  *   at a time with O_NOFOLLOW and follows a symbolic link only when root or
  *   the effective user owns it: another user who can place a link anywhere
@@ -21,12 +24,14 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define OPEN_FLAGS	(O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 #define WALK_MAX	(2 * PKS_PATH_MAX)	/* the path with its links spliced in */
 #define LINKS_MAX	40			/* the kernel's MAXSYMLINKS */
+#define HIGH_FD		1024			/* FD_SETSIZE: a table this big is small */
 
 /* Why the walk refused a path: the link, p[0..len) of the walked path, and its owner. */
 struct refusal {
@@ -176,24 +181,60 @@ static int walk(const char *path, char *p, uid_t me, struct refusal *r)
 	return fd;
 }
 
-/* The descriptor open at last: blocking again. */
-static int settle(int fd)
+/*
+ * Move @fd as high as it goes below min(RLIMIT_NOFILE, HIGH_FD): open(),
+ * socket() and dup() hand out the lowest free number, so the program gets
+ * this one only by asking for it or by using up every one below, and a
+ * daemon that closes "3 to 63" leaves it alone. Return: the new
+ * descriptor, @fd where none is free up there, or -1.
+ */
+static int move_high(int fd)
 {
-	int fl = fcntl(fd, F_GETFL);
+	struct rlimit rl;
+	int top = HIGH_FD;
 
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)top)
+		top = (int)rl.rlim_cur;
+	for (int min = top - 1; min > fd && min >= top - PKS_OUTPUTS_MAX; min--) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, min);
+
+		if (hi >= 0) {
+			close(fd);
+			return hi;
+		}
+	}
+	if (fd <= 2) {		/* the program's stdio, should it close it */
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
 		close(fd);
-		return -1;
+		return hi;
 	}
 	return fd;
 }
 
+/* The descriptor open at last: blocking again, placed high, and its identity. */
+static int settle(int fd, struct pks_fileid *id)
+{
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return move_high(fd);
+}
+
 /**
  * pks_open_file() - open the file: output @path for appending
- * @instead: what happens without it, the end of the warning ("skipping it")
- * Return: the descriptor, or -1 after one warning.
+ * @id: set to what the descriptor refers to
+ * @instead: what happens without it, the end of the warning ("skipping it");
+ *	NULL: no warning
+ * Return: the descriptor, or -1 with errno (and the warning said).
  */
-int pks_open_file(const char *path, const char *instead)
+int pks_open_file(const char *path, struct pks_fileid *id, const char *instead)
 {
 	bool privileged = geteuid() == 0 || getauxval(AT_SECURE);
 	struct refusal r = { 0, -1 };
@@ -202,13 +243,14 @@ int pks_open_file(const char *path, const char *instead)
 
 	fd = privileged ? walk(path, p, geteuid(), &r) : open(path, OPEN_FLAGS, 0644);
 	if (fd >= 0)
-		fd = settle(fd);
+		fd = settle(fd, id);
 	if (fd >= 0)
 		return fd;
 	err = errno;
-	if (err == EPERM && r.owner >= 0)
+	if (instead && err == EPERM && r.owner >= 0)
 		warn_refused(path, p, &r, instead);
-	else
+	else if (instead)
 		warn_failed(path, err, instead);
+	errno = err;
 	return -1;
 }
