@@ -19,6 +19,7 @@
 #include "base/compiler.h"
 #include "base/once.h"
 #include "base/say.h"
+#include "config/open.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,35 +103,11 @@ static bool want_color(int fd)
 }
 
 /*
- * Open a file: output. A privileged process (root, or AT_SECURE) does not
- * follow a symbolic link that another user owns, since that user would
- * choose the file we append to: the kernel's protected_symlinks rule, in
- * every directory. Return: the descriptor, or -1 with errno, EPERM and
- * @owner set for such a link.
+ * The descriptor of one output (-1 for syslog), or -2 after saying why it
+ * is skipped; @id: what a file: descriptor refers to.
  */
-static int open_file(const char *path, long *owner)
+static int open_output(const struct pks_outspec *o, struct pks_fileid *id)
 {
-	int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, fd;
-	uid_t me = geteuid();
-	struct stat st;
-
-	if (!pks_cfg.secure && me != 0)
-		return open(path, flags, 0644);
-	fd = open(path, flags | O_NOFOLLOW, 0644);
-	if (fd >= 0 || errno != ELOOP || lstat(path, &st) < 0)
-		return fd;
-	if (S_ISLNK(st.st_mode) && st.st_uid != me) {
-		*owner = (long)st.st_uid;
-		errno = EPERM;
-		return -1;
-	}
-	return open(path, flags, 0644);
-}
-
-/* The descriptor of one output, or -1 after saying why it is skipped. */
-static int open_output(const struct pks_outspec *o)
-{
-	long owner = -1;
 	int fd;
 
 	switch (o->kind) {
@@ -150,12 +127,7 @@ static int open_output(const struct pks_outspec *o)
 			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: ignored in a setuid/setgid process; skipping it", o->path);
 			return -2;
 		}
-		fd = open_file(o->path, &owner);
-		if (fd < 0 && owner >= 0)
-			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: a symbolic link owned by uid %ld, not followed by a privileged process; skipping it",
-				 o->path, owner);
-		else if (fd < 0)
-			pks_warn("PRINTK_SHIM_OUTPUT: file:%s: %s; skipping it", o->path, pks_strerror(errno));
+		fd = pks_open_file(o->path, id, "skipping it");
 		return fd < 0 ? -2 : fd;
 	}
 	return -2;
@@ -168,7 +140,7 @@ static void resolve_outputs(struct pks_config *c)
 	for (int i = 0; i < c->set.noutputs; i++) {
 		const struct pks_outspec *o = &c->set.outputs[i];
 		struct pks_out *out = &c->out[c->nout];
-		int fd = open_output(o);
+		int fd = open_output(o, &c->out_id[c->nout]);
 
 		if (fd == -2)
 			continue;

@@ -7,6 +7,7 @@
 #define PKS_CONFIG_CONFIG_H
 
 #include "base/once.h"
+#include "config/open.h"
 #include "config/vars.h"
 
 struct pks_out {
@@ -21,6 +22,7 @@ struct pks_config {
 	enum pks_linefmt format;	/* set.format with auto resolved */
 	int nout;
 	struct pks_out out[PKS_OUTPUTS_MAX];
+	struct pks_fileid out_id[PKS_OUTPUTS_MAX];	/* file: what out[i].fd was opened as */
 	bool need_time;		/* some output shows the time */
 	bool has_stderr;	/* stderr is one of the outputs */
 	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */

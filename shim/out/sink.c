@@ -15,10 +15,12 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "out/file.h"
 #include "out/journal.h"
 #include "out/syslog.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +139,29 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
 	r->func = func_of(w, l->site);
 }
 
+/*
+ * One line to file: output @i, on a descriptor still ours; to stderr once
+ * the output fell back, unless stderr has the line already.
+ */
+static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
+		   struct pks_line *l, struct pks_render *r)
+{
+	int fd = pks_file_fd(c, i), err;
+
+	if (likely(fd >= 0)) {
+		err = to_fd(w, l, fd, r);
+		if (likely(err != EBADF))
+			return err;
+		fd = pks_file_gone(c, i, fd);
+		if (fd >= 0)
+			return to_fd(w, l, fd, r);
+	}
+	if (c->has_stderr)
+		return 0;
+	r->color = false;
+	return to_fd(w, l, 2, r);
+}
+
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @writer: the struct pks_writer of @l's owner
@@ -161,7 +186,9 @@ void pks_sink_line(struct pks_line *l, void *writer)
 		const struct pks_out *o = &c->out[i];
 
 		r.color = o->color;
-		if (o->fd < 0) {
+		if (o->kind == PKS_OUT_FILE) {
+			err = to_file(c, i, w, l, &r);
+		} else if (o->fd < 0) {
 			/* Undelivered: to stderr, unless stderr already has it. */
 			if (!to_daemon(c, o, w, l) || c->has_stderr)
 				continue;

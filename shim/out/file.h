@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The descriptor of a file: output, as long as it is still ours: the
+ * program may close it and get the number back for a file of its own.
+ */
+#ifndef PKS_OUT_FILE_H
+#define PKS_OUT_FILE_H
+
+#include "config/config.h"
+
+int pks_file_fd(const struct pks_config *c, int i);
+int pks_file_gone(const struct pks_config *c, int i, int fd);
+
+#endif

@@ -1,0 +1,221 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The file: output in a host that is not on its side: a daemon that closes
+# descriptors and gets their numbers back for files of its own, a FIFO
+# that nobody reads, and symbolic links placed by another user anywhere on
+# the path of a privileged process. The link tests run as root (as CI
+# does), with a user of their own, made for this file and removed after it.
+
+load helper
+
+setup_file() {
+	[ "$(id -u)" = 0 ] || return 0
+	PKS_USER=pks-test-$$
+	for try in 1 2 3 4 5; do	# another useradd may hold /etc/passwd
+		useradd --system --no-create-home --shell /usr/sbin/nologin "$PKS_USER" 2>/dev/null && break
+		sleep 1
+	done
+	echo "$PKS_USER" >"$BATS_FILE_TMPDIR/user"
+}
+
+teardown_file() {
+	[ -f "$BATS_FILE_TMPDIR/user" ] || return 0
+	userdel "$(cat "$BATS_FILE_TMPDIR/user")"
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	LOG=$T/log
+	DATA=$T/data
+}
+
+# bare CMD...: run CMD with no descriptor above 2 (Bats keeps some open), as
+# a daemon starts: the shim then gets the lowest numbers, as it would there.
+bare() {
+	bash -c 'for fd in /proc/self/fd/*; do
+			fd=${fd##*/}; [ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		exec "$@"' bare "$@"
+}
+
+# daemon STEP...: the fixture with the shim, file:$LOG the output.
+daemon() {
+	capture bare env PRINTK_SHIM_OUTPUT="file:$LOG" LD_PRELOAD="$MODULE" "$FIX/daemon" "$@"
+}
+
+needs_root_user() {
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	PKS_USER=$(cat "$BATS_FILE_TMPDIR/user")
+	PKS_UID=$(id -u "$PKS_USER") || skip "no test user"
+}
+
+W='printk-shim: warning: PRINTK_SHIM_OUTPUT'
+
+# --- a descriptor that is no longer ours --------------------------------------
+
+@test "robust-files: a daemon closes fds 3..63 and opens its data file: no log line in it" {
+	daemon p $'\0016before\n' close 3 63 open "$DATA" write $'data 1\n' p $'\0016after\n' write $'data 2\n'
+	[ "$status" -eq 0 ]
+	file_is "$DATA" $'data 1\ndata 2\n'
+	file_is "$LOG" $'before\nafter\n'
+	err_is ""
+}
+
+@test "robust-files: a daemon closes every fd and opens its data file: the log is opened again by its path" {
+	daemon p $'\0016before\n' closeall open "$DATA" write $'data 1\n' p $'\0016after\n' write $'data 2\n'
+	[ "$status" -eq 0 ]
+	file_is "$DATA" $'data 1\ndata 2\n'
+	file_is "$LOG" $'before\nafter\n'
+	err_is ""
+}
+
+@test "robust-files: the log removed before the daemon closed its fds: a new one is made" {
+	daemon p $'\0016before\n' unlink "$LOG" closeall open "$DATA" p $'\0016after\n' write $'data\n'
+	[ "$status" -eq 0 ]
+	file_is "$DATA" $'data\n'
+	file_is "$LOG" $'after\n'
+	err_is ""
+}
+
+@test "robust-files: the log cannot be opened again: one warning, its lines go to stderr" {
+	mkdir "$T/d"
+	LOG=$T/d/log
+	daemon p $'\0016before\n' unlink "$LOG" rmdir "$T/d" closeall open "$DATA" \
+		p $'\0016after\n' write $'data\n' p $'\0016again\n'
+	[ "$status" -eq 0 ]
+	file_is "$DATA" $'data\n'
+	err_is "$W: file:$LOG: No such file or directory; the program took its descriptor and it cannot be reopened; using stderr
+after
+again
+"
+}
+
+@test "robust-files: fallen back while stderr is an output too: each line once on stderr" {
+	mkdir "$T/d"
+	LOG=$T/d/log
+	capture bare env PRINTK_SHIM_OUTPUT="file:$LOG,stderr" LD_PRELOAD="$MODULE" "$FIX/daemon" \
+		p $'\0016before\n' unlink "$LOG" rmdir "$T/d" closeall open "$DATA" p $'\0016after\n'
+	[ "$status" -eq 0 ]
+	file_is "$DATA" ""
+	err_is "before
+$W: file:$LOG: No such file or directory; the program took its descriptor and it cannot be reopened; using stderr
+after
+"
+}
+
+@test "robust-files: a dup2 onto the log's descriptor is found at the next check, 64 lines on" {
+	# The descriptor sits at min(RLIMIT_NOFILE, 1024) - 1; the first line
+	# of a thread is checked, then every 64th.
+	high=$(( $(ulimit -n) < 1024 ? $(ulimit -n) - 1 : 1023 ))
+	daemon p $'\0016first\n' open "$DATA" dup2 "$high" lines 100
+	[ "$status" -eq 0 ]
+	err_is ""
+	want_data= want_log=$'first\n'
+	for n in $(seq 0 62); do want_data+="line $n"$'\n'; done
+	for n in $(seq 63 99); do want_log+="line $n"$'\n'; done
+	file_is "$DATA" "$want_data"
+	file_is "$LOG" "$want_log"
+}
+
+@test "robust-files: fd:N is the user's descriptor, written whatever it refers to now" {
+	capture env PRINTK_SHIM_OUTPUT="fd:3" LD_PRELOAD="$MODULE" "$FIX/daemon" \
+		p $'\0016before\n' close 3 3 open "$DATA" p $'\0016after\n' 3>"$T/fd3"
+	[ "$status" -eq 0 ]
+	file_is "$T/fd3" $'before\n'
+	file_is "$DATA" $'after\n'
+}
+
+# --- opening never blocks -----------------------------------------------------
+
+@test "robust-files: a FIFO with no reader: the program runs, one warning, lines to stderr" {
+	mkfifo "$T/fifo"
+	LOG=$T/fifo
+	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$LOG" LD_PRELOAD="$MODULE" "$FIX/daemon" p $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is "$W: file:$T/fifo: a FIFO with no reader; skipping it
+$W: no usable output left; using stderr
+x
+"
+}
+
+@test "robust-files: a FIFO with no reader does not hold a program that never prints" {
+	mkfifo "$T/fifo"
+	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$T/fifo,stderr" LD_PRELOAD="$MODULE" true
+	[ "$status" -eq 0 ]
+	err_is "$W: file:$T/fifo: a FIFO with no reader; skipping it
+"
+}
+
+@test "robust-files: a FIFO with a reader gets the lines" {
+	mkfifo "$T/fifo"
+	exec 5<>"$T/fifo"	# a reader (and a writer), open without waiting
+	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$T/fifo" LD_PRELOAD="$MODULE" "$FIX/daemon" \
+		p $'\0016a\n' p $'\0016b\n'
+	[ "$status" -eq 0 ]
+	err_is ""
+	timeout 5 head -c 4 <&5 >"$T/got"
+	exec 5<&-
+	file_is "$T/got" $'a\nb\n'
+}
+
+# --- symbolic links anywhere on the path of a privileged process --------------
+
+@test "robust-files: privileged: another user's link to a directory mid-path is not followed" {
+	needs_root_user
+	mkdir -m 700 "$T/rootonly"
+	mkdir "$T/attic"
+	ln -s "$T/rootonly" "$T/attic/dirlink"
+	chown -h "$PKS_USER" "$T/attic" "$T/attic/dirlink"
+	LOG=$T/attic/dirlink/target
+	daemon p $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is "$W: file:$LOG: $T/attic/dirlink: a symbolic link owned by uid $PKS_UID, not followed by a privileged process; skipping it
+$W: no usable output left; using stderr
+x
+"
+	[ ! -e "$T/rootonly/target" ]
+}
+
+@test "robust-files: privileged: links root owns are followed, mid-path and relative" {
+	needs_root_user
+	mkdir "$T/real"
+	ln -s real "$T/rel"
+	ln -s "$T/rel" "$T/abs"
+	LOG=$T/abs/log
+	daemon p $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is ""
+	file_is "$T/real/log" $'x\n'
+}
+
+@test "robust-files: privileged: a refused link is named as the walk reached it" {
+	needs_root_user
+	mkdir -m 700 "$T/rootonly"
+	ln -s hop "$T/start"
+	ln -s "$T/rootonly" "$T/hop"
+	chown -h "$PKS_USER" "$T/hop"
+	LOG=$T/start/log
+	daemon p $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is "$W: file:$LOG: $T/hop: a symbolic link owned by uid $PKS_UID, not followed by a privileged process; skipping it
+$W: no usable output left; using stderr
+x
+"
+	[ ! -e "$T/rootonly/log" ]
+}
+
+@test "robust-files: privileged: opening the log again walks the path under the same rule" {
+	needs_root_user
+	mkdir -m 700 "$T/rootonly"
+	mkdir "$T/logs"
+	LOG=$T/logs/log
+	daemon p $'\0016before\n' rename "$T/logs" "$T/logs.old" symlink "$T/rootonly" "$T/logs" "$PKS_UID" \
+		closeall open "$DATA" p $'\0016after\n'
+	[ "$status" -eq 0 ]
+	file_is "$T/logs.old/log" $'before\n'
+	file_is "$DATA" ""
+	err_is "$W: file:$LOG: $T/logs: a symbolic link owned by uid $PKS_UID, not followed by a privileged process; the program took its descriptor and it cannot be reopened; using stderr
+after
+"
+	[ ! -e "$T/rootonly/log" ]
+}
