@@ -98,3 +98,13 @@ bad() {
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/dlcall" $'\0016from dlsym\n'
 	err_is $'<6>from dlsym\n'
 }
+
+@test "config: an output listed twice is used once, with one warning" {
+	capture shim env PRINTK_SHIM_OUTPUT=stderr,fd:2,stderr "$FIX/emit" $'\0016once\n'
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: PRINTK_SHIM_OUTPUT: output 2 repeats output 1; using it once\nonce\n'
+	capture shim env PRINTK_SHIM_OUTPUT="stdout,fd:1,file:$BATS_TEST_TMPDIR/l,file:$BATS_TEST_TMPDIR/l" \
+		"$FIX/emit" $'\0016twice?\n'
+	out_is $'twice?\n'
+	file_is "$BATS_TEST_TMPDIR/l" $'twice?\n'
+}

@@ -133,6 +133,23 @@ static int open_output(const struct pks_outspec *o, struct pks_fileid *id)
 	return -2;
 }
 
+/* Whether output @i repeats an earlier one; the first repeat is said once. */
+static bool repeated(const struct pks_settings *s, int i)
+{
+	static bool said;
+
+	for (int j = 0; j < i; j++) {
+		if (!pks_outspec_same(&s->outputs[j], &s->outputs[i]))
+			continue;
+		if (!said)
+			pks_warn("PRINTK_SHIM_OUTPUT: output %d repeats output %d; using it once",
+				 i + 1, j + 1);
+		said = true;
+		return true;
+	}
+	return false;
+}
+
 static void resolve_outputs(struct pks_config *c)
 {
 	c->nout = 0;
@@ -140,8 +157,11 @@ static void resolve_outputs(struct pks_config *c)
 	for (int i = 0; i < c->set.noutputs; i++) {
 		const struct pks_outspec *o = &c->set.outputs[i];
 		struct pks_out *out = &c->out[c->nout];
-		int fd = open_output(o, &c->out_id[c->nout]);
+		int fd;
 
+		if (repeated(&c->set, i))
+			continue;
+		fd = open_output(o, &c->out_id[c->nout]);
 		if (fd == -2)
 			continue;
 		out->kind = o->kind;

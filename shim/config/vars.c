@@ -316,6 +316,20 @@ void pks_settings_default(struct pks_settings *s)
 	s->patch = PKS_PATCH_AUTO;
 }
 
+/* The descriptor an output names: stderr is fd:2, stdout fd:1. */
+static int fd_of(const struct pks_outspec *o)
+{
+	return o->kind == PKS_OUT_STDERR ? 2 : o->kind == PKS_OUT_FD ? o->fd : -1;
+}
+
+/** pks_outspec_same() - Return: whether @a and @b name one output. */
+bool pks_outspec_same(const struct pks_outspec *a, const struct pks_outspec *b)
+{
+	if (fd_of(a) >= 0 || fd_of(b) >= 0)
+		return fd_of(a) == fd_of(b);
+	return a->kind == b->kind && (a->kind != PKS_OUT_FILE || !strcmp(a->path, b->path));
+}
+
 /** pks_var_find() - Return: the variable called @name (without prefix), or NULL. */
 const struct pks_var *pks_var_find(const char *name)
 {

@@ -71,5 +71,6 @@ extern const size_t pks_nvars;
 
 void pks_settings_default(struct pks_settings *s);
 const struct pks_var *pks_var_find(const char *name);
+bool pks_outspec_same(const struct pks_outspec *a, const struct pks_outspec *b);
 
 #endif

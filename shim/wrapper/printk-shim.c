@@ -211,12 +211,6 @@ void refuse(const struct pks_var *v, const char *arg, const char *value)
 	die(EXIT_USAGE, "%s: expected %s", shown(arg, value), v->boolean ? BOOL_WORDS : v->expect);
 }
 
-static bool same_output(const struct pks_outspec *a, const struct pks_outspec *b)
-{
-	return a->kind == b->kind && (a->kind != PKS_OUT_FD || a->fd == b->fd) &&
-	       (a->kind != PKS_OUT_FILE || !strcmp(a->path, b->path));
-}
-
 /*
  * @list, which parsed into @s, without the items that repeat an earlier one
  * (stdout and fd:1 are one), into @buf. Each line would be written to a
@@ -232,7 +226,7 @@ static bool drop_repeats(const struct pks_settings *s, const char *list, char *b
 	for (int i = 0; i < s->noutputs; p += strcspn(p, ",") + 1, i++) {
 		int j = 0;
 
-		while (j < i && !same_output(&s->outputs[j], &s->outputs[i]))
+		while (j < i && !pks_outspec_same(&s->outputs[j], &s->outputs[i]))
 			j++;
 		if (j < i)
 			dropped = true;
