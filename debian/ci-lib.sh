@@ -37,6 +37,21 @@ remove() {
 	apt_get remove -y -qq "$@" >/dev/null 2>&1 || dpkg -r "$@" >/dev/null
 }
 
+# preflight SCRIPT: root and apt-get, and none of the packages installed
+# yet (the scripts install and remove them); exits 1 with a reason if not.
+preflight() {
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+		echo "$1: needs root and apt-get (it installs the packages)" >&2
+		exit 1
+	fi
+	for p in printk-shim-dev printk-shim libprintk-shim; do
+		if dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q ' installed'; then
+			echo "$1: $p is installed already; remove it first" >&2
+			exit 1
+		fi
+	done
+}
+
 # copy_tree SRC DEST: the source tree without the output of an in-tree
 # build: what git knows or would add, less what is deleted; or, without
 # git, everything but .git, distcleaned.

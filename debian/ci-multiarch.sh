@@ -47,20 +47,11 @@ finish() {
 	[ "$failed" -eq 0 ] && exit "$rc" || exit 1
 }
 
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-	echo "debian/ci-multiarch.sh: needs root and apt-get" >&2
-	exit 1
-fi
+preflight debian/ci-multiarch.sh
 if [ "$(dpkg --print-architecture)" != amd64 ]; then
 	echo "debian/ci-multiarch.sh: needs an amd64 system (it adds i386)" >&2
 	exit 1
 fi
-for p in printk-shim-dev printk-shim libprintk-shim; do
-	if dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q ' installed'; then
-		echo "debian/ci-multiarch.sh: $p is installed already; remove it first" >&2
-		exit 1
-	fi
-done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/printk-shim-multiarch.XXXXXX")
 trap finish EXIT

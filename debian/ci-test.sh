@@ -37,16 +37,7 @@ finish() {
 	[ "$failed" -eq 0 ] && exit "$rc" || exit 1
 }
 
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-	echo "debian/ci-test.sh: needs root and apt-get (it installs the packages)" >&2
-	exit 1
-fi
-for p in printk-shim-dev printk-shim libprintk-shim; do
-	if dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q ' installed'; then
-		echo "debian/ci-test.sh: $p is installed already; remove it first" >&2
-		exit 1
-	fi
-done
+preflight debian/ci-test.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/printk-shim-deb.XXXXXX")
 trap finish EXIT

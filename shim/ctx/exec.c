@@ -98,29 +98,22 @@ PKS_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *c
 		va_end(ap);							\
 	} while (0)
 
-PKS_EXPORT int execl(const char *path, const char *arg0, ...)
-{
-	char **argv;
-	char *const *envp;
-	va_list ap;
-
-	COLLECT(argv, arg0, ap, envp, 0);
-	(void)envp;
-	before_exec();
-	return NEXT(execv)(path, argv);
+/* execl and execlp: the list as an argv, then execv or execvp. */
+#define EXECL(fn, vfn)								\
+PKS_EXPORT int fn(const char *path, const char *arg0, ...)			\
+{										\
+	char **argv;								\
+	char *const *envp;							\
+	va_list ap;								\
+										\
+	COLLECT(argv, arg0, ap, envp, 0);					\
+	(void)envp;								\
+	before_exec();								\
+	return NEXT(vfn)(path, argv);						\
 }
 
-PKS_EXPORT int execlp(const char *file, const char *arg0, ...)
-{
-	char **argv;
-	char *const *envp;
-	va_list ap;
-
-	COLLECT(argv, arg0, ap, envp, 0);
-	(void)envp;
-	before_exec();
-	return NEXT(execvp)(file, argv);
-}
+EXECL(execl, execv)
+EXECL(execlp, execvp)
 
 PKS_EXPORT int execle(const char *path, const char *arg0, ...)
 {
