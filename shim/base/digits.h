@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The digits every layer writes by hand, in one place: the hex digit sets,
- * a decimal writer, and days since the epoch as a calendar date. Inline and
+ * a decimal writer, days since the epoch as a calendar date, and the plain
+ * copy the writers around them use. Inline and
  * pure (no state, no calls), so the pure layers may include it too.
  */
 #ifndef PKS_BASE_DIGITS_H
 #define PKS_BASE_DIGITS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static const char pks_hex_lower[] = "0123456789abcdef";
 static const char pks_hex_upper[] = "0123456789ABCDEF";
+
+/** pks_put_mem() - @n bytes of @s at @p. Return: the byte after them. */
+static inline char *pks_put_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
 
 /**
  * pks_put_udec() - @v in decimal at @p, at least @width digits

@@ -6,6 +6,7 @@
  * fails its caller. Thread-safety: each message is a single write.
  */
 #include "base/say.h"
+#include "base/digits.h"
 #include "base/fdio.h"
 
 #include <stdarg.h>
@@ -29,7 +30,6 @@ const char *pks_strerror(int err)
  */
 static size_t escape(char *out, size_t room, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -42,7 +42,7 @@ static size_t escape(char *out, size_t room, const char *s, size_t n)
 		else if (c == '\n' || c == '\r' || c == '\t')
 			e[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
 		else
-			e[1] = 'x', e[2] = hex[c >> 4], e[3] = hex[c & 15], len = 4;
+			e[1] = 'x', e[2] = pks_hex_lower[c >> 4], e[3] = pks_hex_lower[c & 15], len = 4;
 		if (o + len > room)
 			break;
 		memcpy(out + o, e, len);

@@ -129,7 +129,7 @@ static int follow(char *p, size_t *s, size_t e, int *dir, uid_t me, struct refus
  * walk goes, links spliced in. Return: the descriptor, or -1 with errno
  * (EPERM and @r filled for a refused link).
  */
-static int walk(const char *path, char *p, uid_t me, struct refusal *r)
+static int resolve(const char *path, char *p, uid_t me, struct refusal *r)
 {
 	size_t s = 0, e, len = strlen(path);
 	int dir, fd = -1, links = 0, err;
@@ -241,7 +241,7 @@ int pks_open_file(const char *path, struct pks_fileid *id, const char *instead)
 	char p[WALK_MAX];
 	int fd, err;
 
-	fd = privileged ? walk(path, p, geteuid(), &r) : open(path, OPEN_FLAGS, 0644);
+	fd = privileged ? resolve(path, p, geteuid(), &r) : open(path, OPEN_FLAGS, 0644);
 	if (fd >= 0)
 		fd = settle(fd, id);
 	if (fd >= 0)

@@ -317,7 +317,7 @@ void pks_settings_default(struct pks_settings *s)
 }
 
 /* The descriptor an output names: stderr is fd:2, stdout fd:1. */
-static int fd_of(const struct pks_outspec *o)
+static int fd_named(const struct pks_outspec *o)
 {
 	return o->kind == PKS_OUT_STDERR ? 2 : o->kind == PKS_OUT_FD ? o->fd : -1;
 }
@@ -325,8 +325,8 @@ static int fd_of(const struct pks_outspec *o)
 /** pks_outspec_same() - Return: whether @a and @b name one output. */
 bool pks_outspec_same(const struct pks_outspec *a, const struct pks_outspec *b)
 {
-	if (fd_of(a) >= 0 || fd_of(b) >= 0)
-		return fd_of(a) == fd_of(b);
+	if (fd_named(a) >= 0 || fd_named(b) >= 0)
+		return fd_named(a) == fd_named(b);
 	return a->kind == b->kind && (a->kind != PKS_OUT_FILE || !strcmp(a->path, b->path));
 }
 

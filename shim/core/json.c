@@ -12,13 +12,7 @@
 
 #define FIXED_MAX	448	/* the keys, numbers, time, ident and caller */
 
-static char *cat(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define CAT(p, lit)	cat(p, lit, sizeof(lit) - 1)
+#define CAT(p, lit)	pks_put_mem(p, lit, sizeof(lit) - 1)
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
@@ -71,7 +65,7 @@ static char *string(char *p, const char *s, size_t n)
 			*p++ = pks_hex_lower[c >> 4];
 			*p++ = pks_hex_lower[c & 15];
 		} else if (c != '\\' && (len = utf8_len(u + i, n - i))) {
-			p = cat(p, s + i, len);
+			p = pks_put_mem(p, s + i, len);
 		} else {
 			len = 1;
 			p = CAT(p, "\\\\x");
@@ -125,7 +119,7 @@ size_t pks_render_json(char *out, const struct pks_render *r, const char *text, 
 	p = CAT(p, "\",\"level\":");
 	p = pks_put_udec(p, (uint64_t)r->level, 1, '0');
 	p = CAT(p, ",\"level_name\":\"");
-	p = cat(p, level, strlen(level));
+	p = pks_put_mem(p, level, strlen(level));
 	p = CAT(p, "\",\"pid\":");
 	p = pks_put_udec(p, (uint64_t)r->pid, 1, '0');
 	p = CAT(p, ",\"tid\":");

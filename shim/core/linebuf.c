@@ -37,7 +37,7 @@ static void emit(struct pks_line *l, pks_line_out *out, void *arg)
 }
 
 /* Append @n bytes without a newline; a full buffer goes out as a piece. */
-static void put(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg)
+static void append(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg)
 {
 	while (n) {
 		size_t room = seq_buf_buffer_left(&l->sb);
@@ -65,7 +65,7 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 		const char *nl = memchr(s, '\n', n);
 		size_t run = nl ? (size_t)(nl - s) : n;
 
-		put(l, s, run, out, arg);
+		append(l, s, run, out, arg);
 		if (!nl)
 			break;
 		emit(l, out, arg);

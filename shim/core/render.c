@@ -23,7 +23,7 @@ static const char *const colors[8] = {
 	[2] = "\033[1m\033[31m", [3] = "\033[31m", [4] = "\033[1m",
 };
 
-static char *put(char *p, const char *s)
+static char *put_str(char *p, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -35,14 +35,14 @@ static char *put(char *p, const char *s)
 static char *stamp(char *p, uint64_t t_ns, bool color)
 {
 	if (color)
-		p = put(p, GREEN);
+		p = put_str(p, GREEN);
 	*p++ = '[';
 	p = pks_put_udec(p, t_ns / 1000000000u, 5, ' ');
 	*p++ = '.';
 	p = pks_put_udec(p, t_ns % 1000000000u / 1000u, 6, '0');
-	p = put(p, "] ");
+	p = put_str(p, "] ");
 	if (color)
-		p = put(p, RESET);
+		p = put_str(p, RESET);
 	return p;
 }
 
@@ -64,12 +64,12 @@ size_t pks_render_prefix(char *out, const struct pks_render *r)
 	if (r->time || r->format == PKS_LINE_DMESG)
 		p = stamp(p, r->t_ns, r->color);
 	if (r->caller) {
-		p = put(p, "[T");
+		p = put_str(p, "[T");
 		p = pks_put_udec(p, (uint64_t)r->tid, 1, ' ');
-		p = put(p, "] ");
+		p = put_str(p, "] ");
 	}
 	if (r->color && colors[r->level & 7])
-		p = put(p, colors[r->level & 7]);
+		p = put_str(p, colors[r->level & 7]);
 	return (size_t)(p - out);
 }
 
@@ -79,7 +79,7 @@ size_t pks_render_suffix(char *out, const struct pks_render *r)
 	char *p = out;
 
 	if (r->color && colors[r->level & 7])
-		p = put(p, RESET);
+		p = put_str(p, RESET);
 	*p++ = '\n';
 	return (size_t)(p - out);
 }
@@ -121,7 +121,7 @@ size_t pks_render_kmsg(char *out, const struct pks_render *r, const char *text, 
 	*p++ = ',';
 	*p++ = r->cont ? 'c' : '-';
 	if (r->caller) {
-		p = put(p, ",caller=T");
+		p = put_str(p, ",caller=T");
 		p = pks_put_udec(p, (uint64_t)r->tid, 1, ' ');
 	}
 	*p++ = ';';

@@ -35,14 +35,14 @@ static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_
 		       next_execveat;
 
 /* The C library's exec function, or one that fails with ENOSYS if there is none. */
-static void *lookup(const char *name, struct pks_next *cache)
+static void *next_or_enosys(const char *name, struct pks_next *cache)
 {
 	void *fn = pks_next(name, cache);
 
 	return fn ? fn : (void *)missing;
 }
 
-#define NEXT(fn) ((__typeof__(fn) *)lookup(#fn, &next_##fn))
+#define NEXT(fn) ((__typeof__(fn) *)next_or_enosys(#fn, &next_##fn))
 
 PKS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {

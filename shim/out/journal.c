@@ -7,6 +7,7 @@
  */
 #include "out/journal.h"
 #include "base/compiler.h"
+#include "base/digits.h"
 #include "base/fdio.h"
 #include "base/pid.h"
 #include "base/say.h"
@@ -73,29 +74,10 @@ static int socket_get(void)
 	return fd;
 }
 
-static char *put(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-static char *put_ulong(char *p, unsigned long v)
-{
-	char tmp[24];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* "NAME=value\n" with a value of at most @max bytes; a newline in it would end the field. */
-static char *put_field(char *p, const char *name, const char *v, size_t max)
+static char *text_field(char *p, const char *name, const char *v, size_t max)
 {
-	p = put(p, name, strlen(name));
+	p = pks_put_mem(p, name, strlen(name));
 	*p++ = '=';
 	for (size_t i = 0; v[i] && i < max; i++)
 		*p++ = v[i] == '\n' ? ' ' : v[i];
@@ -103,11 +85,11 @@ static char *put_field(char *p, const char *name, const char *v, size_t max)
 	return p;
 }
 
-static char *put_number(char *p, const char *name, unsigned long v)
+static char *number_field(char *p, const char *name, unsigned long v)
 {
-	p = put(p, name, strlen(name));
+	p = pks_put_mem(p, name, strlen(name));
 	*p++ = '=';
-	p = put_ulong(p, v);
+	p = pks_put_udec(p, v, 1, '0');
 	*p++ = '\n';
 	return p;
 }
@@ -115,14 +97,14 @@ static char *put_number(char *p, const char *name, unsigned long v)
 /* Every field but MESSAGE. Return: its end. */
 static char *fields(char *p, const struct pks_config *c, const struct pks_meta *j)
 {
-	p = put_number(p, "PRIORITY", (unsigned long)j->level);
-	p = put_number(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
-	p = put_field(p, "SYSLOG_IDENTIFIER", c->ident, sizeof(c->ident));
-	p = put_number(p, "SYSLOG_PID", (unsigned long)pks_pid());
-	p = put_number(p, "TID", (unsigned long)j->tid);
-	p = put_field(p, "PRINTK_LEVEL", pks_level_name(j->level), 8);
+	p = number_field(p, "PRIORITY", (unsigned long)j->level);
+	p = number_field(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
+	p = text_field(p, "SYSLOG_IDENTIFIER", c->ident, sizeof(c->ident));
+	p = number_field(p, "SYSLOG_PID", (unsigned long)pks_pid());
+	p = number_field(p, "TID", (unsigned long)j->tid);
+	p = text_field(p, "PRINTK_LEVEL", pks_level_name(j->level), 8);
 	if (j->func)
-		p = put_field(p, "CODE_FUNC", j->func, PKS_FUNC_MAX);
+		p = text_field(p, "CODE_FUNC", j->func, PKS_FUNC_MAX);
 	return p;
 }
 

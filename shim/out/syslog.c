@@ -39,12 +39,6 @@ static _Atomic unsigned int down;	/* 0, or 1 + the connection count when an outa
 static _Atomic int big_warned, busy_warned;
 static _Atomic unsigned long diverted;		/* lines written to stderr in the outage */
 
-static char *put(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
 /* An RFC 5424 header field: printable ASCII without space, "-" when empty. */
 static char *put_field(char *p, const char *s, size_t max)
 {
@@ -73,14 +67,14 @@ static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const stru
 
 	p += pks_sltime_3164(p, t);
 	*p++ = ' ';
-	p = put(p, c->ident, strlen(c->ident));
+	p = pks_put_mem(p, c->ident, strlen(c->ident));
 	*p++ = '[';
 	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
-	p = put(p, "]: ", 3);
+	p = pks_put_mem(p, "]: ", 3);
 	if (c->set.caller) {
-		p = put(p, "[T", 2);
+		p = pks_put_mem(p, "[T", 2);
 		p = pks_put_udec(p, (uint64_t)m->tid, 1, '0');
-		p = put(p, "] ", 2);
+		p = pks_put_mem(p, "] ", 2);
 	}
 	return (size_t)(p - h);
 }
@@ -105,15 +99,15 @@ static char *put_sdvalue(char *p, const char *s, size_t max)
  */
 static char *put_sd(char *p, const struct pks_meta *m)
 {
-	p = put(p, "[printk@32473 level=\"", 21);
+	p = pks_put_mem(p, "[printk@32473 level=\"", 21);
 	p = pks_put_udec(p, (uint64_t)m->level, 1, '0');
-	p = put(p, "\" level_name=", 13);
+	p = pks_put_mem(p, "\" level_name=", 13);
 	p = put_sdvalue(p, pks_level_name(m->level), 8);
-	p = put(p, " tid=\"", 6);
+	p = pks_put_mem(p, " tid=\"", 6);
 	p = pks_put_udec(p, (uint64_t)m->tid, 1, '0');
 	*p++ = '"';
 	if (m->func) {
-		p = put(p, " caller=", 8);
+		p = pks_put_mem(p, " caller=", 8);
 		p = put_sdvalue(p, m->func, PKS_FUNC_MAX);
 	}
 	*p++ = ']';
@@ -124,7 +118,7 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 			const struct pks_meta *m)
 {
 	struct utsname u;
-	char *p = put(put_pri(h, pri), "1 ", 2);
+	char *p = pks_put_mem(put_pri(h, pri), "1 ", 2);
 
 	if (uname(&u))
 		u.nodename[0] = '\0';
@@ -135,7 +129,7 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	p = put_field(p, ident, APP_MAX);
 	*p++ = ' ';
 	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
-	p = put_sd(put(p, " - ", 3), m);
+	p = put_sd(pks_put_mem(p, " - ", 3), m);
 	*p++ = ' ';
 	return (size_t)(p - h);
 }
