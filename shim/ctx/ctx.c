@@ -9,8 +9,13 @@
  * child drops what it inherited. A context is owned by a state word: its
  * thread takes it for a call (BUSY), a flusher from elsewhere takes it
  * briefly (CLAIMED); no lock is ever held while writing, so neither a signal
- * handler nor a forked child can deadlock here. Signal depth is signals.c's;
- * exec hooks are exec.c's; the process's start and end are init.c's.
+ * handler nor a forked child can deadlock here.
+ * A call that never returns (its handler left by siglongjmp, exit from a
+ * handler) leaves its context BUSY; it is taken back when that is known:
+ * when the handler's depth is left, at process exit. Its open line stays
+ * and is written later, never dropped. A call pays nothing for this.
+ * Signal depth is signals.c's; exec hooks are exec.c's; the process's start
+ * and end are init.c's.
  * Thread-safety: as described; setup is idempotent.
  */
 #include "ctx/ctx.h"
@@ -196,6 +201,32 @@ void pks_ctx_leave(struct pks_ctx *x)
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
 }
 
+/*
+ * The call of this thread that owns @x never goes on: take its context
+ * back. The open line stays as the call left it; an empty one (a cut
+ * between writing a line and ending it) is dropped. Only the owner makes a
+ * context BUSY, and nobody else takes it from BUSY, so a load will do.
+ */
+static void take_back(struct pks_ctx *x)
+{
+	if (atomic_load_explicit(&x->state, memory_order_acquire) != PKS_BUSY)
+		return;
+	if (x->line.open && !seq_buf_used(&x->line.sb))
+		pks_line_drop(&x->line);
+	pks_ctx_leave(x);
+}
+
+/**
+ * pks_ctx_abandoned() - this thread left a handler by siglongjmp, down to
+ * @depth: a printk at @depth that the handler interrupted never goes on
+ * (a depth beyond the last context shares it, and cannot be told)
+ */
+void pks_ctx_abandoned(int depth)
+{
+	if (self && depth < PKS_NCTX)
+		take_back(&self->ctx[depth]);
+}
+
 /* Write @x's open line from outside its call. @force: the process is dying. */
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
@@ -229,17 +260,24 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 
 /**
  * pks_flush_all() - write every thread's open lines (exit, exec, fatal signal)
- * @crash: async-signal context of a dying process: never wait, and write
- * this thread's lines even if the signal arrived inside printk.
+ * @why: at exec, a handler this thread left by siglongjmp is noticed first;
+ * at exit, a call this thread is in (exit from a handler) ends; at a fatal
+ * signal, in an async-signal context, nothing waits and this thread's lines
+ * are written even if the signal arrived inside printk.
  */
-void pks_flush_all(bool crash)
+void pks_flush_all(enum pks_flush why)
 {
+	if (why == PKS_FLUSH_EXEC)
+		pks_sigdepth();
 	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		if (!atomic_load(&n->inuse))
 			continue;
-		for (int i = 0; i < PKS_NCTX; i++)
-			flush_ctx(&n->ctx[i], crash && n == self);
+		for (int i = 0; i < PKS_NCTX; i++) {
+			if (n == self && why == PKS_FLUSH_EXIT)
+				take_back(&n->ctx[i]);
+			flush_ctx(&n->ctx[i], n == self && why == PKS_FLUSH_CRASH);
+		}
 	}
 }
 

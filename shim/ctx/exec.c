@@ -28,7 +28,7 @@ static int missing(void)
 static void before_exec(void)
 {
 	if (pks_config_ready() && !pks_cfg.set.disable)
-		pks_flush_all(false);
+		pks_flush_all(PKS_FLUSH_EXEC);
 }
 
 static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_fexecve,
