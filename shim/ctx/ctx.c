@@ -46,6 +46,7 @@ static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, bei
 static pthread_key_t key;
 static _Atomic int setup_state;		/* pks_once_claim() */
 static bool key_ok;
+static pid_t memory_pid;		/* whose memory this is: set at setup, after fork */
 
 static void *map(size_t size)
 {
@@ -115,6 +116,7 @@ void pks_ctx_setup(void)
 {
 	if (!pks_once_claim(&setup_state))
 		return;
+	memory_pid = getpid();
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
@@ -258,6 +260,16 @@ void pks_ctx_abandoned(int depth)
 		take_back(&self->ctx[depth], &in_write);
 }
 
+/**
+ * pks_ctx_foreign() - whether this process runs in memory not its own: a
+ * vfork child (its parent's, shared) or a child made without the fork
+ * handlers (_Fork, clone: copied), whose open lines are the parent's
+ */
+bool pks_ctx_foreign(void)
+{
+	return memory_pid && memory_pid != getpid();
+}
+
 /* Write @x's open line from outside its call. @force: the process is dying. */
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
@@ -342,6 +354,7 @@ static void thread_gone(void *p)
 /* The child keeps no line it inherited: the parent writes them, once. */
 static void atfork_child(void)
 {
+	memory_pid = getpid();
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)

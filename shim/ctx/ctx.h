@@ -53,6 +53,7 @@ void pks_ctx_out(struct pks_line *l, void *writer);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
 void pks_ctx_setup(void);
 void pks_ctx_abandoned(int depth);
+bool pks_ctx_foreign(void);
 void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
 
