@@ -59,16 +59,16 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 	if (act == PKS_DROP)
 		return 0;
 	if (act == PKS_NEW) {
-		pks_line_close(l, pks_sink_line, &x->w);
+		pks_line_close(l, pks_ctx_out, &x->w);
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
 			       m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
 	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
 		pks_report_lint(caller, text, len);
 	}
-	pks_line_feed(l, text, len, pks_sink_line, &x->w);
+	pks_line_feed(l, text, len, pks_ctx_out, &x->w);
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_sink_line, &x->w);
+		pks_line_close(l, pks_ctx_out, &x->w);
 	return (int)(len - (len && text[len - 1] == '\n'));
 }
 
@@ -173,14 +173,14 @@ static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt
 	if (len < 0)
 		return false;
 	if (act == PKS_NEW) {
-		pks_line_close(l, pks_sink_line, &x->w);
+		pks_line_close(l, pks_ctx_out, &x->w);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
 	}
 	ends = len && last == '\n';
 	if (ends)
 		l->open = false;
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_sink_line, &x->w);
+		pks_line_close(l, pks_ctx_out, &x->w);
 	*ret = len - ends;
 	return true;
 }
@@ -229,7 +229,7 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
 
 	pks_ctx_stack(&x, buf, sizeof(buf));
 	ret = run(c, &x, fmt, ap, caller);
-	pks_line_close(&x.line, pks_sink_line, &x.w);
+	pks_line_close(&x.line, pks_ctx_out, &x.w);
 	return ret;
 }
 

@@ -59,7 +59,7 @@ __attribute__((destructor)) static void fini(void)
 	if (!pks_config_ready() || pks_cfg.set.disable)
 		return;
 	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
-	pks_flush_all(false);
+	pks_flush_all(PKS_FLUSH_EXIT);
 	pks_sink_report_lost();
 	if (!pks_emit_reached())
 		pks_report_unreached(pks_syms);

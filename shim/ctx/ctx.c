@@ -9,8 +9,17 @@
  * child drops what it inherited. A context is owned by a state word: its
  * thread takes it for a call (BUSY), a flusher from elsewhere takes it
  * briefly (CLAIMED); no lock is ever held while writing, so neither a signal
- * handler nor a forked child can deadlock here. Signal depth is signals.c's;
- * exec hooks are exec.c's; the process's start and end are init.c's.
+ * handler nor a forked child can deadlock here.
+ * A call that never returns (its handler left by siglongjmp, its thread
+ * cancelled or ended by pthread_exit in a handler, exit from a handler)
+ * leaves its context BUSY; it is taken back when that is known: when the
+ * handler's depth is left, at thread exit, at process exit. Its open line
+ * stays and is written later, never dropped; one cut in the outputs' write
+ * waits for the node's next thread or process exit, since the output may be
+ * what stopped it. A call pays for none of this but a flag set around the
+ * write of each line (pks_ctx_out()).
+ * Signal depth is signals.c's; exec hooks are exec.c's; the process's start
+ * and end are init.c's.
  * Thread-safety: as described; setup is idempotent.
  */
 #include "ctx/ctx.h"
@@ -37,6 +46,7 @@ static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, bei
 static pthread_key_t key;
 static _Atomic int setup_state;		/* pks_once_claim() */
 static bool key_ok;
+static pid_t memory_pid;		/* whose memory this is: set at setup, after fork */
 
 static void *map(size_t size)
 {
@@ -106,6 +116,7 @@ void pks_ctx_setup(void)
 {
 	if (!pks_once_claim(&setup_state))
 		return;
+	memory_pid = getpid();
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
@@ -113,6 +124,9 @@ void pks_ctx_setup(void)
 	pks_once_done(&setup_state);
 }
 
+static void flush_ctx(struct pks_ctx *x, bool force);
+
+/* A free node, its last thread's lines written first (see thread_gone()). */
 static struct pks_node *reuse(void)
 {
 	PKS_HB_AFTER(&nodes);
@@ -122,6 +136,8 @@ static struct pks_node *reuse(void)
 		if (atomic_load_explicit(&n->inuse, memory_order_relaxed) == 0 &&
 		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
 			PKS_HB_AFTER(&n->inuse);
+			for (int i = 0; i < PKS_NCTX; i++)
+				flush_ctx(&n->ctx[i], false);
 			return n;
 		}
 	}
@@ -196,6 +212,64 @@ void pks_ctx_leave(struct pks_ctx *x)
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
 }
 
+/**
+ * pks_ctx_out() - a context's line to the outputs (its struct pks_line_out)
+ * @writer: the context's w
+ * The context is marked meanwhile: a call cut off there may be blocked by
+ * the output, and may have written the line already.
+ */
+void pks_ctx_out(struct pks_line *l, void *writer)
+{
+	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
+
+	x->writing = true;
+	pks_sink_line(l, writer);
+	x->writing = false;
+}
+
+/*
+ * The call of this thread that owns @x never goes on: take its context
+ * back. The open line stays as the call left it; an empty one (a cut
+ * between writing a line and ending it) is dropped. Only the owner makes a
+ * context BUSY, and nobody else takes it from BUSY, so a load will do.
+ * Return: whether @x was BUSY; *@in_write, whether the cut was in the write.
+ */
+static bool take_back(struct pks_ctx *x, bool *in_write)
+{
+	*in_write = false;
+	if (atomic_load_explicit(&x->state, memory_order_acquire) != PKS_BUSY)
+		return false;
+	*in_write = x->writing;
+	x->writing = false;
+	if (x->line.open && !seq_buf_used(&x->line.sb))
+		pks_line_drop(&x->line);
+	pks_ctx_leave(x);
+	return true;
+}
+
+/**
+ * pks_ctx_abandoned() - this thread left a handler by siglongjmp, down to
+ * @depth: a printk at @depth that the handler interrupted never goes on
+ * (a depth beyond the last context shares it, and cannot be told)
+ */
+void pks_ctx_abandoned(int depth)
+{
+	bool in_write;
+
+	if (self && depth < PKS_NCTX)
+		take_back(&self->ctx[depth], &in_write);
+}
+
+/**
+ * pks_ctx_foreign() - whether this process runs in memory not its own: a
+ * vfork child (its parent's, shared) or a child made without the fork
+ * handlers (_Fork, clone: copied), whose open lines are the parent's
+ */
+bool pks_ctx_foreign(void)
+{
+	return memory_pid && memory_pid != getpid();
+}
+
 /* Write @x's open line from outside its call. @force: the process is dying. */
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
@@ -229,17 +303,25 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 
 /**
  * pks_flush_all() - write every thread's open lines (exit, exec, fatal signal)
- * @crash: async-signal context of a dying process: never wait, and write
- * this thread's lines even if the signal arrived inside printk.
+ * @why: at exec, a handler this thread left by siglongjmp is noticed first;
+ * at exit, a call this thread is in (exit from a handler) ends; at a fatal
+ * signal, in an async-signal context, nothing waits and this thread's lines
+ * are written even if the signal arrived inside printk. A free node's line
+ * is one its thread's output never took (thread_gone()).
  */
-void pks_flush_all(bool crash)
+void pks_flush_all(enum pks_flush why)
 {
+	bool in_write;
+
+	if (why == PKS_FLUSH_EXEC)
+		pks_sigdepth();
 	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
-		if (!atomic_load(&n->inuse))
-			continue;
-		for (int i = 0; i < PKS_NCTX; i++)
-			flush_ctx(&n->ctx[i], crash && n == self);
+		for (int i = 0; i < PKS_NCTX; i++) {
+			if (n == self && why == PKS_FLUSH_EXIT)
+				take_back(&n->ctx[i], &in_write);
+			flush_ctx(&n->ctx[i], n == self && why == PKS_FLUSH_CRASH);
+		}
 	}
 }
 
@@ -250,12 +332,20 @@ void pks_flush_depth(int depth)
 		flush_ctx(&self->ctx[depth], false);
 }
 
+/*
+ * The thread exits: a call it is still in (cancelled, or pthread_exit from a
+ * handler) never goes on. A line whose write was cut is left for the next
+ * thread to take the node, or for exit: its output may be full, and the
+ * thread must die now, as cancellation asked.
+ */
 static void thread_gone(void *p)
 {
 	struct pks_node *n = p;
+	bool in_write;
 
 	for (int i = 0; i < PKS_NCTX; i++)
-		flush_ctx(&n->ctx[i], false);
+		if (!take_back(&n->ctx[i], &in_write) || !in_write)
+			flush_ctx(&n->ctx[i], false);
 	self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
 	atomic_store(&n->inuse, 0);
@@ -264,6 +354,7 @@ static void thread_gone(void *p)
 /* The child keeps no line it inherited: the parent writes them, once. */
 static void atfork_child(void)
 {
+	memory_pid = getpid();
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)

@@ -23,6 +23,7 @@ enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 
 struct pks_ctx {
 	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
+	bool writing;		/* its line is with the outputs (pks_ctx_out) */
 	struct pks_line line;
 	struct pks_writer w;	/* what the outputs need: kmsg room, tid, handler or not */
 	char *scratch;		/* PKS_SCRATCH bytes to format into */
@@ -37,13 +38,23 @@ struct pks_node {
 	struct pks_ctx ctx[PKS_NCTX];
 };
 
+/* Why every thread's lines are written (pks_flush_all). */
+enum pks_flush {
+	PKS_FLUSH_EXEC,		/* may fail and return: a call this thread is in goes on */
+	PKS_FLUSH_EXIT,		/* exit(): no call of this thread ever goes on */
+	PKS_FLUSH_CRASH,	/* a fatal signal: never wait */
+};
+
 extern _Atomic int pks_exiting;
 
 struct pks_ctx *pks_ctx_enter(void);
 void pks_ctx_leave(struct pks_ctx *x);
+void pks_ctx_out(struct pks_line *l, void *writer);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
 void pks_ctx_setup(void);
-void pks_flush_all(bool crash);
+void pks_ctx_abandoned(int depth);
+bool pks_ctx_foreign(void);
+void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
 
 #endif

@@ -5,6 +5,9 @@
  * interposed, since glibc's execl() and friends reach execve() through an
  * internal alias that interposing execve alone would miss. If exec fails,
  * the lines stay written and the threads' next fragments start new lines.
+ * A vfork child's exec writes nothing: the lines it sees are its parent's,
+ * in the parent's own memory, and stay open there (posix_spawn and system
+ * reach the kernel's execve without passing here at all).
  * Thread-safety: as pks_flush_all().
  */
 #include "base/compiler.h"
@@ -27,8 +30,8 @@ static int missing(void)
 
 static void before_exec(void)
 {
-	if (pks_config_ready() && !pks_cfg.set.disable)
-		pks_flush_all(false);
+	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign())
+		pks_flush_all(PKS_FLUSH_EXEC);
 }
 
 static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_fexecve,

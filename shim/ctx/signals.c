@@ -10,8 +10,9 @@
  * handler of ours writes every open line and then lets the default action
  * happen, so the exit status still says "killed by SIGSEGV".
  * A handler left with siglongjmp is noticed by the stack address: a frame
- * above the trampoline's means the handler is gone. (On an alternate signal
- * stack that lies above the thread's stack this cannot be told.)
+ * above the trampoline's means the handler is gone, and with it any printk
+ * it interrupted, which cannot be where the jump landed. (On an alternate
+ * signal stack that lies above the thread's stack this cannot be told.)
  * Thread-safety: the per-signal table is written by sigaction() and read by
  * the trampoline, as the kernel's own table is; depth is per thread.
  */
@@ -63,6 +64,7 @@ int pks_sigdepth_slow(void)
 	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here > frames[pks_depth - 1]) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		pks_flush_depth(pks_depth + 1);
+		pks_ctx_abandoned(pks_depth);
 	}
 	return pks_depth;
 }
@@ -100,7 +102,7 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 	sigset_t set;
 
 	(void)si, (void)uc;
-	pks_flush_all(true);
+	pks_flush_all(PKS_FLUSH_CRASH);
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);

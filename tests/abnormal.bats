@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# printk-shim(7) WHEN A LINE IS WRITTEN: a printk call that never returns
+# (its signal handler left by siglongjmp, the thread cancelled or ended by
+# pthread_exit in a handler) leaves nothing behind: the thread, and any
+# thread that later takes its place, assemble whole lines again, and the
+# interrupted line is written, not dropped. A vfork child's exec leaves the
+# parent's open line alone, as posix_spawn and system do; a forked child's
+# exec writes the child's own.
+
+load helper
+
+setup() {
+	export PRINTK_SHIM_FORMAT=prefix
+}
+
+# The two lines every mode of the fixture ends with.
+TAIL=$'<5>U one two\n<5>M one two\n'
+
+@test "abnormal: siglongjmp out of a SIGSEGV inside printk: the line goes on, whole lines after" {
+	capture shim "$FIX/abnormal" segv
+	[ "$status" -eq 0 ]
+	out_is $'jumped\n'
+	err_is $'<5>A one two\n'"$TAIL"
+}
+
+@test "abnormal: siglongjmp out of a SIGSEGV inside printk, then exit: the line is written" {
+	capture shim "$FIX/abnormal" segv-exit
+	[ "$status" -eq 0 ]
+	out_is $'jumped\n'
+	err_is $'<5>A one \n'
+}
+
+@test "abnormal: siglongjmp out of SIGALRM inside printk, 20 times: no line lost or torn" {
+	capture shim "$FIX/abnormal" alarm
+	[ "$status" -eq 0 ]
+	out_is $'cuts=20\n'
+	# Each heavy line whole or cut where the signal came, none mixed up;
+	# one cut in the write may show it twice (printk-shim(7)).
+	run awk '/^<6>H/ && !/^<6>H[0-9]+( a( b( c)?)?)?$/' "$ERR"
+	[ -z "$output" ]
+	grep -v '^<6>H' "$ERR" >"$BATS_TEST_TMPDIR/rest"
+	file_is "$BATS_TEST_TMPDIR/rest" $'<5>AFTER one two\n'"$TAIL"
+}
+
+@test "abnormal: a thread cancelled in a blocked write dies at once; its line comes later" {
+	capture shim "$FIX/abnormal" cancel
+	[ "$status" -eq 0 ]
+	out_is $'joined, 0 other bytes in the pipe\n'
+	err_is $'<5>M start\n<5>T partial line\n'"$TAIL"
+}
+
+@test "abnormal: the same with asynchronous cancellation" {
+	capture shim "$FIX/abnormal" cancel-async
+	[ "$status" -eq 0 ]
+	out_is $'joined, 0 other bytes in the pipe\n'
+	err_is $'<5>M start\n<5>T partial line\n'"$TAIL"
+}
+
+@test "abnormal: pthread_exit from a handler inside printk: the line is written at thread exit" {
+	capture shim "$FIX/abnormal" exit-handler
+	[ "$status" -eq 0 ]
+	out_is $'joined\n'
+	err_is $'<5>T partial \n'"$TAIL"
+}
+
+@test "abnormal: vfork and execve: the parent's open line stays whole" {
+	capture shim "$FIX/abnormal" vfork-execve
+	[ "$status" -eq 0 ]
+	out_is $'child status 0\n'
+	err_is $'<5>MAIN partial rest\n'"$TAIL"
+}
+
+@test "abnormal: vfork and execl: the parent's open line stays whole" {
+	capture shim "$FIX/abnormal" vfork-execl
+	[ "$status" -eq 0 ]
+	err_is $'<5>MAIN partial rest\n'"$TAIL"
+}
+
+@test "abnormal: vfork and execvp: the parent's open line stays whole" {
+	capture shim "$FIX/abnormal" vfork-execvp
+	[ "$status" -eq 0 ]
+	err_is $'<5>MAIN partial rest\n'"$TAIL"
+}
+
+@test "abnormal: posix_spawn and system: the parent's open line stays whole" {
+	capture shim "$FIX/abnormal" spawn
+	[ "$status" -eq 0 ]
+	err_is $'<5>MAIN partial rest\n'"$TAIL"
+	capture shim "$FIX/abnormal" system
+	[ "$status" -eq 0 ]
+	err_is $'<5>MAIN partial rest\n'"$TAIL"
+}
+
+@test "abnormal: fork and execl: the child writes its own line, not the parent's" {
+	capture shim "$FIX/abnormal" fork-exec
+	[ "$status" -eq 0 ]
+	err_is $'<5>CHILD partial\n<5>MAIN partial rest\n'"$TAIL"
+}
