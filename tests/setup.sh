@@ -14,7 +14,7 @@ set -eu
 cd "$(dirname "$0")/.."
 what=${1:-check}
 
-PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog systemd jq
+PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog rsyslog-relp systemd jq
 	util-linux procps g++ clang libclang-rt-14-dev valgrind mandoc groff-base man-db
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static"
 
