@@ -272,3 +272,14 @@ setup() {
 	done
 	return "$bad"
 }
+
+@test "docs: HACKING.md's layout names every file of the module" {
+	local f missing=
+	cd "$abs_top_srcdir/shim"
+	for f in $(find . -name '*.c' -o -name '*.h' -o -name '*.map' -o -name '*.am' | sed 's|^\./||'); do
+		# a header beside its .c is that file's interface, which the layout says once
+		case $f in *.h) [ ! -e "${f%.h}.c" ] || continue ;; esac
+		grep -q "^ *$(basename "$f")[ ,]" "$abs_top_srcdir/HACKING.md" || missing+=" $f"
+	done
+	[ -z "$missing" ] || { echo "not in HACKING.md:$missing"; false; }
+}
