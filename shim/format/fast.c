@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fast path of the format engine. A format of text and the plain
- * conversions %d %i %u %x %X %c %s %%, with the flags - and 0 (+ and space
- * for %d, # for %x), a width or *, a precision or .* on %s only, and an
- * hh, h, l, ll, z, j or t length, is formatted here without the C
- * library's stdio machinery, which costs more per call than the rest of a
- * printk line. The bytes are the C library's: these conversions have one
- * meaning and no locale (%s of NULL is glibc's "(null)"). Anything else (a
- * precision on a number, a flag where it means nothing here, %p, %n, %o,
- * floating point, wide characters, positional arguments) is refused, and
- * the caller formats the whole call its usual way from its own va_list.
- * As the kernel's vsnprintf() does, the walk decodes each conversion into
- * a small spec (decode(), its format_decode()) and hands it to one printer
- * per kind: the integers (its number()), a character, a string, the text
- * between. The same walk also measures a format without storing it, for
- * lines the level filter drops.
+ * The format engine's fast path: text and %d %i %u %x %X %c %s %% with
+ * simple flags, width and length, formatted to the C library's bytes
+ * without its stdio machinery; anything else is refused and the caller
+ * formats the call its usual way. As the kernel's vsnprintf() does, it
+ * decodes each conversion into a small spec (decode(), its format_decode())
+ * and hands it to one printer per kind; the same walk also measures a
+ * format without storing it, for lines the level filter drops.
  * Thread-safety: pure.
  */
 #include "format/format.h"

@@ -1,55 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel format strings (for the README). printk's format is formatted by
- * the shim's engine, shim/format/, never allocating, locking or exiting:
- * - Fast paths: a format of text and %d %i %u %x %X %c %s %% (with flags,
- *   width, length, and precision on %s) is formatted by fast.c without
- *   the C library's stdio machinery, to the same bytes; any other
- *   format with no %p and no %n conversion goes to the C library's
- *   vsnprintf() untouched, after one strchr() scan.
- * - C conversions are the C library's, byte for byte: each is handed to
- *   snprintf() as written, '*' values included (so %.0d of 0, %.s, a
- *   negative '*' precision, %a, %Lf, %ls, %m, the ' and I flags are glibc's,
- *   as is glibc's own switch to its slow path after an odd one like %hs).
- * - %n reads its argument and writes nothing (the kernel refuses %n).
- *   errno is kept, and %m prints the caller's. A NULL format is "(null)".
- * - Positional formats (%1$d; the kernel has none) go to vsnprintf()
- *   whole; %p there prints as the C library prints it. One that also has
- *   %n prints only its text up to the first conversion.
- * - A conversion the walk does not know (%y, a registered one): the rest of
- *   the format goes to vsnprintf(), or stops there if it holds a %n.
- * - %p and %pK print the kernel's hashed form: SipHash of the pointer keyed
- *   with the process's AT_RANDOM bytes, low 32 bits, "00000000" + 8 hex
- *   digits; NULL and ERR_PTR values print raw. %px prints the raw value.
- * - %pS %pSR %pB %ps (and the old %pF %pf) come from dladdr1(): dynamic
- *   symbols only (link programs with -rdynamic); a shared object other than
- *   the program is a module, " [libfoo]" (its file name without ".so*");
- *   %pSb/%pBb add its GNU build ID; no symbol prints "0x<hex>". These are
- *   the only conversions that take a lock (the dynamic linker's).
- * - By-reference extensions print "(null)" for NULL and "(efault)" for a
- *   pointer below 4096 or an ERR_PTR, as the kernel does; other pointers
- *   are read, as the kernel reads them.
- * - Also done: %pa %pad (pointer-sized), %pM %pm with R and F, %pI4 %pi4
- *   [hnbl], %pI6 %pi6 %pI6c, %pIS/%piS [pfschnbl], %pU[bBlL], %*ph[CDN]
- *   (64 bytes at most), %*pE[achnops] ('"' is in c, the kernel's isprint
- *   keeps Latin-1), %pe (the kernel's names, EPROBE_DEFER included; unknown
- *   values in decimal), %*pb %*pbl, %p4cc %p4ch[R] %p4cl %p4cb, %pV (nested
- *   at most 8 deep, then "(%pV?)"), %pt[RT][dt][rs], %pr %pR %pra, %pNF,
- *   %pks %pus.
- * - Kernel objects userspace has not got (%pd %pD %pC %pg %pG %pO %pfw)
- *   get the pointer checks above, then print as %p.
- * - An unknown extension prints as %p; the ASCII letters and digits after
- *   %p are consumed, as the kernel does (the kernel also eats Latin-1
- *   letters; the shim does not, so UTF-8 text after %p stays whole).
- * - Width and precision on an extension follow the kernel: space padding,
- *   precision cuts, a negative '*' width left-justifies, a negative '*'
- *   precision is 0, and for %ph %pE %pb the width is the length.
- *
- * This file owns the walk over a format string: the fast path, the C
- * library's conversions one at a time, and the dispatch of %p extensions
- * to their printers (the other files here). It does not print any
- * extension itself except %pV, which re-enters the walk.
- *
+ * The walk over a format string: the fast path, the C library's conversions
+ * one at a time, and the dispatch of %p extensions to their printers; it
+ * prints only %pV itself, re-entering the walk. What each conversion does is
+ * printk-shim(7), KERNEL FORMAT EXTENSIONS.
  * Thread-safety: no state; reentrant, and async-signal-safe as far as the
  * C library's snprintf() is (the %pS family is not; see sym.c).
  */
