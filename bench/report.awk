@@ -87,7 +87,9 @@ function verdict(ok, what) {
 		push("px" SUBSEP row SUBSEP var, kv["ns"] / kv["lines"])
 		push("pxcpu" SUBSEP row SUBSEP var, kv["cpu"] / kv["lines"])
 	} else if (kind == "jr") {
-		if (var == "-" || kv["ns"] < 0) {
+		if (var == "system")
+			jsys = kv["present"]
+		else if (var == "-" || kv["ns"] < 0) {
 			w = kv["why"]
 			gsub(/_/, " ", w)
 			jwhy = (var == "-" ? "" : var ": ") "not measured: " w
@@ -241,6 +243,7 @@ END {
 		printf "  printk-shim is %.2fx sd_journal_send's throughput [cpu %.2fx]\n", \
 			ratio(jsd, jsh), ratio(jc["sd"], jc["shim"])
 	}
+	printf "  the system's /run/systemd/journal/socket: %s (never sent to)\n", jsys ? "present" : "absent"
 
 	printf "\nFormat fast path (no %%p extensions), CPU ns per call, alternating in one process\n"
 	printf "  %-8s %14s %12s %8s\n", "format", "pks_vsnprintf", "vsnprintf", "ratio"
