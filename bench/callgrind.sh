@@ -39,9 +39,9 @@ ir() {
 	echo $(((b - a) / (long - short)))
 }
 
-# MODULE FORMAT LEVEL: the env words of the module's variant.
+# MODULE FORMAT LEVEL OUTPUT: the env words of the module's variant.
 shim() {
-	echo "LD_PRELOAD=$1 PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=$2${3:+ PRINTK_SHIM_LEVEL=$3}"
+	echo "LD_PRELOAD=$1 PRINTK_SHIM_OUTPUT=${4:-stderr} PRINTK_SHIM_FORMAT=$2${3:+ PRINTK_SHIM_LEVEL=$3}"
 }
 
 echo "Instructions per line (callgrind, user space, 1 thread, /dev/null)"
@@ -50,13 +50,16 @@ if [ -n "$old" ]; then
 else
 	printf '%-34s %8s %8s\n' workload ideal shim
 fi
-for row in "1 fragment:1:" "3 fragments:3:" "1 fragment, all filtered out:off:info"; do
-	label=${row%%:*} rest=${row#*:}
-	shape=${rest%%:*} level=${rest#*:}
+# LABEL:SHAPE:LEVEL:OUTPUT; the file output writes to a file of the run's own.
+for row in "1 fragment:1::" "3 fragments:3::" "1 fragment, all filtered out:off:info:" \
+	"1 fragment, OUTPUT=file:PATH:1::file:$tmp/out"; do
+	label=${row%%:[0-9o]*} rest=${row#"$label":}
+	shape=${rest%%:*} rest=${rest#*:}
+	level=${rest%%:*} output=${rest#*:}
 	i=$(ir ideal "$shape")
-	new=$(ir printk "$shape" $(shim "$mod" plain "$level"))
+	new=$(ir printk "$shape" $(shim "$mod" plain "$level" "$output"))
 	if [ -n "$old" ]; then
-		o=$(ir printk "$shape" $(shim "$old" plain "$level"))
+		o=$(ir printk "$shape" $(shim "$old" plain "$level" "$output"))
 		printf '%-34s %8d %8d %8d %7.2fx\n' "$label" "$i" "$o" "$new" \
 			"$(echo "$new $o" | awk '{ print $1 / $2 }')"
 	else
