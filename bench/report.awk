@@ -5,7 +5,8 @@
 # compares medians of the same run. POSIX awk (mawk is enough).
 #
 # Sample lines: KIND ROW VARIANT key=value..., KIND being tp (throughput),
-# sys (syslog), fmt, start, mem, alloc, ir (callgrind instructions per line).
+# sys (syslog), px (two settings of the module side by side), jr (journal),
+# fmt, start, mem, alloc, ir (callgrind instructions per line).
 
 function median(key,    n, i, j, t, a) {
 	n = cnt[key]
@@ -81,6 +82,23 @@ function verdict(ok, what) {
 		else {
 			push("sys" SUBSEP var, kv["ns"] / kv["lines"])
 			push("syscpu" SUBSEP var, kv["cpu"] / kv["lines"])
+		}
+	} else if (kind == "px") {
+		push("px" SUBSEP row SUBSEP var, kv["ns"] / kv["lines"])
+		push("pxcpu" SUBSEP row SUBSEP var, kv["cpu"] / kv["lines"])
+	} else if (kind == "jr") {
+		if (var == "system")
+			jsys = kv["present"]
+		else if (var == "-" || kv["ns"] < 0) {
+			w = kv["why"]
+			gsub(/_/, " ", w)
+			jwhy = (var == "-" ? "" : var ": ") "not measured: " w
+		} else if (kv["failed"] > 0 || kv["diverted"] > 0)
+			jwhy = "n/a: " var " failed " (kv["failed"] + kv["diverted"]) " of " kv["lines"] " lines"
+		else {
+			push("jr" SUBSEP var, kv["ns"] / kv["lines"])
+			push("jrcpu" SUBSEP var, kv["cpu"] / kv["lines"])
+			jlines = kv["lines"]
 		}
 	} else if (kind == "fmt" || kind == "start") {
 		for (k in kv)
@@ -187,6 +205,46 @@ END {
 	if (xs != "")
 		printf "  printk-shim is %.2fx glibc syslog(3)'s throughput\n", xs
 
+	printf "\nSide by side, 1-fragment lines from 1 thread: the second setting's time over the first's\n"
+	printf "  %-44s %9s %9s %8s %8s\n", "first / second", "first ns", "second ns", "ratio", "cpu"
+	split("json file", prow, " ")
+	pa["json"] = "prefix"; pb["json"] = "json"
+	pa["file"] = "redirect"; pb["file"] = "file"
+	plabel["json"] = "FORMAT=prefix / FORMAT=json, /dev/null"
+	plabel["file"] = "stderr to a file / OUTPUT=file:PATH"
+	for (i = 1; i <= 2; i++) {
+		row = prow[i]
+		a = median("px" SUBSEP row SUBSEP pa[row]); b = median("px" SUBSEP row SUBSEP pb[row])
+		ca = median("pxcpu" SUBSEP row SUBSEP pa[row]); cb = median("pxcpu" SUBSEP row SUBSEP pb[row])
+		px[row] = ratio(b, a); pxc[row] = ratio(cb, ca)
+		printf "  %-44s %9.1f %9.1f %8s %8s\n", plabel[row], a, b, fmtx(px[row]), fmtx(pxc[row])
+		out("pair", row, pa[row], "ns_per_line", sprintf("%.1f", a))
+		out("pair", row, pb[row], "ns_per_line", sprintf("%.1f", b))
+		out("pair", row, pa[row], "cpu_ns_per_line", sprintf("%.1f", ca))
+		out("pair", row, pb[row], "cpu_ns_per_line", sprintf("%.1f", cb))
+		out("pair", row, pb[row], "over_" pa[row], px[row] == "" ? "" : sprintf("%.3f", px[row]))
+	}
+
+	jsd = median("jr" SUBSEP "sd"); jsh = median("jr" SUBSEP "shim")
+	if (jwhy != "" || jsd == "" || jsh == "") {
+		printf "\nJournal: %s\n", jwhy == "" ? "not measured" : jwhy
+		out("journal", "journal", "-", "status", jwhy == "" ? "not measured" : jwhy)
+	} else {
+		printf "\nJournal: %d lines per run to a private systemd-journald namespace instance (storing them)\n", jlines
+		for (v = 1; v <= 2; v++) {
+			name = v == 1 ? "sd" : "shim"
+			j = v == 1 ? jsd : jsh
+			jc[name] = median("jrcpu" SUBSEP name)
+			printf "  %-24s %8.0f lines/s %8.1f ns/line %8.1f CPU ns/line (the sender's)\n", \
+				v == 1 ? "sd_journal_send(3)" : "printk-shim", lps(j), j, jc[name]
+			out("journal", "journal", name, "ns_per_line", sprintf("%.1f", j))
+			out("journal", "journal", name, "cpu_ns_per_line", sprintf("%.1f", jc[name]))
+		}
+		printf "  printk-shim is %.2fx sd_journal_send's throughput [cpu %.2fx]\n", \
+			ratio(jsd, jsh), ratio(jc["sd"], jc["shim"])
+	}
+	printf "  the system's /run/systemd/journal/socket: %s (never sent to)\n", jsys ? "present" : "absent"
+
 	printf "\nFormat fast path (no %%p extensions), CPU ns per call, alternating in one process\n"
 	printf "  %-8s %14s %12s %8s\n", "format", "pks_vsnprintf", "vsnprintf", "ratio"
 	for (v = 1; v <= 2; v++) {
@@ -251,6 +309,10 @@ END {
 				out("instructions", row, name, "ir_per_line", irs[row, name])
 			}
 		}
+		a = irs["json-null-1", "prefix"]; b = irs["json-null-1", "json"]
+		printf "1 fragment, /dev/null: FORMAT=prefix %d, FORMAT=json %d (%s)\n", a, b, fmtx(ratio(b, a))
+		out("instructions", "json-null-1", "prefix", "ir_per_line", a)
+		out("instructions", "json-null-1", "json", "ir_per_line", b)
 	} else {
 		printf "\nInstructions per line: not measured (%s)\n", quick ? "BENCH_QUICK" : "no valgrind"
 	}
@@ -281,6 +343,8 @@ END {
 			ratio(syscpu["glibc"], syscpu["shim"])))
 	verdict(t2 - t0 < 1, sprintf("start-up: printk-shim -- /bin/true adds %.3f ms (< 1 ms) [cpu +%.3f ms]", \
 		t2 - t0, c2 - c0))
+	verdict(px["json"] != "" && px["json"] <= 1.3, sprintf("FORMAT=json: %.2fx FORMAT=prefix per line (<= 1.3x) [cpu %.2fx]", \
+		px["json"], pxc["json"]))
 	a = alloc["3-null-1", "shim"]; b = alloc["3-null-4", "shim"]
 	verdict(a == 0 && b == 0, sprintf("heap allocations per printk call: %s, %s with 4 threads (0)", \
 		a == "" ? "n/a" : a, b == "" ? "n/a" : b))

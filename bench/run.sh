@@ -40,7 +40,7 @@ stamp=$(date +%Y%m%d-%H%M%S)
 samples=$results/samples-$stamp.txt
 file=$results/out.tmp
 sock=$(mktemp -d "${TMPDIR:-/tmp}/pks-bench.XXXXXX")
-trap 'rm -rf "$sock" "$file"' EXIT
+trap 'journald_stop; rm -rf "$sock" "$file"' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$results"
 : >"$samples"
@@ -70,6 +70,73 @@ tp() {
 	echo "tp $1 $2 $res" >>"$samples"
 }
 
+# ROW VARIANT: one run of a row that sets two of the module's settings side
+# by side, 1-fragment lines from 1 thread: json (FORMAT prefix and json, to
+# /dev/null) and file (stderr redirected to a file, and OUTPUT=file:PATH).
+px() {
+	rm -f "$file"
+	case $1-$2 in
+	json-*) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT="$2" \
+		"$pb" printk 1 1 "$lines" 2>/dev/null) ;;
+	file-redirect) res=$(env $(shim_env 1) "$pb" printk 1 1 "$lines" 2>"$file") ;;
+	file-file) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT="file:$file" \
+		PRINTK_SHIM_FORMAT=plain "$pb" printk 1 1 "$lines" 2>/dev/null) ;;
+	esac
+	echo "px $1 $2 $res" >>"$samples"
+}
+
+# The journal row's systemd-journald: a namespace instance of its own, run
+# as a plain process, volatile and without rate limit, so that every entry
+# is stored as it comes. Sets jpid, or jwhy to why there is none.
+jns=pks-bench-$$
+jdir=/run/systemd/journal.$jns
+jconf=/etc/systemd/journald@$jns.conf
+jpid= jwhy=
+journald_start() {
+	if [ "$(id -u)" != 0 ]; then
+		jwhy="not root (the namespace instance and sd_journal_send's mount need it)"
+		return
+	fi
+	if [ ! -x /lib/systemd/systemd-journald ]; then
+		jwhy="no /lib/systemd/systemd-journald"
+		return
+	fi
+	printf '[Journal]\nStorage=volatile\nRateLimitIntervalSec=0\nRuntimeMaxUse=64M\n' \
+		>"$jconf" 2>/dev/null || { jwhy="cannot write $jconf"; return; }
+	/lib/systemd/systemd-journald "$jns" >/dev/null 2>&1 &
+	jpid=$!
+	for _ in $(seq 500); do
+		[ -S "$jdir/socket" ] && return
+		kill -0 "$jpid" 2>/dev/null || break
+		sleep 0.01
+	done
+	journald_stop
+	jwhy="systemd-journald $jns did not start"
+}
+journald_stop() {
+	if [ -n "$jpid" ]; then
+		kill "$jpid" 2>/dev/null || :
+		while kill -0 "$jpid" 2>/dev/null; do sleep 0.01; done
+		jpid=
+	fi
+	rm -rf "$jdir" /run/log/journal/*."$jns" /var/log/journal/*."$jns" "$jconf"
+}
+
+# VARIANT: one journal run, libsystemd's sd_journal_send or the module, both
+# to the namespace instance; the module's lines that went to stderr instead
+# are counted.
+jr() {
+	n=$((lines / 4))
+	case $1 in
+	sd) res=$("$B/bench/journal-bench" sd "$n" "$jdir" 2>/dev/null) ;;
+	shim) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT=journal \
+		PRINTK_SHIM_JOURNAL_SOCKET="$jdir/socket" \
+		"$B/bench/journal-bench" printk "$n" "$jdir" 2>"$sock/jerr")
+		res="$res diverted=$(wc -l <"$sock/jerr")" ;;
+	esac
+	echo "jr journal $1 $res" >>"$samples"
+}
+
 # VARIANT: one syslog run against the counting receiver.
 sys() {
 	n=$((lines / 2))
@@ -90,6 +157,8 @@ ir() {
 	naive) vars= mode=printk ;;
 	ideal) vars= mode=ideal ;;
 	shim) vars=$(shim_env "$shape") mode=printk ;;
+	prefix|json) vars="LD_PRELOAD=$mod PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=$2"
+		mode=printk shape=1 ;;
 	esac
 	for n in $3 $4; do
 		rm -f "$sock/cg.$n"
@@ -105,6 +174,17 @@ ir() {
 rows="1-null-1 3-null-1 1-null-2 3-null-2 1-null-4 3-null-4
 1-file-1 3-file-1 1-file-2 3-file-2 1-file-4 3-file-4 mix-null-1 off-null-1"
 echo "bench: $rounds rounds, $lines lines per run; samples in $samples" >&2
+journald_start
+# The system's journald, if any, is never sent to; the report says whether it is there.
+if [ -S /run/systemd/journal/socket ]; then
+	echo "jr journal system present=1" >>"$samples"
+else
+	echo "jr journal system present=0" >>"$samples"
+fi
+if [ -n "$jwhy" ]; then
+	echo "bench: journal row skipped: $jwhy" >&2
+	echo "jr journal - why=$(echo "$jwhy" | tr ' ' '_')" >>"$samples"
+fi
 round=0
 while [ "$round" -lt "$rounds" ]; do
 	printf 'bench: round %d of %d\n' $((round + 1)) "$rounds" >&2
@@ -115,13 +195,22 @@ while [ "$round" -lt "$rounds" ]; do
 		*) tp "$row" shim; tp "$row" naive; tp "$row" ideal ;;
 		esac
 	done
-	if [ $((round % 2)) -eq 0 ]; then sys glibc; sys shim; else sys shim; sys glibc; fi
+	if [ $((round % 2)) -eq 0 ]; then
+		sys glibc; sys shim
+		px json prefix; px json json; px file redirect; px file file
+		[ -z "$jpid" ] || { jr sd; jr shim; }
+	else
+		sys shim; sys glibc
+		px json json; px json prefix; px file file; px file redirect
+		[ -z "$jpid" ] || { jr shim; jr sd; }
+	fi
 	round=$((round + 1))
 done
 
 echo "bench: format, start-up, memory" >&2
 echo "fmt format - $("$B/bench/format-bench" $((rounds * 5)) "$fmtcalls")" >>"$samples"
-echo "start startup - $("$B/bench/startup-bench" "$spawns" "$mod" "$wrapper")" >>"$samples"
+# The wrapper's warning that /bin/true reached no printk, once a spawn, is no figure.
+echo "start startup - $("$B/bench/startup-bench" "$spawns" "$mod" "$wrapper" 2>/dev/null)" >>"$samples"
 for i in 1 2 3; do
 	echo "mem mem naive $("$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
 	echo "mem mem shim $(env $(shim_env 1) "$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
@@ -139,8 +228,11 @@ if [ -z "$quick" ] && command -v valgrind >/dev/null 2>&1; then
 			ir "$row" "$v"
 		done
 	done
+	ir json-null-1 prefix
+	ir json-null-1 json
 fi
 
+journald_stop
 "$AWK" -v rounds="$rounds" -v lines="$lines" -v spawns="$spawns" -v quick="$quick" \
 	-v csv="$results/bench-$stamp.csv" -f "$S/bench/report.awk" "$samples" |
 	tee "$results/bench-$stamp.txt"

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/callgrind.sh BUILDDIR (make bench-callgrind): instructions per line
+# of bench/printk-bench under valgrind --tool=callgrind, which load from
+# elsewhere does not move. Each figure is the difference of two runs of
+# different length over the difference of their lines, so start-up and
+# warm-up cancel out. Rows: the ideal; the module with 1- and 3-fragment
+# lines and filtered-out ones, PRINTK_SHIM_FORMAT=plain, to /dev/null; the
+# module with format prefix and json. With BENCH_OLD=path/to/an/older
+# libprintk-shim.so, the module's rows again with that one, on the same
+# printk-bench binary.
+
+set -eu
+B=$1
+pb=$B/bench/printk-bench
+mod=$B/shim/.libs/libprintk-shim.so
+old=${BENCH_OLD:-}
+short=2000 long=12000
+
+for v in $(env | sed -n 's/^\(PRINTK_SHIM_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
+unset LD_PRELOAD
+command -v valgrind >/dev/null 2>&1 || { echo "bench-callgrind: valgrind is missing" >&2; exit 1; }
+[ -z "$old" ] || [ -e "$old" ] || { echo "bench-callgrind: $old is missing" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pks-cg.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# MODE SHAPE ENV...: instructions per line.
+ir() {
+	mode=$1 shape=$2
+	shift 2
+	for n in $short $long; do
+		env "$@" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--log-file="$tmp/cg.$n" "$pb" "$mode" "$shape" 1 "$n" >/dev/null 2>&1 || :
+	done
+	a=$(sed -n 's/.*Collected : *//p' "$tmp/cg.$short")
+	b=$(sed -n 's/.*Collected : *//p' "$tmp/cg.$long")
+	echo $(((b - a) / (long - short)))
+}
+
+# MODULE FORMAT LEVEL OUTPUT: the env words of the module's variant.
+shim() {
+	echo "LD_PRELOAD=$1 PRINTK_SHIM_OUTPUT=${4:-stderr} PRINTK_SHIM_FORMAT=$2${3:+ PRINTK_SHIM_LEVEL=$3}"
+}
+
+echo "Instructions per line (callgrind, user space, 1 thread, /dev/null)"
+if [ -n "$old" ]; then
+	printf '%-34s %8s %8s %8s %8s\n' workload ideal old new "new/old"
+else
+	printf '%-34s %8s %8s\n' workload ideal shim
+fi
+# LABEL:SHAPE:LEVEL:OUTPUT; the file output writes to a file of the run's own.
+for row in "1 fragment:1::" "3 fragments:3::" "1 fragment, all filtered out:off:info:" \
+	"1 fragment, OUTPUT=file:PATH:1::file:$tmp/out"; do
+	label=${row%%:[0-9o]*} rest=${row#"$label":}
+	shape=${rest%%:*} rest=${rest#*:}
+	level=${rest%%:*} output=${rest#*:}
+	i=$(ir ideal "$shape")
+	new=$(ir printk "$shape" $(shim "$mod" plain "$level" "$output"))
+	if [ -n "$old" ]; then
+		o=$(ir printk "$shape" $(shim "$old" plain "$level" "$output"))
+		printf '%-34s %8d %8d %8d %7.2fx\n' "$label" "$i" "$o" "$new" \
+			"$(echo "$new $o" | awk '{ print $1 / $2 }')"
+	else
+		printf '%-34s %8d %8d\n' "$label" "$i" "$new"
+	fi
+done
+
+echo
+echo "PRINTK_SHIM_FORMAT=json beside prefix (callgrind, 1 thread, /dev/null)"
+printf '%-34s %8s %8s %8s\n' workload prefix json "json/prefix"
+for row in "1 fragment:1" "3 fragments:3"; do
+	label=${row%%:*} shape=${row#*:}
+	p=$(ir printk "$shape" $(shim "$mod" prefix))
+	j=$(ir printk "$shape" $(shim "$mod" json))
+	printf '%-34s %8d %8d %10.2fx\n' "$label" "$p" "$j" "$(echo "$j $p" | awk '{ print $1 / $2 }')"
+done
