@@ -14,6 +14,14 @@
 
 #define CAT(p, lit)	pks_put_mem(p, lit, sizeof(lit) - 1)
 
+/* Printable ASCII that JSON takes as it is: 0x20..0x7e but '"' and '\\'. */
+static inline bool plain(unsigned char c)
+{
+	static const uint32_t bits[8] = { 0, 0xfffffffb, 0xefffffff, 0x7fffffff };
+
+	return bits[c >> 5] >> (c & 31) & 1;
+}
+
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
@@ -52,10 +60,15 @@ static char *string(char *p, const char *s, size_t n)
 	for (size_t i = 0; i < n; i += len) {
 		unsigned char c = u[i];
 
+		/* most text is a run of bytes that go as they are: copy it whole */
+		for (len = 0; i + len < n && plain(u[i + len]); len++)
+			;
+		if (len) {
+			p = pks_put_mem(p, s + i, len);
+			continue;
+		}
 		len = 1;
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			*p++ = (char)c;
-		} else if (c == '"') {
+		if (c == '"') {
 			p = CAT(p, "\\\"");
 		} else if (c < 0x20 && brief[c]) {
 			*p++ = '\\';
@@ -76,10 +89,10 @@ static char *string(char *p, const char *s, size_t n)
 	return p;
 }
 
-/* "YYYY-MM-DDThh:mm:ss.uuuuuuZ" for @ns since the epoch. */
-static char *utc(char *p, uint64_t ns)
+/* "YYYY-MM-DDThh:mm:ss" for @s seconds since the epoch, in 19 bytes. */
+static void utc_seconds(char *p, uint64_t s)
 {
-	uint64_t s = ns / 1000000000u, sod = s % 86400;
+	uint64_t sod = s % 86400;
 	struct pks_date d = pks_civil_from_days((int64_t)(s / 86400));
 
 	p = pks_put_udec(p, (uint64_t)d.year, 4, '0');
@@ -92,7 +105,31 @@ static char *utc(char *p, uint64_t ns)
 	*p++ = ':';
 	p = pks_put_udec(p, sod / 60 % 60, 2, '0');
 	*p++ = ':';
-	p = pks_put_udec(p, sod % 60, 2, '0');
+	pks_put_udec(p, sod % 60, 2, '0');
+}
+
+/*
+ * "YYYY-MM-DDThh:mm:ss.uuuuuuZ" for @ns since the epoch. The date and time
+ * of day are kept in @cache, if there is one, for the lines of the same
+ * second: working them out is most of a line's cost.
+ */
+static char *utc(char *p, uint64_t ns, struct pks_utc *cache)
+{
+	uint64_t s = ns / 1000000000u;
+	char text[sizeof(cache->text)];
+	const char *t = text;
+
+	if (cache && cache->valid && cache->sec == s) {
+		t = cache->text;
+	} else {
+		utc_seconds(text, s);
+		if (cache) {
+			cache->sec = s;
+			cache->valid = true;
+			memcpy(cache->text, text, sizeof(text));
+		}
+	}
+	p = pks_put_mem(p, t, sizeof(text));
 	*p++ = '.';
 	p = pks_put_udec(p, ns % 1000000000u / 1000u, 6, '0');
 	return CAT(p, "Z");
@@ -115,7 +152,7 @@ size_t pks_render_json(char *out, const struct pks_render *r, const char *text, 
 	const char *level = pks_level_name(r->level);
 	char *p = CAT(out, "{\"time\":\"");
 
-	p = utc(p, r->t_real_ns);
+	p = utc(p, r->t_real_ns, r->utc);
 	p = CAT(p, "\",\"level\":");
 	p = pks_put_udec(p, (uint64_t)r->level, 1, '0');
 	p = CAT(p, ",\"level_name\":\"");

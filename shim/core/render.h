@@ -10,6 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The date and time of day of a JSON line, kept for the next in the same second. */
+struct pks_utc {
+	uint64_t sec;
+	bool valid;
+	char text[19];		/* "YYYY-MM-DDThh:mm:ss" */
+};
+
 /* The line formats of PRINTK_SHIM_FORMAT; AUTO is resolved before rendering. */
 enum pks_linefmt {
 	PKS_LINE_AUTO, PKS_LINE_PLAIN, PKS_LINE_PREFIX, PKS_LINE_DMESG, PKS_LINE_KMSG, PKS_LINE_JSON
@@ -33,6 +40,7 @@ struct pks_render {
 	long pid;
 	const char *ident;
 	const char *func;	/* the caller's function, or NULL */
+	struct pks_utc *utc;	/* the writer's cache of the time text, or NULL */
 };
 
 size_t pks_render_prefix(char *out, const struct pks_render *r);

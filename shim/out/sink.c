@@ -137,6 +137,7 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
 	r->pid = pks_pid();
 	r->ident = c->ident;
 	r->func = func_of(w, l->site);
+	r->utc = &w->utc;
 }
 
 /*

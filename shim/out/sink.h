@@ -19,6 +19,7 @@ struct pks_writer {
 	bool in_handler;	/* written from a signal handler's context */
 	const void *site;	/* the last caller looked up, and its name: */
 	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
+	struct pks_utc utc;	/* a JSON line's time text, per second */
 };
 
 void pks_sink_line(struct pks_line *l, void *writer);

@@ -37,6 +37,15 @@ static void json_cases(void)
 		"\"caller\":\"f\",\"msg\":\"m\"}\n";
 
 	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record");
+	/* the time text kept per second: the same bytes, and a new second is seen */
+	struct pks_utc cache = { 0 };
+	r.utc = &cache;
+	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record, time kept");
+	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record, time reused");
+	r.t_real_ns += 2000000000u;
+	ok(pks_render_json(buf, &r, "m", 1) && !memcmp(buf, "{\"time\":\"2025-12-04T01:02:05.000456Z\"", 37),
+	   "json record, a later second");
+	r.utc = NULL;
 	json_msg("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
 		 "json keeps valid UTF-8");
 	json_msg("\xc0\xaf", 2, "\\\\xc0\\\\xaf", "json: an overlong sequence is escaped");
