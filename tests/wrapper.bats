@@ -334,7 +334,9 @@ lib_like() {
 	mkdir -p "$T/usr/bin" "$T/usr/$lib/printk-shim"
 	cp "$MODULE" "$T/usr/$lib/printk-shim/libprintk-shim.so"
 	src=$abs_top_srcdir/shim
-	${CC:-cc} -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
+	# the core library is built with the sanitizers, if the tree is
+	# shellcheck disable=SC2086
+	${CC:-cc} $SAN_CFLAGS $SAN_LDFLAGS -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
 		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" \
