@@ -37,6 +37,18 @@ remove() {
 	apt_get remove -y -qq "$@" >/dev/null 2>&1 || dpkg -r "$@" >/dev/null
 }
 
+# conclude NAME RC: the work directory removed (or kept, and said where),
+# the counts printed, and the exit: 1 when a check failed, else RC.
+conclude() {
+	if [ "$2" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
+		rm -rf "$work"
+	else
+		echo "left in $work"
+	fi
+	echo "$1: $passed passed, $failed failed ($(($(date +%s) - t0)) s)"
+	[ "$failed" -eq 0 ] && exit "$2" || exit 1
+}
+
 # preflight SCRIPT: root and apt-get, and none of the packages installed
 # yet (the scripts install and remove them); exits 1 with a reason if not.
 preflight() {

@@ -38,13 +38,7 @@ finish() {
 			libprintk-shim:amd64 libprintk-shim:i386 || rc=1
 	fi
 	[ -z "$registered" ] || echo -1 >"$binfmt/$qemu_entry" || rc=1
-	if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
-		rm -rf "$work"
-	else
-		echo "left in $work"
-	fi
-	echo "debian-multiarch: $passed passed, $failed failed ($(($(date +%s) - t0)) s)"
-	[ "$failed" -eq 0 ] && exit "$rc" || exit 1
+	conclude debian-multiarch "$rc"
 }
 
 preflight debian/ci-multiarch.sh

@@ -28,13 +28,7 @@ finish() {
 		say "removing the packages"
 		remove printk-shim-dev printk-shim "libprintk-shim:$arch" || rc=1
 	fi
-	if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ] && [ -z "${KEEP:-}" ]; then
-		rm -rf "$work"
-	else
-		echo "left in $work"
-	fi
-	echo "debian-ci: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ] && exit "$rc" || exit 1
+	conclude debian-ci "$rc"
 }
 
 preflight debian/ci-test.sh
