@@ -66,11 +66,11 @@ static int socket_get(void)
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
 	ino = ino_of(fd);
-	atomic_store(&sock_ino, ino);
 	if (!atomic_compare_exchange_strong(&sock, &old, fd)) {
 		close(fd);	/* another thread's socket won */
 		return old;
 	}
+	atomic_store(&sock_ino, ino);	/* only the winner's: a loser's would unseat it */
 	return fd;
 }
 
