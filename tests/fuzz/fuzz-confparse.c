@@ -46,7 +46,7 @@ static void check_outputs(const struct pks_var *v, const struct pks_settings *s)
 		if (o->kind == PKS_OUT_FD && o->fd < 0)
 			fail(v->name, "a negative fd:");
 		if (o->kind != PKS_OUT_STDERR && o->kind != PKS_OUT_SYSLOG &&
-		    o->kind != PKS_OUT_FILE && o->kind != PKS_OUT_FD)
+		    o->kind != PKS_OUT_FILE && o->kind != PKS_OUT_FD && o->kind != PKS_OUT_JOURNAL)
 			fail(v->name, "an unknown output kind");
 	}
 }
@@ -68,7 +68,8 @@ static void round_trip(const struct pks_var *v, const struct pks_settings *s)
 			n += (size_t)snprintf(text + n, sizeof(text) - n, "%sfd:%d", sep, o->fd);
 		else
 			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", sep,
-					      o->kind == PKS_OUT_SYSLOG ? "syslog" : "stderr");
+					      o->kind == PKS_OUT_SYSLOG ? "syslog" :
+					      o->kind == PKS_OUT_JOURNAL ? "journal" : "stderr");
 	}
 	pks_settings_default(&again);
 	if (v->parse(&again, text))
@@ -92,7 +93,7 @@ static void check(const struct pks_var *v, const struct pks_settings *s)
 		fail(v->name, "LINE_MAX out of range");
 	if (s->cont != 0 && s->cont != 1)
 		fail(v->name, "an unknown continuation mode");
-	if (s->format < PKS_LINE_AUTO || s->format > PKS_LINE_KMSG)
+	if (s->format < PKS_LINE_AUTO || s->format > PKS_LINE_JSON)
 		fail(v->name, "an unknown format");
 	if (s->color < PKS_COLOR_AUTO || s->color > PKS_COLOR_NEVER)
 		fail(v->name, "an unknown colour mode");
@@ -104,6 +105,9 @@ static void check(const struct pks_var *v, const struct pks_settings *s)
 	if (!terminated(s->syslog_socket, sizeof(s->syslog_socket)) || s->syslog_socket[0] != '/' ||
 	    strlen(s->syslog_socket) >= 108)
 		fail(v->name, "a syslog socket path not absolute or too long for sun_path");
+	if (!terminated(s->journal_socket, sizeof(s->journal_socket)) || s->journal_socket[0] != '/' ||
+	    strlen(s->journal_socket) >= 108)
+		fail(v->name, "a journal socket path not absolute or too long for sun_path");
 	if (!terminated(s->syslog_ident, sizeof(s->syslog_ident)) ||
 	    strpbrk(s->syslog_ident, " \t\n[]:"))
 		fail(v->name, "a syslog ident with blanks, brackets or colons");
@@ -143,6 +147,7 @@ static void canonical(struct pks_settings *s)
 		clear_string(o->path, sizeof(o->path));
 	}
 	clear_string(s->syslog_socket, sizeof(s->syslog_socket));
+	clear_string(s->journal_socket, sizeof(s->journal_socket));
 	clear_string(s->syslog_ident, sizeof(s->syslog_ident));
 #ifdef PKS_SYMBOLS_MAX
 	for (int i = 0; i < PKS_SYMBOLS_MAX; i++) {
