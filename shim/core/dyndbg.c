@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Dynamic debug's control language, as lib/dynamic_debug.c reads it
+ * (printk-shim(7) DYNAMIC DEBUG): queries split on ';' and newlines, words
+ * split on blanks with ' and " quoting, keyword-value pairs, then the flags.
+ * A query is kept whole or not at all. Also the decorations and the control
+ * file's line of one call site. Pure: no environment, no I/O, no heap.
+ */
+#include "core/dyndbg.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXWORDS	9	/* the kernel's: four pairs and the flags */
+
+struct word { const char *p; size_t n; };
+
+/* The kernel's opt_array: the control file prints the flags in this order. */
+static const struct { char c; unsigned int flag; } opts[] = {
+	{ 'p', PKS_DD_PRINT }, { 'm', PKS_DD_MODNAME }, { 'f', PKS_DD_FUNCNAME },
+	{ 's', PKS_DD_SRCNAME }, { 'l', PKS_DD_LINENO }, { 't', PKS_DD_TID }, { '_', 0 },
+};
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Split @n bytes at @s into words. Return: how many, or -1 with *@why. */
+static int tokenize(const char *s, size_t n, struct word *w, const char **why)
+{
+	const char *e = s + n, *end;
+	int nw = 0;
+
+	for (;;) {
+		while (s < e && blank(*s))
+			s++;
+		if (s == e || *s == '#')
+			return nw;
+		if (nw == MAXWORDS) {
+			*why = "too many words, expected at most 4 keyword-value pairs and the flags";
+			return -1;
+		}
+		if (*s == '"' || *s == '\'') {
+			end = memchr(s + 1, *s, (size_t)(e - s - 1));
+			if (!end) {
+				*why = "unclosed quote";
+				return -1;
+			}
+			w[nw++] = (struct word){ s + 1, (size_t)(end - s - 1) };
+			s = end + 1;
+		} else {
+			for (end = s; end < e && !blank(*end); end++)
+				;
+			w[nw++] = (struct word){ s, (size_t)(end - s) };
+			s = end;
+		}
+	}
+}
+
+static bool is(const struct word *w, const char *k)
+{
+	return w->n == strlen(k) && !memcmp(w->p, k, w->n);
+}
+
+/* A copy of @n bytes in the pool, NUL-terminated, or NULL when full. */
+static char *keep(struct pks_dd_rules *r, const char *p, size_t n)
+{
+	char *d;
+
+	if (n >= sizeof(r->pool) - r->used)
+		return NULL;
+	d = r->pool + r->used;
+	memcpy(d, p, n);
+	d[n] = '\0';
+	r->used += n + 1;
+	return d;
+}
+
+/* The kernel's string_unescape(UNESCAPE_SPACE | UNESCAPE_OCTAL | UNESCAPE_SPECIAL), in place. */
+static void unescape(char *s)
+{
+	static const char from[] = "fnrtv\"\\ae", to[] = "\f\n\r\t\v\"\\\a\033";
+	char *d = s, *k;
+
+	while (*s) {
+		if (*s != '\\' || !s[1]) {
+			*d++ = *s++;
+		} else if (s[1] >= '0' && s[1] <= '7') {
+			unsigned int v = 0;
+			int i;
+
+			for (i = 1; i <= 3 && s[i] >= '0' && s[i] <= '7'; i++)
+				v = v * 8 + (unsigned int)(s[i] - '0');
+			*d++ = (char)v;
+			s += i;
+		} else if ((k = strchr(from, s[1])) != NULL) {
+			*d++ = to[k - from];
+			s += 2;
+		} else {
+			*d++ = *s++;	/* unknown: kept as written */
+		}
+	}
+	*d = '\0';
+}
+
+/* A line number: digits, or empty for none. */
+static int lineno(const char *p, size_t n, unsigned int *v)
+{
+	unsigned long x = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		x = x * 10 + (unsigned long)(p[i] - '0');
+		if (x > UINT_MAX)
+			return -1;
+	}
+	*v = (unsigned int)x;
+	return 0;
+}
+
+#define LINES "a line N, a range N-M, N- or -M"
+
+/* "N", "N-M", "N-" (to the end) or "-M" (from the start), as parse_linerange(). */
+static const char *linerange(struct pks_dd_query *q, const char *p, size_t n)
+{
+	const char *dash = memchr(p, '-', n);
+
+	if (q->first || q->last)
+		return "line given twice";
+	if (!dash) {
+		if (!n || lineno(p, n, &q->first))
+			return "expected " LINES;
+		q->last = q->first;
+		return NULL;
+	}
+	if (lineno(p, (size_t)(dash - p), &q->first) ||
+	    lineno(dash + 1, n - (size_t)(dash - p) - 1, &q->last))
+		return "expected " LINES;
+	if (!q->last)
+		q->last = UINT_MAX;
+	if (q->last < q->first)
+		return "the range's last line is before its first";
+	return NULL;
+}
+
+/* Set *@dst to a pool copy of @w, once. */
+static const char *set(struct pks_dd_rules *r, const char **dst, const struct word *w,
+		       const char *name)
+{
+	static char twice[32];
+
+	if (*dst) {
+		snprintf(twice, sizeof(twice), "%s given twice", name);
+		return twice;
+	}
+	*dst = keep(r, w->p, w->n);
+	return *dst ? NULL : "no room left for the query's words";
+}
+
+/* "file NAME[:FUNC|:LINES]": the kernel's tail after a colon. */
+static const char *file(struct pks_dd_rules *r, struct pks_dd_query *q, const struct word *w)
+{
+	const char *colon = memchr(w->p, ':', w->n);
+	struct word tail;
+	const char *why;
+	char c;
+
+	if (!colon)
+		return set(r, &q->file, w, "file");
+	tail = (struct word){ colon + 1, w->n - (size_t)(colon - w->p) - 1 };
+	why = set(r, &q->file, &(struct word){ w->p, (size_t)(colon - w->p) }, "file");
+	if (why)
+		return why;
+	c = tail.n ? tail.p[0] : '\0';
+	if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '*' || c == '?')
+		return set(r, &q->func, &tail, "func");
+	return linerange(q, tail.p, tail.n);
+}
+
+static const char *pair(struct pks_dd_rules *r, struct pks_dd_query *q, const struct word *k,
+			const struct word *v)
+{
+	const char *why;
+
+	if (is(k, "func"))
+		return set(r, &q->func, v, "func");
+	if (is(k, "file"))
+		return file(r, q, v);
+	if (is(k, "module"))
+		return set(r, &q->module, v, "module");
+	if (is(k, "line"))
+		return linerange(q, v->p, v->n);
+	if (is(k, "format")) {
+		why = set(r, &q->format, v, "format");
+		if (!why)
+			unescape((char *)q->format);
+		return why;
+	}
+	return "unknown keyword, expected file, func, line, module or format";
+}
+
+/* "[+-=][pmfslt_]*": the op, then flags; '=' with none clears them all. */
+static const char *flags(struct pks_dd_query *q, const struct word *w)
+{
+	static char bad[80];
+	unsigned int f = 0;
+	size_t i, j;
+
+	if (!w->n || !strchr("+-=", w->p[0]))
+		return "the flags must start with +, - or =";
+	for (i = 1; i < w->n; i++) {
+		for (j = 0; j < sizeof(opts) / sizeof(opts[0]) && opts[j].c != w->p[i]; j++)
+			;
+		if (j == sizeof(opts) / sizeof(opts[0])) {
+			snprintf(bad, sizeof(bad),
+				 "unknown flag '%c', expected p, m, f, s, l, t or _", w->p[i]);
+			return bad;
+		}
+		f |= opts[j].flag;
+	}
+	switch (w->p[0]) {
+	case '=':
+		q->flags = f, q->mask = 0;
+		break;
+	case '+':
+		q->flags = f, q->mask = ~0u;
+		break;
+	default:
+		q->flags = 0, q->mask = ~f;
+		break;
+	}
+	return NULL;
+}
+
+/* One query of @n bytes: into the next rule, or NULL after *@why. */
+static const char *query(struct pks_dd_rules *r, const char *s, size_t n)
+{
+	struct pks_dd_query q = { NULL, NULL, NULL, NULL, 0, 0, 0, 0 };
+	struct word w[MAXWORDS];
+	size_t used = r->used;
+	const char *why = NULL;
+	int nw = tokenize(s, n, w, &why);
+
+	if (nw < 0)
+		return why;
+	if (r->n == PKS_DD_QUERIES)
+		return "too many queries";
+	if (nw % 2 == 0)
+		return "expected keyword-value pairs, then the flags";
+	for (int i = 0; i + 1 < nw && !why; i += 2)
+		why = pair(r, &q, &w[i], &w[i + 1]);
+	if (!why)
+		why = flags(&q, &w[nw - 1]);
+	if (why) {
+		r->used = used;	/* the query's words are given back */
+		return why;
+	}
+	r->uses |= (q.file ? PKS_DD_USES_FILE : 0) | (q.first || q.last ? PKS_DD_USES_LINE : 0);
+	r->q[r->n++] = q;
+	return NULL;
+}
+
+/**
+ * pks_dd_parse() - read the queries of @text into @r
+ * @bad: told of each query ignored, with the reason
+ * Return: the number of queries kept.
+ */
+int pks_dd_parse(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *bad, void *arg)
+{
+	const char *s = text, *e, *why;
+
+	memset(r, 0, sizeof(*r) - sizeof(r->pool));
+	for (;; s = e + 1) {
+		e = s + strcspn(s, ";\n");
+		while (s < e && blank(*s))
+			s++;
+		if (s < e && *s != '#' && (why = query(r, s, (size_t)(e - s))) != NULL)
+			bad(arg, s, (size_t)(e - s), why);
+		if (!*e)
+			return r->n;
+	}
+}
+
+/**
+ * pks_dd_wild() - the kernel's match_wildcard(): '*' any run, '?' any one byte
+ * Return: whether @pat matches all of @s.
+ */
+bool pks_dd_wild(const char *pat, const char *s)
+{
+	const char *star = NULL, *from = s;
+
+	while (*s) {
+		if (*pat == '*') {
+			star = ++pat;
+			from = s;
+		} else if (*pat == '?' || *pat == *s) {
+			pat++, s++;
+		} else if (star) {
+			pat = star;
+			s = ++from;
+		} else {
+			return false;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+
+static const char *base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static bool match(const struct pks_dd_query *q, const struct pks_dd_site *s)
+{
+	const char *at;
+
+	if (q->module && !(s->module && pks_dd_wild(q->module, s->module)))
+		return false;
+	if (q->file && !(s->filename && (pks_dd_wild(q->file, s->filename) ||
+					 pks_dd_wild(q->file, base(s->filename)))))
+		return false;
+	if (q->func && !(s->function && pks_dd_wild(q->func, s->function)))
+		return false;
+	if (q->format) {
+		if (!s->format)
+			return false;
+		if (q->format[0] == '^') {	/* anchored at the start */
+			at = strstr(s->format, q->format + 1);
+			if (at != s->format)
+				return false;
+		} else if (!strstr(s->format, q->format)) {
+			return false;
+		}
+	}
+	if ((q->first || q->last) && !s->lineno)
+		return false;
+	if (q->first && s->lineno < q->first)
+		return false;
+	return !(q->last && s->lineno > q->last);
+}
+
+/** pks_dd_apply() - Return: @flags of site @s after every rule, in order. */
+unsigned int pks_dd_apply(const struct pks_dd_rules *r, const struct pks_dd_site *s,
+			  unsigned int flags)
+{
+	for (int i = 0; i < r->n; i++)
+		if (match(&r->q[i], s))
+			flags = (flags & r->q[i].mask) | r->q[i].flags;
+	return flags;
+}
+
+/* snprintf's count, kept within the room left, as the kernel's remaining(). */
+#define PUT(...) (pos += (size_t)snprintf(buf + pos, pos < size ? size - pos : 0, __VA_ARGS__))
+
+/**
+ * pks_dd_prefix() - the kernel's dynamic_emit_prefix(): "[tid] " (or
+ * "<intr> " for @tid < 0, in a signal handler), then "module:", "function:",
+ * "file:", "line:" for the flags that ask, and a space after any of those.
+ * An unknown field is left out.
+ * Return: the length, truncated to @size - 1.
+ */
+size_t pks_dd_prefix(char *buf, size_t size, unsigned int flags, const struct pks_dd_site *s,
+		     long tid)
+{
+	size_t pos = 0, after_tid;
+
+	buf[0] = '\0';
+	if (flags & PKS_DD_TID) {
+		if (tid < 0)
+			PUT("<intr> ");
+		else
+			PUT("[%ld] ", tid);
+	}
+	after_tid = pos;
+	if ((flags & PKS_DD_MODNAME) && s->module)
+		PUT("%s:", s->module);
+	if ((flags & PKS_DD_FUNCNAME) && s->function)
+		PUT("%s:", s->function);
+	if ((flags & PKS_DD_SRCNAME) && s->filename)
+		PUT("%s:", s->filename);
+	if ((flags & PKS_DD_LINENO) && s->lineno)
+		PUT("%u:", s->lineno);
+	if (pos != after_tid)
+		PUT(" ");
+	return pos < size ? pos : size - 1;
+}
+
+/** pks_dd_flags_text() - @flags as the control file shows them; @buf holds 8. */
+size_t pks_dd_flags_text(char *buf, unsigned int flags)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (flags & opts[i].flag)
+			buf[n++] = opts[i].c;
+	if (!n)
+		buf[n++] = '_';
+	buf[n] = '\0';
+	return n;
+}
+
+/**
+ * pks_dd_site_text() - "file:line [module]function =flags \"format\"\n", as
+ * the kernel's control file: tab, CR and newline in the format escaped as
+ * \t, \r, \n (seq_escape_str() with ESCAPE_SPACE), nothing else.
+ * Return: the length it needs; what fits of it is in @buf.
+ */
+size_t pks_dd_site_text(char *buf, size_t size, const struct pks_dd_site *s, unsigned int flags)
+{
+	char f[8];
+	size_t pos = 0;
+	const char *p;
+
+	pks_dd_flags_text(f, flags);
+	PUT("%s:%u [%s]%s =%s \"", s->filename ? s->filename : "", s->lineno,
+	    s->module ? s->module : "", s->function ? s->function : "", f);
+	for (p = s->format ? s->format : ""; *p; p++) {
+		if (*p == '\t')
+			PUT("\\t");
+		else if (*p == '\r')
+			PUT("\\r");
+		else if (*p == '\n')
+			PUT("\\n");
+		else
+			PUT("%c", *p);
+	}
+	PUT("\"\n");
+	return pos;
+}

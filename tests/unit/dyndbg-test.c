@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of shim/core/dyndbg.c: queries, matching, decorations, the control file's line. */
+#include "core/dyndbg.h"
+#include "tap.h"
+
+static char said[512];
+static int nsaid;
+
+static void bad(void *arg, const char *q, size_t n, const char *why)
+{
+	size_t len = strlen(said);
+
+	(void)arg;
+	snprintf(said + len, sizeof(said) - len, "\"%.*s\": %s|", (int)n, q, why);
+	nsaid++;
+}
+
+static struct pks_dd_rules r;
+
+static int parse(const char *text)
+{
+	said[0] = '\0';
+	nsaid = 0;
+	return pks_dd_parse(&r, text, bad, NULL);
+}
+
+static const struct pks_dd_site site = { "drv", "probe_one", "drivers/net/foo.c",
+					 "probe %d ok\n", 120 };
+
+/* The flags of @s, from @from, after @text; -1 when a query was ignored. */
+static int after(const char *text, const struct pks_dd_site *s, unsigned int from)
+{
+	parse(text);
+	return nsaid ? -1 : (int)pks_dd_apply(&r, s, from);
+}
+
+static void flags_are(const char *text, unsigned int from, unsigned int want)
+{
+	int got = after(text, &site, from);
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s", text);
+	for (char *c = name; *c; c++)
+		*c = *c == '\n' ? '|' : *c;	/* a TAP line is one line */
+	ok(got == (int)want, "'%s' from %#x: %#x (got %#x)", name, from, want, got);
+}
+
+static void refused(const char *text, const char *want)
+{
+	parse(text);
+	is_mem(said, strlen(said), want, strlen(want), text);
+}
+
+static void prefix(unsigned int flags, long tid, const char *want)
+{
+	char buf[PKS_DD_PREFIX];
+	size_t n = pks_dd_prefix(buf, sizeof(buf), flags, &site, tid);
+
+	is_mem(buf, n, want, strlen(want), want);
+}
+
+int main(void)
+{
+	const unsigned int P = PKS_DD_PRINT;
+	struct pks_dd_site other = site;
+	char buf[256];
+	size_t n;
+
+	/* Keywords, each alone. */
+	flags_are("+p", 0, P);
+	flags_are("module drv +p", 0, P);
+	flags_are("module dr? +p", 0, P);
+	flags_are("module d* +p", 0, P);
+	flags_are("module other +p", 0, 0);
+	flags_are("func probe_one +p", 0, P);
+	flags_are("func probe* +p", 0, P);
+	flags_are("func *_one +p", 0, P);
+	flags_are("func probe +p", 0, 0);
+	flags_are("file foo.c +p", 0, P);
+	flags_are("file drivers/net/foo.c +p", 0, P);
+	flags_are("file drivers/*/foo.c +p", 0, P);
+	flags_are("file net/foo.c +p", 0, 0);
+	flags_are("file f*.c +p", 0, P);
+	flags_are("file foo.c:probe_one +p", 0, P);
+	flags_are("file foo.c:other +p", 0, 0);
+	flags_are("file foo.c:120 +p", 0, P);
+	flags_are("file foo.c:121 +p", 0, 0);
+	flags_are("format probe +p", 0, P);
+	flags_are("format \"%d ok\" +p", 0, P);
+	flags_are("format 'ok\\n' +p", 0, P);
+	flags_are("format ok\\012 +p", 0, P);
+	flags_are("format ^probe +p", 0, P);
+	flags_are("format ^ok +p", 0, 0);
+	flags_are("format nothing +p", 0, 0);
+
+	/* Lines and ranges as parse_linerange() takes them. */
+	flags_are("line 120 +p", 0, P);
+	flags_are("line 119 +p", 0, 0);
+	flags_are("line 100-200 +p", 0, P);
+	flags_are("line 120-120 +p", 0, P);
+	flags_are("line 121-200 +p", 0, 0);
+	flags_are("line 100- +p", 0, P);
+	flags_are("line 121- +p", 0, 0);
+	flags_are("line -120 +p", 0, P);
+	flags_are("line -119 +p", 0, 0);
+	other.lineno = 0;
+	ok(after("line -200 +p", &other, 0) == 0, "an unknown line matches no line bound");
+	ok(after("file foo.c +p", &(struct pks_dd_site){ "drv", "f", NULL, "x", 1 }, 0) == 0,
+	   "an unknown file matches no file");
+
+	/* Flags and ops. */
+	flags_are("+pmfslt", 0, 0x3f);
+	flags_are("-p", 0x3f, 0x3e);
+	flags_are("-mf", 0x3f, 0x39);
+	flags_are("=", 0x3f, 0);
+	flags_are("=_", 0x3f, 0);
+	flags_are("=pl", 0x3f, P | PKS_DD_LINENO);
+	flags_are("+_", 0x4, 0x4);
+	flags_are("-_", 0x4, 0x4);
+
+	/* Several queries, in order; separators, blanks and comments. */
+	flags_are("+pf; func probe_one -f", 0, P);
+	flags_are("-p\nmodule drv +p", P, P);
+	flags_are("  module drv   +p  ;  ; # a comment\n", 0, P);
+	flags_are("func other +p; func probe_one +m; line 1-5 -m", 0, PKS_DD_MODNAME);
+	flags_are("module drv func probe_one file foo.c line 120 +t", 0, PKS_DD_TID);
+	ok(parse("+p;+f;# x;\n;-t") == 3 && nsaid == 0, "three queries, the rest blank or comments");
+
+	/* Bad queries: each is ignored, the others kept. */
+	refused("modul drv +p", "\"modul drv +p\": unknown keyword, expected file, func, line, module or format|");
+	refused("+x", "\"+x\": unknown flag 'x', expected p, m, f, s, l, t or _|");
+	refused("module drv p", "\"module drv p\": the flags must start with +, - or =|");
+	refused("module drv", "\"module drv\": expected keyword-value pairs, then the flags|");
+	refused("line 5-3 +p", "\"line 5-3 +p\": the range's last line is before its first|");
+	refused("line x +p", "\"line x +p\": expected a line N, a range N-M, N- or -M|");
+	refused("line 4 line 5 +p", "\"line 4 line 5 +p\": line given twice|");
+	refused("func a func b +p", "\"func a func b +p\": func given twice|");
+	refused("format \"abc +p", "\"format \"abc +p\": unclosed quote|");
+	refused("func a func b func c func d func e +p",
+		"\"func a func b func c func d func e +p\": too many words, expected at most 4 keyword-value pairs and the flags|");
+	ok(parse("+x; module drv +p; modul y +p") == 1 && nsaid == 2 &&
+	   pks_dd_apply(&r, &site, 0) == P, "a bad query leaves the good ones");
+
+	/* Wildcards as match_wildcard(). */
+	ok(pks_dd_wild("*", "") && pks_dd_wild("a*b*c", "aXbYbc") && !pks_dd_wild("a*b", "ac") &&
+	   pks_dd_wild("??", "ab") && !pks_dd_wild("?", "") && pks_dd_wild("*a", "aaa"),
+	   "wildcards: * and ?");
+
+	/* Decorations: dynamic_emit_prefix(), byte for byte. */
+	prefix(P, 7, "");
+	prefix(P | PKS_DD_TID, 42, "[42] ");
+	prefix(P | PKS_DD_TID, -1, "<intr> ");
+	prefix(PKS_DD_MODNAME, 0, "drv: ");
+	prefix(PKS_DD_FUNCNAME, 0, "probe_one: ");
+	prefix(PKS_DD_SRCNAME, 0, "drivers/net/foo.c: ");
+	prefix(PKS_DD_LINENO, 0, "120: ");
+	prefix(0x3f, 42, "[42] drv:probe_one:drivers/net/foo.c:120: ");
+	prefix(PKS_DD_FUNCNAME | PKS_DD_LINENO, 0, "probe_one:120: ");
+
+	/* The control file's line. */
+	n = pks_dd_site_text(buf, sizeof(buf), &site, P | PKS_DD_FUNCNAME | PKS_DD_TID);
+	is_mem(buf, n, "drivers/net/foo.c:120 [drv]probe_one =pft \"probe %d ok\\n\"\n",
+	       strlen("drivers/net/foo.c:120 [drv]probe_one =pft \"probe %d ok\\n\"\n"), "control line");
+	n = pks_dd_site_text(buf, sizeof(buf),
+			     &(struct pks_dd_site){ "m", "f", "a.c", "\t\"q\"\r", 3 }, 0);
+	is_mem(buf, n, "a.c:3 [m]f =_ \"\\t\"q\"\\r\"\n", strlen("a.c:3 [m]f =_ \"\\t\"q\"\\r\"\n"),
+	       "control line: flags _, escapes");
+	n = pks_dd_flags_text(buf, 0x3f);
+	is_mem(buf, n, "pmfslt", 6, "flags in the control file's order");
+
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
