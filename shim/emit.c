@@ -12,6 +12,7 @@
  */
 #include "emit.h"
 #include "entry.h"
+#include "dyndbg.h"
 #include "init.h"
 #include "report.h"
 #include "base/clock.h"
@@ -306,6 +307,8 @@ int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
 		ret = forward(c, sym, fmt, ap);
+	} else if (unlikely(c->dd.n) && pks_dyndbg_claim(c, fmt, ap, caller, &ret)) {
+		;	/* printk-shim(7) DYNAMIC DEBUG: dropped, or printed decorated */
 	} else if (likely((x = pks_ctx_enter()) != NULL)) {
 		ret = run(c, x, fmt, ap, caller);
 		pks_ctx_leave(x);

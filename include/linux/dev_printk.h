@@ -3,8 +3,8 @@
  * dev_printk() and the dev_<level> family for ported driver code, with the
  * kernel's prefix: "<driver> <device>: " from dev_driver_string() and
  * dev_name(), or "(NULL device *): " for a NULL device. Also the _once and
- * _ratelimited variants, dev_dbg/dev_vdbg (DEBUG/VERBOSE_DEBUG, no dynamic
- * debug), dev_fmt, and dev_err_probe()/dev_warn_probe().
+ * _ratelimited variants, dev_dbg (a dynamic debug site, <linux/dynamic_debug.h>),
+ * dev_vdbg (VERBOSE_DEBUG), dev_fmt, and dev_err_probe()/dev_warn_probe().
  *
  * This header does not define struct device. At each call site the port's
  * own struct device, dev_name() and dev_driver_string() are used, as
@@ -81,14 +81,20 @@ struct device;
 			dev_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__); \
 	})
 
-/* DEBUG must be defined before this header is included, as in the kernel. */
-#ifdef DEBUG
+/* The kernel's __dynamic_dev_dbg(): the decorations, then the device's prefix. */
+#define pks_dynamic_dev_dbg(descriptor, dev, fmt, ...)			\
+	__extension__ ({						\
+		const struct device *pks_dev = (dev);			\
+									\
+		__dynamic_pr_debug(descriptor, PKS_DEV_PREFIX_FMT fmt,	\
+				   PKS_DEV_PREFIX_ARGS(pks_dev),	\
+				   ##__VA_ARGS__);			\
+	})
+
+/* A dynamic debug site: DEBUG, defined before this header, gives its default. */
 #define dev_dbg(dev, fmt, ...)						\
-	dev_printk(KERN_DEBUG, dev, dev_fmt(fmt), ##__VA_ARGS__)
-#else
-#define dev_dbg(dev, fmt, ...)						\
-	pks_dev_no_printk(dev, dev_fmt(fmt), ##__VA_ARGS__)
-#endif
+	_dynamic_func_call(fmt, pks_dynamic_dev_dbg, dev, dev_fmt(fmt),	\
+			   ##__VA_ARGS__)
 
 #ifdef VERBOSE_DEBUG
 #define dev_vdbg	dev_dbg
@@ -146,14 +152,18 @@ struct device;
 	dev_level_ratelimited(dev_notice, dev, fmt, ##__VA_ARGS__)
 #define dev_info_ratelimited(dev, fmt, ...)				\
 	dev_level_ratelimited(dev_info, dev, fmt, ##__VA_ARGS__)
-/* Without DEBUG no state is kept, so nothing is counted as suppressed. */
-#ifdef DEBUG
+/* The kernel's: the limit counts only the calls of an enabled site. */
 #define dev_dbg_ratelimited(dev, fmt, ...)				\
-	dev_level_ratelimited(dev_dbg, dev, fmt, ##__VA_ARGS__)
-#else
-#define dev_dbg_ratelimited(dev, fmt, ...)				\
-	pks_dev_no_printk(dev, dev_fmt(fmt), ##__VA_ARGS__)
-#endif
+	do {								\
+		static DEFINE_RATELIMIT_STATE(pks_rs,			\
+					      DEFAULT_RATELIMIT_INTERVAL, \
+					      DEFAULT_RATELIMIT_BURST);	\
+		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
+									\
+		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug) && __ratelimit(&pks_rs)) \
+			pks_dynamic_dev_dbg(&pks_ddebug, dev, dev_fmt(fmt), \
+					    ##__VA_ARGS__);		\
+	} while (0)
 
 /*
  * The kernel's "error %pe: <message>" for a failed probe: nothing for

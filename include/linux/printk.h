@@ -12,8 +12,11 @@
  * over _printk: code built with these headers calls the symbol "printk".
  * _printk and _printk_deferred are declared for code that names them.
  *
- * Not provided: dynamic debug (pr_debug follows DEBUG alone, as with
- * CONFIG_DYNAMIC_DEBUG=n), printk indexing, console and printk_safe control.
+ * pr_debug, pr_debug_ratelimited and print_hex_dump_debug use dynamic debug
+ * (<linux/dynamic_debug.h>), as with CONFIG_DYNAMIC_DEBUG=y: DEBUG sets
+ * their default, printk-shim's PRINTK_SHIM_DYNDBG changes it per call site.
+ * pr_devel and pr_debug_once follow DEBUG alone, as in the kernel.
+ * Not provided: printk indexing, console and printk_safe control.
  * Thread-safety: the _once and _ratelimited state is shared safely by threads;
  * printk_timed_ratelimit()'s state is its caller's to guard.
  */
@@ -33,6 +36,7 @@
 #endif
 #endif
 #include <linux/kern_levels.h>
+#include <linux/dynamic_debug.h>
 #include <linux/pks_byteorder.h>
 #include <linux/hex.h>
 #include <linux/once_lite.h>
@@ -117,11 +121,12 @@ static inline const char *printk_skip_headers(const char *buffer)
 /* DEBUG must be defined before this header is included, as in the kernel. */
 #ifdef DEBUG
 #define pr_devel(fmt, ...)	printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug(fmt, ...)	printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #else
 #define pr_devel(fmt, ...)	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug(fmt, ...)	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #endif
+
+/* A statement, as the kernel's dynamic one; DEBUG gives its default. */
+#define pr_debug(fmt, ...)	dynamic_pr_debug(fmt, ##__VA_ARGS__)
 
 /* Once per call site; the value is true, as in v5.13+. */
 #define printk_once(fmt, ...)						\
@@ -176,14 +181,23 @@ static inline const char *printk_skip_headers(const char *buffer)
 #ifdef DEBUG
 #define pr_devel_ratelimited(fmt, ...)					\
 	printk_ratelimited(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug_ratelimited(fmt, ...)					\
-	printk_ratelimited(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #else
 #define pr_devel_ratelimited(fmt, ...)					\
 	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug_ratelimited(fmt, ...)					\
-	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #endif
+
+/* The kernel's: the limit counts only the calls of an enabled site. */
+#define pr_debug_ratelimited(fmt, ...)					\
+	do {								\
+		static DEFINE_RATELIMIT_STATE(pks_rs,			\
+					      DEFAULT_RATELIMIT_INTERVAL, \
+					      DEFAULT_RATELIMIT_BURST);	\
+		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
+									\
+		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug) && __ratelimit(&pks_rs)) \
+			__dynamic_pr_debug(&pks_ddebug, pr_fmt(fmt),	\
+					   ##__VA_ARGS__);		\
+	} while (0)
 
 #ifdef __cplusplus
 extern "C" {
@@ -424,24 +438,18 @@ static inline void print_hex_dump(const char *level, const char *prefix_str,
 #endif
 
 /*
- * As in current kernels built without dynamic debug: these print only when
- * DEBUG was defined before this header (print_hex_dump_bytes() included;
- * it was unconditional in older kernels).
+ * The kernel's dynamic_hex_dump(): a dynamic debug site whose format is
+ * @prefix_str when it is a literal, else "hexdump"; its rows are not
+ * decorated (print_hex_dump_bytes() included; it was unconditional in
+ * older kernels).
  */
-#ifdef DEBUG
 #define print_hex_dump_debug(prefix_str, prefix_type, rowsize,		\
 			     groupsize, buf, len, ascii)		\
-	print_hex_dump(KERN_DEBUG, prefix_str, prefix_type, rowsize,	\
-		       groupsize, buf, len, ascii)
-#else
-static inline void print_hex_dump_debug(const char *prefix_str, int prefix_type,
-					int rowsize, int groupsize,
-					const void *buf, size_t len, bool ascii)
-{
-	(void)prefix_str, (void)prefix_type, (void)rowsize, (void)groupsize;
-	(void)buf, (void)len, (void)ascii;
-}
-#endif
+	_dynamic_func_call_no_desc(__builtin_constant_p(prefix_str) ?	\
+				   (prefix_str) : "hexdump",		\
+				   print_hex_dump, KERN_DEBUG,		\
+				   prefix_str, prefix_type, rowsize,	\
+				   groupsize, buf, len, ascii)
 
 #define print_hex_dump_bytes(prefix_str, prefix_type, buf, len)	\
 	print_hex_dump_debug(prefix_str, prefix_type, 16, 1, buf, len, true)

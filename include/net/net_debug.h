@@ -3,8 +3,8 @@
  * netdev_printk() and the netdev_<level> family for ported network drivers,
  * with the kernel's prefix: "<driver> <parent device> <interface>: " for an
  * interface with a parent device, "<interface>: " for one without, and
- * "(NULL net_device): " for NULL. Also netdev_*_once and netdev_dbg and
- * netdev_vdbg (DEBUG, VERBOSE_DEBUG; no dynamic debug).
+ * "(NULL net_device): " for NULL. Also netdev_*_once, netdev_dbg (a dynamic
+ * debug site, <linux/dynamic_debug.h>) and netdev_vdbg (VERBOSE_DEBUG).
  *
  * This header does not define struct net_device. At each call site the
  * port's netdev_name() is used, and PKS_NETDEV_PARENT(ndev), by default the
@@ -72,14 +72,27 @@ struct net_device;
 			netdev_printk(KERN_DEBUG, ndev, fmt, ##__VA_ARGS__); \
 	})
 
-/* DEBUG must be defined before this header is included, as in the kernel. */
-#ifdef DEBUG
+/* The kernel's __dynamic_netdev_dbg(): the decorations, then the prefix. */
+#define pks_dynamic_netdev_dbg(descriptor, ndev, fmt, ...)		\
+	__extension__ ({						\
+		const struct net_device *pks_nd = (ndev);		\
+		const struct device *pks_np =				\
+			pks_nd ? PKS_NETDEV_PARENT(pks_nd) : NULL;	\
+									\
+		__dynamic_pr_debug(descriptor, "%s%s%s%s%s: " fmt,	\
+				   pks_np ? dev_driver_string(pks_np) : "", \
+				   pks_np ? " " : "",			\
+				   pks_np ? dev_name(pks_np) : "",	\
+				   pks_np ? " " : "",			\
+				   pks_nd ? netdev_name(pks_nd) :	\
+					    "(NULL net_device)",	\
+				   ##__VA_ARGS__);			\
+	})
+
+/* A dynamic debug site: DEBUG, defined before this header, gives its default. */
 #define netdev_dbg(ndev, fmt, ...)					\
-	netdev_printk(KERN_DEBUG, ndev, fmt, ##__VA_ARGS__)
-#else
-#define netdev_dbg(ndev, fmt, ...)					\
-	pks_netdev_no_printk(ndev, fmt, ##__VA_ARGS__)
-#endif
+	_dynamic_func_call(fmt, pks_dynamic_netdev_dbg, ndev, fmt,	\
+			   ##__VA_ARGS__)
 
 #ifdef VERBOSE_DEBUG
 #define netdev_vdbg	netdev_dbg

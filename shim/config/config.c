@@ -74,6 +74,12 @@ static void read_env(struct pks_config *c)
 	}
 }
 
+static void bad_query(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s\": %s; ignoring this query", (int)n, q, why);
+}
+
 /* systemd's rule: JOURNAL_STREAM names the stream only if fd 2 still is it. */
 static bool stderr_is_journal(void)
 {
@@ -202,6 +208,8 @@ static void load(struct pks_config *c)
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
 	read_env(c);
+	if (c->set.dyndbg[0])
+		pks_dd_parse(&c->dd, c->set.dyndbg, bad_query, NULL);
 	c->wrapped = wrapped_here();
 	if (c->set.format == PKS_LINE_AUTO)
 		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;

@@ -28,6 +28,7 @@ struct pks_config {
 	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */
 	bool wrapped;		/* the printk-shim command ran this process */
 	char ident[64];		/* syslog ident, resolved */
+	struct pks_dd_rules dd;	/* set.dyndbg's queries that were understood */
 };
 
 const struct pks_config *pks_config_slow(void);

@@ -259,6 +259,12 @@ static int p_symbols(struct pks_settings *s, const char *v)
 	return 0;
 }
 
+/* Kept as written: each query is read, and a bad one reported, by config.c. */
+static int p_dyndbg(struct pks_settings *s, const char *v)
+{
+	return copy(s->dyndbg, sizeof(s->dyndbg), v, strlen(v));
+}
+
 #define LEVELS "0..7 or emerg|alert|crit|err|warn|notice|info|debug"
 #define BOOL "0|1"
 
@@ -293,6 +299,9 @@ const struct pks_var pks_vars[] = {
 	{ "PATCH", "auto|always|never", "auto",
 	  "patch the printk functions the dynamic linker cannot interpose (auto), all found (always), none",
 	  false, p_patch },
+	{ "DYNDBG", "queries of the kernel's dynamic debug control language (at most 4095 bytes)",
+	  "none", "which KERN_DEBUG call sites print, and their decorations (\"func probe* +pf\")",
+	  false, p_dyndbg },
 };
 const size_t pks_nvars = sizeof(pks_vars) / sizeof(pks_vars[0]);
 

@@ -10,6 +10,7 @@
 #define PKS_CONFIG_VARS_H
 
 #include "core/cont.h"
+#include "core/dyndbg.h"
 #include "core/render.h"
 
 #include <stdbool.h>
@@ -55,6 +56,7 @@ struct pks_settings {
 	enum pks_patch patch;
 	int nsymbols;
 	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
+	char dyndbg[PKS_DD_POOL];	/* the queries as written; config.c reads them */
 };
 
 struct pks_var {

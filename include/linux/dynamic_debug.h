@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Dynamic debug for ported kernel code (printk-shim(7) DYNAMIC DEBUG): each
+ * pr_debug, dev_dbg, netdev_dbg and print_hex_dump_debug call site has a
+ * struct _ddebug in section __dyndbg, as in the kernel, whose flags say
+ * whether it prints (p) and how it is decorated. A disabled site costs one
+ * load and one branch predicted not taken, and no call.
+ *
+ * The flags start as _DPRINTK_FLAGS_DEFAULT: p with DEBUG defined before
+ * this header, none without. printk-shim changes them once, before the
+ * object's code runs: each translation unit has a constructor that hands
+ * its object's __dyndbg section (the linker's hidden __start___dyndbg and
+ * __stop___dyndbg, one pair per executable or shared object, dlopen'ed
+ * ones included) to pks_dynamic_register(). An enabled site calls
+ * pks_dynamic_printk(), which decorates the line. Both are weak
+ * references: without printk-shim, nothing is registered and an enabled
+ * site calls printk(KERN_DEBUG ...), so a port still links against nothing
+ * but the library that defines printk.
+ *
+ * The descriptor's format is the one written at the call site, before
+ * pr_fmt() and the dev_* and netdev_* prefixes, as the kernel records it;
+ * its modname is KBUILD_MODNAME if defined, else NULL, and printk-shim then
+ * names the object (its file name up to the first '.').
+ * Thread-safety: the flags are read with a relaxed atomic load; they are
+ * written only while the object is being loaded.
+ */
+#ifndef _DYNAMIC_DEBUG_H
+#define _DYNAMIC_DEBUG_H
+
+#include <linux/pks_byteorder.h>
+#include <linux/kern_levels.h>
+
+struct _ddebug {
+	const char *modname;
+	const char *function;
+	const char *filename;
+	const char *format;
+	unsigned int lineno;
+	unsigned int flags;
+} __attribute__((aligned(8)));
+
+#define _DPRINTK_FLAGS_NONE		0
+#define _DPRINTK_FLAGS_PRINT		(1 << 0)
+#define _DPRINTK_FLAGS_INCL_MODNAME	(1 << 1)
+#define _DPRINTK_FLAGS_INCL_FUNCNAME	(1 << 2)
+#define _DPRINTK_FLAGS_INCL_LINENO	(1 << 3)
+#define _DPRINTK_FLAGS_INCL_TID		(1 << 4)
+#define _DPRINTK_FLAGS_INCL_SOURCENAME	(1 << 5)
+#define _DPRINTK_FLAGS_INCL_ANY						\
+	(_DPRINTK_FLAGS_INCL_MODNAME | _DPRINTK_FLAGS_INCL_FUNCNAME |	\
+	 _DPRINTK_FLAGS_INCL_LINENO | _DPRINTK_FLAGS_INCL_TID |		\
+	 _DPRINTK_FLAGS_INCL_SOURCENAME)
+
+#ifdef DEBUG
+#define _DPRINTK_FLAGS_DEFAULT	_DPRINTK_FLAGS_PRINT
+#else
+#define _DPRINTK_FLAGS_DEFAULT	0
+#endif
+
+#ifdef KBUILD_MODNAME
+#define PKS_DDEBUG_MODNAME	KBUILD_MODNAME
+#else
+#define PKS_DDEBUG_MODNAME	NULL
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int pks_dynamic_printk(const struct _ddebug *descriptor, const char *fmt, ...)
+	__attribute__((weak, format(printf, 2, 3)));
+void pks_dynamic_register(struct _ddebug *start, struct _ddebug *stop) __attribute__((weak));
+
+/* The linker's bounds of this object's __dyndbg; absent (0) in one without sites. */
+extern struct _ddebug __start___dyndbg[] __attribute__((weak, visibility("hidden")));
+extern struct _ddebug __stop___dyndbg[] __attribute__((weak, visibility("hidden")));
+
+static void pks_dynamic_debug_here(void) __attribute__((constructor, used));
+static void pks_dynamic_debug_here(void)
+{
+	struct _ddebug *start = __start___dyndbg, *stop = __stop___dyndbg;
+
+	if (pks_dynamic_register && start != stop)
+		pks_dynamic_register(start, stop);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+/* One descriptor in __dyndbg, for the call site this expands at. */
+#define DEFINE_DYNAMIC_DEBUG_METADATA(name, fmt)			\
+	static struct _ddebug name					\
+	__attribute__((used, section("__dyndbg"), aligned(8))) = {	\
+		PKS_DDEBUG_MODNAME, __func__, __FILE__, (fmt), __LINE__, \
+		_DPRINTK_FLAGS_DEFAULT }
+
+#define DYNAMIC_DEBUG_BRANCH(descriptor)				\
+	__builtin_expect(__atomic_load_n(&(descriptor).flags,		\
+					 __ATOMIC_RELAXED) &		\
+			 _DPRINTK_FLAGS_PRINT, 0)
+
+/* @fmt must be a string literal: without printk-shim it follows KERN_DEBUG. */
+#define __dynamic_pr_debug(descriptor, fmt, ...)			\
+	((void)(pks_dynamic_printk ?					\
+		pks_dynamic_printk(descriptor, fmt, ##__VA_ARGS__) :	\
+		printk(KERN_DEBUG fmt, ##__VA_ARGS__)))
+
+/* The kernel's _dynamic_func_call(): @func gets the descriptor first. */
+#define _dynamic_func_call(fmt, func, ...)				\
+	do {								\
+		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
+		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug))			\
+			func(&pks_ddebug, ##__VA_ARGS__);		\
+	} while (0)
+
+/* _no_desc: @func is called without it, so prints undecorated. */
+#define _dynamic_func_call_no_desc(fmt, func, ...)			\
+	do {								\
+		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
+		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug))			\
+			func(__VA_ARGS__);				\
+	} while (0)
+
+#define dynamic_pr_debug(fmt, ...)					\
+	_dynamic_func_call(fmt, __dynamic_pr_debug, pr_fmt(fmt), ##__VA_ARGS__)
+
+#endif /* _DYNAMIC_DEBUG_H */

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Dynamic debug in the module (printk-shim(7) DYNAMIC DEBUG). Code built
+ * with our headers registers its object's __dyndbg descriptors from a
+ * constructor as the object is loaded, dlopen'ed ones included; the rules
+ * of PRINTK_SHIM_DYNDBG are applied to each descriptor then, once, and an
+ * enabled site calls pks_dynamic_printk(). For code built without them,
+ * each KERN_DEBUG call is decided here (pks_dyndbg_claim(), from emit.c),
+ * once per return address and format, the answer kept in a table.
+ * Thread-safety: registration runs under the dynamic linker's lock; the
+ * table is claimed slot by slot with compare-and-swap, never waits, takes
+ * no memory and may be read from a signal handler. Naming a call site
+ * uses dladdr(), as %pS does.
+ */
+#include "dyndbg.h"
+#include "emit.h"
+#include "base/compiler.h"
+#include "base/say.h"
+#include "core/dyndbg.h"
+#include "core/level.h"
+#include "ctx/signals.h"
+#include "format/format.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...);
+PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
+
+/* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
+static const char own[] = "\001" "7" "%s%pV";
+
+struct va_format_k {		/* include/linux/printk.h */
+	const char *fmt;
+	va_list *va;
+};
+
+/* pks_emit() with a format of ours; @caller stays the program's. */
+static int emit(const void *caller, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = pks_emit(PKS_SYM_PRINTK, fmt, ap, caller);
+	va_end(ap);
+	return r;
+}
+
+/*
+ * A KERN_DEBUG line of @fmt with the decorations @flags ask for. With
+ * PRINTK_SHIM_DISABLE=1 the text is formatted here, undecorated, for the
+ * next printk, which cannot read %pV.
+ */
+static int decorated(const struct pks_config *c, unsigned int flags,
+		     const struct pks_dd_site *s, const char *fmt, va_list ap, const void *caller)
+{
+	char pre[PKS_DD_PREFIX] = "";
+	struct va_format_k vaf;
+	va_list cp;
+	int r;
+
+	va_copy(cp, ap);
+	if (unlikely(c->set.disable)) {
+		char line[1024] = "\001" "7";
+
+		pks_vsnprintf(line + 2, sizeof(line) - 2, fmt, cp);
+		r = emit(caller, "%s", line);
+	} else {
+		if (flags & PKS_DD_INCL_ANY)
+			pks_dd_prefix(pre, sizeof(pre), flags, s,
+				      pks_sigdepth() ? -1 : (long)gettid());
+		vaf = (struct va_format_k){ fmt, &cp };
+		r = emit(caller, own, pre, &vaf);
+	}
+	va_end(cp);
+	return r;
+}
+
+static struct pks_dd_site site_of(const struct pks_ddebug *d)
+{
+	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno };
+}
+
+/**
+ * pks_dynamic_printk() - an enabled call site of code built with our headers
+ * @d: its descriptor; @fmt: the format after pr_fmt() and any device prefix
+ * Return: as printk().
+ */
+int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
+{
+	int saved = errno, r;
+	struct pks_dd_site s = site_of(d);
+	va_list ap;
+
+	va_start(ap, fmt);
+	r = decorated(pks_config(), __atomic_load_n(&d->flags, __ATOMIC_RELAXED), &s, fmt, ap,
+		      __builtin_return_address(0));
+	va_end(ap);
+	errno = saved;
+	return r;
+}
+
+/* The kernel's name for an object: its file's base name up to the first '.'. */
+static size_t object_name(char *dst, size_t size, const void *addr)
+{
+	Dl_info di;
+	const char *path = dladdr(addr, &di) && di.dli_fname && *di.dli_fname ?
+			   di.dli_fname : program_invocation_name;
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	n = n < size ? n : size - 1;
+	memcpy(dst, base, n);
+	dst[n] = '\0';
+	return n;
+}
+
+#define OBJECTS	64
+static char names[OBJECTS][64];		/* the registered objects' names */
+static const void *registered[OBJECTS];
+static int nregistered;
+
+/**
+ * pks_dynamic_register() - an object's descriptors, [@start, @stop), from
+ * each of its translation units' constructors: name the module where the
+ * descriptor does not, and apply the rules. Only the first call for an
+ * object does anything; past OBJECTS objects, every call does it again,
+ * to the same result.
+ */
+void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
+{
+	const struct pks_config *c = pks_config();
+	const char *name = NULL;
+	int saved = errno;
+
+	for (int i = 0; i < nregistered; i++)
+		if (registered[i] == start)
+			return;
+	if (nregistered < OBJECTS) {
+		registered[nregistered] = start;
+		object_name(names[nregistered], sizeof(names[0]), start);
+		name = names[nregistered++];
+	}
+	for (struct pks_ddebug *d = start; d < stop; d++) {
+		struct pks_dd_site s;
+
+		if (!d->modname)
+			d->modname = name ? name : "?";
+		if (!c->dd.n)
+			continue;
+		s = site_of(d);
+		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
+	}
+	errno = saved;
+}
+
+/* The function a return address is in, if a dynamic symbol spans it. */
+static const char *function_of(const void *caller)
+{
+	const ElfW(Sym) *sym = NULL;
+	uintptr_t at = (uintptr_t)caller - 1;
+	Dl_info di;
+
+	if (!dladdr1((void *)at, &di, (void **)&sym, RTLD_DL_SYMENT) || !di.dli_sname || !sym ||
+	    at - (uintptr_t)di.dli_saddr >= sym->st_size)
+		return NULL;
+	return di.dli_sname;
+}
+
+/* A KERN_DEBUG call site of code built without our headers: no file, no line. */
+static struct pks_dd_site unbuilt(char *module, size_t size, const void *caller,
+				  const char *fmt)
+{
+	object_name(module, size, caller);
+	return (struct pks_dd_site){ module, function_of(caller), NULL, fmt, 0 };
+}
+
+static void say_no_lines(const struct pks_config *c)
+{
+	static atomic_bool said;
+
+	if ((c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)) &&
+	    !atomic_exchange_explicit(&said, true, memory_order_relaxed))
+		pks_warn("PRINTK_SHIM_DYNDBG: file and line match only call sites built with "
+			 "printk-shim's headers; they match no KERN_DEBUG printk call of other code");
+}
+
+/* The decision for one (return address, format): the flags, with KNOWN. */
+#define SLOTS	1024		/* a power of two */
+#define PROBES	16
+#define KNOWN	(1u << 31)
+static struct slot {
+	_Atomic uintptr_t caller;	/* 0: free; claimed once, never freed */
+	_Atomic(const char *) fmt;
+	_Atomic unsigned int flags;	/* KNOWN once the answer is in */
+} table[SLOTS];
+
+static unsigned int decide(const struct pks_config *c, const char *fmt, const void *caller)
+{
+	char module[64];
+	struct pks_dd_site s = unbuilt(module, sizeof(module), caller, fmt);
+
+	say_no_lines(c);
+	return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
+}
+
+static unsigned int decision(const struct pks_config *c, const char *fmt, const void *caller)
+{
+	uintptr_t key = (uintptr_t)caller, none;
+	size_t h = (size_t)((key ^ (uintptr_t)fmt) * 0x9e3779b97f4a7c15ull >> 32);
+	unsigned int f;
+
+	for (int i = 0; i < PROBES; i++) {
+		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
+
+		none = 0;
+		if (atomic_compare_exchange_strong(&t->caller, &none, key)) {
+			f = decide(c, fmt, caller);
+			atomic_store_explicit(&t->fmt, fmt, memory_order_relaxed);
+			atomic_store_explicit(&t->flags, f | KNOWN, memory_order_release);
+			return f;
+		}
+		if (none != key)
+			continue;
+		f = atomic_load_explicit(&t->flags, memory_order_acquire);
+		if ((f & KNOWN) && atomic_load_explicit(&t->fmt, memory_order_relaxed) == fmt)
+			return f & ~KNOWN;
+	}
+	return decide(c, fmt, caller);	/* a full table, or a slot being filled */
+}
+
+/**
+ * pks_dyndbg_claim() - decide a call of code built without our headers
+ * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
+ * Return: whether the call was done here (dropped, or printed decorated),
+ * printk's return value in *@ret; false leaves it to the usual path.
+ */
+bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+		      const void *caller, int *ret)
+{
+	struct pks_dd_site s;
+	struct pks_mark m;
+	unsigned int f;
+	char module[64];
+	size_t skip;
+
+	if (fmt == own)
+		return false;	/* decided already: ours, from a descriptor's site */
+	skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m);	/* stops at the NUL */
+	if (m.level != 7 || (m.flags & PKS_M_CONT))
+		return false;
+	f = decision(c, fmt + skip, caller);
+	if (!(f & PKS_DD_PRINT)) {
+		*ret = 0;
+		return true;
+	}
+	if (!(f & PKS_DD_INCL_ANY))
+		return false;
+	s = unbuilt(module, sizeof(module), caller, fmt + skip);
+	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
+	return true;
+}

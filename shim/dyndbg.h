@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Dynamic debug in the module (printk-shim(7) DYNAMIC DEBUG): the call sites
+ * of code built with our headers, registered as their object is loaded, and
+ * the KERN_DEBUG calls of code built without them.
+ */
+#ifndef PKS_DYNDBG_H
+#define PKS_DYNDBG_H
+
+#include "config/config.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* include/linux/dynamic_debug.h's struct _ddebug, field for field. */
+struct pks_ddebug {
+	const char *modname, *function, *filename, *format;
+	unsigned int lineno, flags;
+} __attribute__((aligned(8)));
+
+bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+		      const void *caller, int *ret);
+
+#endif
