@@ -1,0 +1,278 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# printk-shim(7) DYNAMIC DEBUG: PRINTK_SHIM_DYNDBG's queries over the call
+# sites of code built with our headers (dd-built, dd-built-debug, libddlib,
+# libddlate) and the KERN_DEBUG calls of code built without them
+# (dd-plain), with the kernel's decorations, byte for byte.
+
+load helper
+
+setup() {
+	export LD_LIBRARY_PATH=$FIX/.libs
+	# __FILE__ as the build spelled it (in-tree or VPATH).
+	SRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/dd-built\.c' "$FIX/dd-built" | head -n 1)
+	LIBSRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/ddlib\.c' "$FIX/.libs/libddlib.so" | head -n 1)
+}
+
+# dd ENV-QUERIES FIXTURE STEP...: run FIXTURE with PRINTK_SHIM_DYNDBG set to ENV-QUERIES.
+dd() {
+	local q=$1 fix=$2
+	shift 2
+	capture env PRINTK_SHIM_DYNDBG="$q" LD_PRELOAD="$MODULE" "$FIX/$fix" "$@"
+}
+
+ALL='alpha beta dev net hex info lib'
+ALL_LINES='ddb: alpha 1
+ddb: beta "b"	end
+dddrv dd0: dev 3
+eth7: link up
+hx: 00000000: 41 42 43 44
+ddb: info 2
+hello 5
+'
+
+@test "dyndbg: unset, a site prints as DEBUG says, undecorated, as before" {
+	capture shim "$FIX/dd-built" $ALL
+	err_is 'ddb: info 2
+'
+	capture shim "$FIX/dd-built-debug" $ALL
+	err_is "${ALL_LINES/hello 5
+/}"
+}
+
+@test "dyndbg: +p enables every site; -p disables every one" {
+	dd '+p' dd-built $ALL
+	err_is "$ALL_LINES"
+	dd '-p' dd-built-debug $ALL
+	err_is 'ddb: info 2
+'
+}
+
+@test "dyndbg: func, with globs" {
+	dd 'func alpha +p' dd-built $ALL
+	err_is 'ddb: alpha 1
+ddb: info 2
+'
+	dd 'func b?t* +p' dd-built $ALL
+	err_is 'ddb: beta "b"	end
+ddb: info 2
+'
+	dd 'func *_hello +p' dd-built $ALL
+	err_is 'ddb: info 2
+hello 5
+'
+}
+
+@test "dyndbg: file, by base name, path and glob, with :func and :line" {
+	dd 'file ddlib.c +p' dd-built $ALL
+	err_is 'ddb: info 2
+hello 5
+'
+	dd "file $SRC +p; file dd-built.c -p" dd-built alpha info
+	err_is 'ddb: info 2
+'
+	dd 'file *fixtures/dd-b*.c +p' dd-built alpha lib info
+	err_is 'ddb: alpha 1
+ddb: info 2
+'
+	dd 'file dd-built.c:beta +p; file dd-built.c:39 +p' dd-built $ALL
+	err_is 'ddb: beta "b"	end
+dddrv dd0: dev 3
+ddb: info 2
+'
+}
+
+@test "dyndbg: line N, N-M, N- and -M" {
+	dd 'line 31 +p' dd-built $ALL
+	err_is 'ddb: beta "b"	end
+ddb: info 2
+'
+	dd 'line 31-46 +p' dd-built $ALL
+	err_is 'ddb: beta "b"	end
+dddrv dd0: dev 3
+eth7: link up
+ddb: info 2
+'
+	dd 'file dd-built.c line 46- +p' dd-built $ALL
+	err_is 'eth7: link up
+hx: 00000000: 41 42 43 44
+ddb: info 2
+'
+	dd 'line -26 +p' dd-built $ALL
+	err_is 'ddb: alpha 1
+ddb: info 2
+hello 5
+'
+}
+
+@test "dyndbg: module: the object's name up to its first dot, with globs" {
+	dd 'module dd-built +p' dd-built $ALL
+	err_is 'ddb: alpha 1
+ddb: beta "b"	end
+dddrv dd0: dev 3
+eth7: link up
+hx: 00000000: 41 42 43 44
+ddb: info 2
+'
+	dd 'module libdd* +p' dd-built $ALL dlopen
+	err_is 'ddb: info 2
+hello 5
+hello 9
+'
+}
+
+@test "dyndbg: format: a substring of the format as written, escapes, quotes, ^" {
+	dd 'format alpha +p' dd-built $ALL
+	err_is 'ddb: alpha 1
+ddb: info 2
+'
+	dd "format '\"%s\"\\tend' +p" dd-built $ALL
+	err_is 'ddb: beta "b"	end
+ddb: info 2
+'
+	dd "format 'link %s' +p; format ^hx +p" dd-built $ALL
+	err_is 'eth7: link up
+hx: 00000000: 41 42 43 44
+ddb: info 2
+'
+	dd 'format ^ddb +p; format \012 -p; format ^dev +p' dd-built $ALL
+	err_is 'dddrv dd0: dev 3
+ddb: info 2
+'
+}
+
+@test "dyndbg: decorations m f s l t, each and all, as the kernel's prefix" {
+	dd '+pm' dd-built alpha
+	err_is 'dd-built: ddb: alpha 1
+'
+	dd '+pf' dd-built alpha
+	err_is 'alpha: ddb: alpha 1
+'
+	dd '+ps' dd-built alpha
+	err_is "$SRC: ddb: alpha 1
+"
+	dd '+pl' dd-built alpha
+	err_is '26: ddb: alpha 1
+'
+	dd '+pt' dd-built pid alpha
+	err_is "[$(cat "$OUT")] ddb: alpha 1
+"
+	dd '+pmfslt' dd-built pid alpha lib
+	err_is "[$(cat "$OUT")] dd-built:alpha:$SRC:26: ddb: alpha 1
+[$(cat "$OUT")] libddlib:ddlib_hello:$LIBSRC:19: hello 5
+"
+	dd '+pfl' dd-built dev net
+	err_is 'dev:39: dddrv dd0: dev 3
+net:46: eth7: link up
+'
+}
+
+@test "dyndbg: several queries apply in order; - and = change only what they name" {
+	dd '+pmfl; -ml; func beta =p' dd-built alpha beta
+	err_is 'alpha: ddb: alpha 1
+ddb: beta "b"	end
+'
+	dd $'+pf\nfunc alpha =\n# a comment\n' dd-built alpha beta
+	err_is 'beta: ddb: beta "b"	end
+'
+	dd 'func alpha +pf ; func alpha -_' dd-built alpha
+	err_is 'alpha: ddb: alpha 1
+'
+}
+
+@test "dyndbg: print_hex_dump_debug is a site, printed undecorated; ratelimited counts enabled calls" {
+	dd 'format "hx: " +pfl' dd-built hex rate
+	err_is 'hx: 00000000: 41 42 43 44
+'
+	dd 'func rate +p' dd-built rate
+	err_is "$(for i in 0 1 2 3 4 5 6 7 8 9; do echo "ddb: rate $i"; done)
+"
+}
+
+@test "dyndbg: a dlopen'ed object's sites follow the rules too" {
+	dd 'func ddlate_hello +pm' dd-built dlopen
+	err_is 'libddlate: hello 9
+'
+}
+
+@test "dyndbg: an enabled site is a KERN_DEBUG line: PRINTK_SHIM_LEVEL still applies" {
+	capture env PRINTK_SHIM_DYNDBG=+p PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" \
+		"$FIX/dd-built" alpha info
+	err_is 'ddb: info 2
+'
+	capture env PRINTK_SHIM_DYNDBG=+pf PRINTK_SHIM_FORMAT=prefix LD_PRELOAD="$MODULE" \
+		"$FIX/dd-built" alpha
+	err_is '<7>alpha: ddb: alpha 1
+'
+}
+
+@test "dyndbg: a bad query is named in one warning and ignored; the others apply" {
+	dd 'modul x +p; func alpha +p; +x; line 9-3 +p; func beta; line a +p; func a func b +p' dd-built alpha beta
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: "modul x +p": unknown keyword, expected file, func, line, module or format; ignoring this query
+printk-shim: warning: PRINTK_SHIM_DYNDBG: "+x": unknown flag '"'x'"', expected p, m, f, s, l, t or _; ignoring this query
+printk-shim: warning: PRINTK_SHIM_DYNDBG: "line 9-3 +p": the range'"'"'s last line is before its first; ignoring this query
+printk-shim: warning: PRINTK_SHIM_DYNDBG: "func beta": expected keyword-value pairs, then the flags; ignoring this query
+printk-shim: warning: PRINTK_SHIM_DYNDBG: "line a +p": expected a line N, a range N-M, N- or -M; ignoring this query
+printk-shim: warning: PRINTK_SHIM_DYNDBG: "func a func b +p": func given twice; ignoring this query
+ddb: alpha 1
+'
+	dd 'func alpha p' dd-built alpha
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: "func alpha p": the flags must start with +, - or =; ignoring this query
+'
+}
+
+@test "dyndbg: the wrapper's --dyndbg sets PRINTK_SHIM_DYNDBG" {
+	capture env LD_LIBRARY_PATH="$FIX/.libs" "$WRAPPER" --dyndbg='func beta +pl' "$FIX/dd-built" alpha beta
+	err_is '31: ddb: beta "b"	end
+'
+}
+
+# --- code built without our headers -------------------------------------------
+
+@test "dyndbg: plain KERN_DEBUG calls print as before until a query names them" {
+	dd 'module nothing +f' dd-plain one two loop info
+	err_is 'one 1
+two x
+loop 0
+loop 1
+loop 2
+info
+'
+}
+
+@test "dyndbg: plain calls: func is the caller's dynamic symbol, module its object" {
+	dd 'func dd_one +pf; module dd-plain func dd_two +pm' dd-plain one two info
+	err_is 'dd_one: one 1
+dd-plain: two x
+info
+'
+	dd '-p; func dd_t* +p' dd-plain one two info
+	err_is 'two x
+info
+'
+}
+
+@test "dyndbg: plain calls: format, decided once per site" {
+	dd 'format "loop %d" -p' dd-plain one loop
+	err_is 'one 1
+'
+	dd '-p; format ^loop +pt' dd-plain pid loop
+	err_is "[$(cat "$OUT")] loop 0
+[$(cat "$OUT")] loop 1
+[$(cat "$OUT")] loop 2
+"
+}
+
+@test "dyndbg: plain calls: file and line cannot match, said once" {
+	dd 'file dd-plain.c -p; line 1-100 -p' dd-plain one two
+	err_is "printk-shim: warning: PRINTK_SHIM_DYNDBG: file and line match only call sites built with printk-shim's headers; they match no KERN_DEBUG printk call of other code
+one 1
+two x
+"
+}
+
+@test "dyndbg: plain calls: KERN_INFO lines are not debug sites" {
+	dd '-p' dd-plain info one
+	err_is 'info
+'
+}
