@@ -34,6 +34,7 @@ PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug
 
 /* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
 static const char own[] = "\001" "7" "%s%pV";
+static PKS_TLS const char *ours;	/* the format decorated() is emitting on this thread */
 
 struct va_format_k {		/* include/linux/printk.h */
 	const char *fmt;
@@ -52,6 +53,31 @@ static int emit(const void *caller, const char *fmt, ...)
 	return r;
 }
 
+#define FMT_ROOM	512	/* a longer format takes the %pV road */
+
+/*
+ * KERN_DEBUG, @pre with its '%' doubled, and @fmt, in @buf: one format that
+ * the fast path can take, where "%s%pV" always needs the whole engine.
+ * Return: false when it does not fit.
+ */
+static bool joined(char *buf, size_t size, const char *pre, const char *fmt)
+{
+	size_t n = 2, len = strlen(fmt);
+
+	memcpy(buf, "\001" "7", 2);
+	for (; *pre; pre++) {
+		if (n + 2 >= size)
+			return false;
+		if (*pre == '%')
+			buf[n++] = '%';
+		buf[n++] = *pre;
+	}
+	if (len >= size - n)
+		return false;
+	memcpy(buf + n, fmt, len + 1);
+	return true;
+}
+
 /*
  * A KERN_DEBUG line of @fmt with the decorations @flags ask for. With
  * PRINTK_SHIM_DISABLE=1 the text is formatted here, undecorated, for the
@@ -60,23 +86,29 @@ static int emit(const void *caller, const char *fmt, ...)
 static int decorated(const struct pks_config *c, unsigned int flags,
 		     const struct pks_dd_site *s, const char *fmt, va_list ap, const void *caller)
 {
-	char pre[PKS_DD_PREFIX] = "";
+	char pre[PKS_DD_PREFIX] = "", buf[2 * PKS_DD_PREFIX + FMT_ROOM];
+	const char *outer = ours;
 	struct va_format_k vaf;
 	va_list cp;
 	int r;
 
 	va_copy(cp, ap);
 	if (unlikely(c->set.disable)) {
-		char line[1024] = "\001" "7";
-
-		pks_vsnprintf(line + 2, sizeof(line) - 2, fmt, cp);
-		r = emit(caller, "%s", line);
+		memcpy(buf, "\001" "7", 2);
+		pks_vsnprintf(buf + 2, sizeof(buf) - 2, fmt, cp);
+		r = emit(caller, "%s", buf);
 	} else {
 		if (flags & PKS_DD_INCL_ANY)
 			pks_dd_prefix(pre, sizeof(pre), flags, s,
 				      pks_sigdepth() ? -1 : (long)gettid());
-		vaf = (struct va_format_k){ fmt, &cp };
-		r = emit(caller, own, pre, &vaf);
+		if (joined(buf, sizeof(buf), pre, fmt)) {
+			ours = buf;
+			r = pks_emit(PKS_SYM_PRINTK, buf, cp, caller);
+			ours = outer;
+		} else {
+			vaf = (struct va_format_k){ fmt, &cp };
+			r = emit(caller, own, pre, &vaf);
+		}
 	}
 	va_end(cp);
 	return r;
@@ -252,8 +284,8 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 	char module[64];
 	size_t skip;
 
-	if (fmt == own)
-		return false;	/* decided already: ours, from a descriptor's site */
+	if (fmt == own || fmt == ours)
+		return false;	/* decided already, by decorated() */
 	skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m);	/* stops at the NUL */
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
 		return false;
