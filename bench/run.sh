@@ -215,6 +215,9 @@ for i in 1 2 3; do
 	echo "mem mem naive $("$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
 	echo "mem mem shim $(env $(shim_env 1) "$B/bench/mem-bench" 64 2>/dev/null)" >>"$samples"
 done
+# Its own line of the report: printed after the table.
+ddline=$(env $(shim_env 1) PRINTK_SHIM_DYNDBG='func bench_on +p' \
+	"$B/bench/dyndbg-bench" "$rounds" $((lines / 2)) 2>/dev/null)
 for t in 1 4; do
 	echo "alloc 3-null-$t naive $(env LD_PRELOAD="$counter" "$pb" printk 3 $t "$lines" 2>/dev/null)" >>"$samples"
 	echo "alloc 3-null-$t shim $(env $(shim_env 3) LD_PRELOAD="$mod $counter" \
@@ -236,6 +239,7 @@ journald_stop
 "$AWK" -v rounds="$rounds" -v lines="$lines" -v spawns="$spawns" -v quick="$quick" \
 	-v csv="$results/bench-$stamp.csv" -f "$S/bench/report.awk" "$samples" |
 	tee "$results/bench-$stamp.txt"
+echo "$ddline" | tee -a "$results/bench-$stamp.txt"
 cp "$results/bench-$stamp.txt" "$results/latest.txt"
 cp "$results/bench-$stamp.csv" "$results/latest.csv"
 echo "bench: table in $results/bench-$stamp.txt, figures in $results/bench-$stamp.csv" >&2
