@@ -276,3 +276,68 @@ two x
 	err_is 'info
 '
 }
+
+# --- printk-shim --dyndbg-list ------------------------------------------------
+
+@test "dyndbg: --dyndbg-list prints each site as the control file, sorted by file and line" {
+	capture "$WRAPPER" --dyndbg-list "$FIX/dd-built" "$FIX/.libs/libddlib.so"
+	[ "$status" -eq 0 ]
+	out_is "# filename:lineno [module]function flags format
+$SRC:26 [dd-built]alpha =_ \"alpha %d\\n\"
+$SRC:31 [dd-built]beta =_ \"beta \"%s\"\\tend\\n\"
+$SRC:39 [dd-built]dev =_ \"dev %d\\n\"
+$SRC:46 [dd-built]net =_ \"link %s\\n\"
+$SRC:51 [dd-built]hex =_ \"hx: \"
+$SRC:57 [dd-built]rate =_ \"rate %d\\n\"
+$LIBSRC:19 [libddlib]ddlib_hello =_ \"hello %d\\n\"
+"
+	err_is ''
+}
+
+@test "dyndbg: --dyndbg-list shows the flags the queries give, DEBUG's default first" {
+	capture env PRINTK_SHIM_DYNDBG='func beta +x' "$WRAPPER" --dyndbg='line 30-50 =fmslt; func dev +p' \
+		--dyndbg-list "$FIX/dd-built-debug"
+	[ "$status" -eq 0 ]
+	out_is "# filename:lineno [module]function flags format
+$SRC:26 [dd-built-debug]alpha =p \"alpha %d\\n\"
+$SRC:31 [dd-built-debug]beta =mfslt \"beta \"%s\"\\tend\\n\"
+$SRC:39 [dd-built-debug]dev =pmfslt \"dev %d\\n\"
+$SRC:46 [dd-built-debug]net =mfslt \"link %s\\n\"
+$SRC:51 [dd-built-debug]hex =p \"hx: \"
+$SRC:57 [dd-built-debug]rate =p \"rate %d\\n\"
+"
+	capture env PRINTK_SHIM_DYNDBG='func beta +x; func alpha +f' "$WRAPPER" --dyndbg-list "$FIX/dd-built"
+	out_is "# filename:lineno [module]function flags format
+$SRC:26 [dd-built]alpha =f \"alpha %d\\n\"
+$SRC:31 [dd-built]beta =_ \"beta \"%s\"\\tend\\n\"
+$SRC:39 [dd-built]dev =_ \"dev %d\\n\"
+$SRC:46 [dd-built]net =_ \"link %s\\n\"
+$SRC:51 [dd-built]hex =_ \"hx: \"
+$SRC:57 [dd-built]rate =_ \"rate %d\\n\"
+"
+	err_is "printk-shim: warning: PRINTK_SHIM_DYNDBG: \"func beta +x\": unknown flag 'x', expected p, m, f, s, l, t or _; ignoring this query
+"
+}
+
+@test "dyndbg: --dyndbg-list: a binary without sites gets one line; a bad file a warning and status 1" {
+	capture "$WRAPPER" --dyndbg-list "$FIX/dd-plain" /etc/passwd
+	[ "$status" -eq 1 ]
+	out_is "# filename:lineno [module]function flags format
+# $FIX/dd-plain: no dynamic debug call sites (no __dyndbg section)
+"
+	err_is 'printk-shim: warning: --dyndbg-list: /etc/passwd: not an ELF file this reads; skipping it
+'
+	capture "$WRAPPER" --dyndbg-list
+	[ "$status" -eq 125 ]
+	err_is 'printk-shim: --dyndbg-list needs a BINARY
+'
+}
+
+@test "dyndbg: --dyndbg-list reads a 32-bit object" {
+	i686-linux-gnu-gcc -shared -fPIC -O2 -I"$abs_top_srcdir/include" \
+		"$abs_top_srcdir/tests/fixtures/ddlib.c" -o "$BATS_TEST_TMPDIR/libdd32.so"
+	capture "$WRAPPER" --dyndbg='+pl' --dyndbg-list "$BATS_TEST_TMPDIR/libdd32.so"
+	out_is "# filename:lineno [module]function flags format
+$abs_top_srcdir/tests/fixtures/ddlib.c:19 [libdd32]ddlib_hello =pl \"hello %d\\n\"
+"
+}

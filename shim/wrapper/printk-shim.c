@@ -8,6 +8,7 @@
  * It never looks for the module in the current directory.
  */
 #include "config/vars.h"
+#include "wrapper/dyndbg-list.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -126,7 +127,10 @@ static void usage(void)
 			printf("  --%s=%s\n", opt, v->expect);
 		printf("      %s (PRINTK_SHIM_%s, default %s)\n", v->help, v->name, v->dflt);
 	}
-	printf("  --lib          print the module's path and exit\n"
+	printf("  --dyndbg-list BINARY...\n"
+	       "      print the dynamic debug call sites of each BINARY built with\n"
+	       "      printk-shim's headers, with the flags --dyndbg gives them, and exit\n"
+	       "  --lib          print the module's path and exit\n"
 	       "  --print-env    print export lines for eval and exit\n"
 	       "  --help, -h     print this help and exit\n"
 	       "  --version, -v  print the version and exit\n\n"
@@ -710,6 +714,11 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--lib")) {
 			puts(checked_module().file);	/* a path to open, $LIB expanded */
 			return 0;
+		}
+		if (!strcmp(argv[i], "--dyndbg-list")) {
+			if (i + 1 >= argc)
+				die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
+			return pks_ddlist(argv + i + 1, argc - i - 1, getenv("PRINTK_SHIM_DYNDBG"), warn);
 		}
 		if (!strcmp(argv[i], "--print-env")) {
 			print = true;
