@@ -13,6 +13,7 @@
  * uses dladdr(), as %pS does.
  */
 #include "dyndbg.h"
+#include "dwline.h"
 #include "emit.h"
 #include "base/compiler.h"
 #include "base/say.h"
@@ -207,22 +208,32 @@ static const char *function_of(const void *caller)
 	return di.dli_sname;
 }
 
-/* A KERN_DEBUG call site of code built without our headers: no file, no line. */
-static struct pks_dd_site unbuilt(char *module, size_t size, const void *caller,
-				  const char *fmt)
-{
-	object_name(module, size, caller);
-	return (struct pks_dd_site){ module, function_of(caller), NULL, fmt, 0 };
-}
+/*
+ * A KERN_DEBUG call site of code built without our headers, into @s: the
+ * module and function from the dynamic symbols; the file and line from
+ * DWARF when @want asks and they can be had. Return: false when they were
+ * wanted but cannot be looked up now, so the answer must not be kept.
+ */
+struct plain {
+	char module[64], file[256];
+};
 
-static void say_no_lines(const struct pks_config *c)
+static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, const char *fmt,
+		    bool want)
 {
-	static atomic_bool said;
-
-	if ((c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)) &&
-	    !atomic_exchange_explicit(&said, true, memory_order_relaxed))
-		pks_warn("PRINTK_SHIM_DYNDBG: file and line match only call sites built with "
-			 "printk-shim's headers; they match no KERN_DEBUG printk call of other code");
+	object_name(p->module, sizeof(p->module), caller);
+	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0 };
+	if (!want)
+		return true;
+	switch (pks_dwline(caller, p->file, sizeof(p->file), &s->lineno)) {
+	case PKS_DW_FOUND:
+		s->filename = p->file;
+		return true;
+	case PKS_DW_NONE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* The decision for one (return address, format): the flags, with KNOWN. */
@@ -235,38 +246,44 @@ static struct slot {
 	_Atomic unsigned int flags;	/* KNOWN once the answer is in */
 } table[SLOTS];
 
-static unsigned int decide(const struct pks_config *c, const char *fmt, const void *caller)
-{
-	char module[64];
-	struct pks_dd_site s = unbuilt(module, sizeof(module), caller, fmt);
-
-	say_no_lines(c);
-	return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
-}
-
+/*
+ * Looked up, else decided and kept in the first free slot. Two threads
+ * deciding one site at once both keep it; the first copy is the one found.
+ */
 static unsigned int decision(const struct pks_config *c, const char *fmt, const void *caller)
 {
-	uintptr_t key = (uintptr_t)caller, none;
+	uintptr_t key = (uintptr_t)caller, seen;
 	size_t h = (size_t)((key ^ (uintptr_t)fmt) * 0x9e3779b97f4a7c15ull >> 32);
 	unsigned int f;
+	struct pks_dd_site s;
+	struct plain p;
+	int i;
 
-	for (int i = 0; i < PROBES; i++) {
+	for (i = 0; i < PROBES; i++) {
 		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
 
-		none = 0;
-		if (atomic_compare_exchange_strong(&t->caller, &none, key)) {
-			f = decide(c, fmt, caller);
-			atomic_store_explicit(&t->fmt, fmt, memory_order_relaxed);
-			atomic_store_explicit(&t->flags, f | KNOWN, memory_order_release);
-			return f;
-		}
-		if (none != key)
-			continue;
+		seen = atomic_load_explicit(&t->caller, memory_order_acquire);
+		if (!seen)
+			break;
 		f = atomic_load_explicit(&t->flags, memory_order_acquire);
-		if ((f & KNOWN) && atomic_load_explicit(&t->fmt, memory_order_relaxed) == fmt)
+		if (seen == key && (f & KNOWN) &&
+		    atomic_load_explicit(&t->fmt, memory_order_relaxed) == fmt)
 			return f & ~KNOWN;
 	}
-	return decide(c, fmt, caller);	/* a full table, or a slot being filled */
+	if (!unbuilt(&s, &p, caller, fmt, c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)))
+		return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);	/* not kept: decided again */
+	f = pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
+	for (; i < PROBES; i++) {
+		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
+
+		seen = 0;
+		if (atomic_compare_exchange_strong(&t->caller, &seen, key)) {
+			atomic_store_explicit(&t->fmt, fmt, memory_order_relaxed);
+			atomic_store_explicit(&t->flags, f | KNOWN, memory_order_release);
+			break;
+		}
+	}
+	return f;	/* past PROBES, a full neighbourhood: decided each time */
 }
 
 /**
@@ -280,8 +297,8 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 {
 	struct pks_dd_site s;
 	struct pks_mark m;
+	struct plain p;
 	unsigned int f;
-	char module[64];
 	size_t skip;
 
 	if (fmt == own || fmt == ours)
@@ -296,7 +313,7 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 	}
 	if (!(f & PKS_DD_INCL_ANY))
 		return false;
-	s = unbuilt(module, sizeof(module), caller, fmt + skip);
+	unbuilt(&s, &p, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
 	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
 	return true;
 }

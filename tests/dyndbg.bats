@@ -263,12 +263,25 @@ info
 "
 }
 
-@test "dyndbg: plain calls: file and line cannot match, said once" {
-	dd 'file dd-plain.c -p; line 1-100 -p' dd-plain one two
-	err_is "printk-shim: warning: PRINTK_SHIM_DYNDBG: file and line match only call sites built with printk-shim's headers; they match no KERN_DEBUG printk call of other code
+@test "dyndbg: plain calls: file and line from DWARF through libdw" {
+	dd 'file dd-plain.c:dd_t* -p; line 30-33 +pl' dd-plain one two loop
+	err_is 'one 1
+33: loop 0
+33: loop 1
+33: loop 2
+'
+	dd '-p; file dd-plain.c line -27 +pfsl' dd-plain one two loop
+	[[ "$(cat "$ERR")" == dd_one:*dd-plain.c:22:\ one\ 1$'\n'dd_two:*dd-plain.c:27:\ two\ x ]]
+}
+
+@test "dyndbg: plain calls without DWARF line information: said once, file and line match none" {
+	strip -o "$BATS_TEST_TMPDIR/dd-plain" "$FIX/dd-plain"
+	capture env PRINTK_SHIM_DYNDBG='file dd-plain.c -p; line 1- -p' LD_PRELOAD="$MODULE" \
+		"$BATS_TEST_TMPDIR/dd-plain" one two
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: a KERN_DEBUG call comes from code without DWARF line information; file and line match none of its calls
 one 1
 two x
-"
+'
 }
 
 @test "dyndbg: plain calls: KERN_INFO lines are not debug sites" {

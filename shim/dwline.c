@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The source file and line of a code address (printk-shim(7) DYNAMIC DEBUG):
+ * libdw.so.1 is dlopen'ed the first time it is needed, never linked, so a
+ * process whose queries name no file or line never loads it and the module
+ * needs no elfutils; its few functions are declared here, with the
+ * prototypes of <elfutils/libdwfl.h>. The process's objects are reported
+ * once from /proc/self/maps, again when an address is in none of them
+ * (an object dlopen'ed since). Only the DWARF inside each object is read:
+ * no separate debug file, and never debuginfod, whose network requests
+ * have no place inside a printk call.
+ * Thread-safety: libdw's state is guarded by a mutex that is only ever
+ * tried: a thread that finds it taken, a signal handler and a forked child
+ * of a thread that held it get PKS_DW_NOT_NOW, and the caller decides
+ * without file and line, and does not keep that decision. libdw takes
+ * memory; this runs once per call site, not once per call.
+ */
+#include "dwline.h"
+#include "base/compiler.h"
+#include "base/say.h"
+#include "ctx/signals.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+typedef struct Dwfl Dwfl;
+typedef struct Dwfl_Module Dwfl_Module;
+typedef struct Dwfl_Line Dwfl_Line;
+typedef uint64_t Dwarf_Addr;
+typedef uint64_t Dwarf_Word;
+
+typedef struct {		/* <elfutils/libdwfl.h> */
+	void *find_elf, *find_debuginfo, *section_address;
+	char **debuginfo_path;
+} Dwfl_Callbacks;
+
+static struct {
+	Dwfl *(*begin)(const Dwfl_Callbacks *);
+	void (*report_begin)(Dwfl *);
+	int (*proc_report)(Dwfl *, pid_t);
+	int (*report_end)(Dwfl *, void *, void *);
+	Dwfl_Module *(*addrmodule)(Dwfl *, Dwarf_Addr);
+	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
+	const char *(*lineinfo)(Dwfl_Line *, Dwarf_Addr *, int *, int *, Dwarf_Word *,
+				Dwarf_Word *);
+} dw;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl_Callbacks callbacks;
+static Dwfl *dwfl;
+static int state;		/* 0: not tried, 1: ready, -1: no libdw */
+
+/* libdw's find_debuginfo callback: there is none besides the object itself. */
+static int no_debuginfo(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr base,
+			const char *file, const char *debuglink, uint32_t crc, char **found)
+{
+	(void)m, (void)user, (void)name, (void)base, (void)file, (void)debuglink, (void)crc;
+	*found = NULL;
+	return -1;
+}
+
+#define FN(name, field) { name, offsetof(__typeof__(dw), field) }
+
+/* Every function, by name, into @dw; the callbacks libdw wants for a live process. */
+static bool load(void)
+{
+	static const struct { const char *name; size_t at; } fns[] = {
+		FN("dwfl_begin", begin), FN("dwfl_report_begin", report_begin),
+		FN("dwfl_linux_proc_report", proc_report), FN("dwfl_report_end", report_end),
+		FN("dwfl_addrmodule", addrmodule), FN("dwfl_module_getsrc", getsrc),
+		FN("dwfl_lineinfo", lineinfo),
+	};
+	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL), *f;
+
+	if (!h) {
+		pks_warn("PRINTK_SHIM_DYNDBG: file and line need libdw.so.1 (elfutils) for code "
+			 "built without printk-shim's headers: %s; they match none of its calls",
+			 dlerror());
+		return false;
+	}
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(fns); i++) {
+		if (!(f = dlsym(h, fns[i].name)))
+			return false;
+		memcpy((char *)&dw + fns[i].at, &f, sizeof(f));	/* a function pointer's bytes */
+	}
+	callbacks.find_elf = dlsym(h, "dwfl_linux_proc_find_elf");
+	callbacks.find_debuginfo = (void *)no_debuginfo;
+	callbacks.section_address = dlsym(h, "dwfl_offline_section_address");
+	if (!callbacks.find_elf || !callbacks.find_debuginfo || !callbacks.section_address)
+		return false;
+	return (dwfl = dw.begin(&callbacks)) != NULL;
+}
+
+/* The process's objects, as mapped now. */
+static bool report(void)
+{
+	dw.report_begin(dwfl);
+	if (dw.proc_report(dwfl, getpid()) != 0)
+		return false;
+	return dw.report_end(dwfl, NULL, NULL) == 0;
+}
+
+static void say_no_lines(void)
+{
+	static bool said;
+
+	if (!said)
+		pks_warn("PRINTK_SHIM_DYNDBG: a KERN_DEBUG call comes from code without DWARF line "
+			 "information; file and line match none of its calls");
+	said = true;
+}
+
+/**
+ * pks_dwline() - where the call that returns to @addr is in the source
+ * @file: out, @size bytes: the file as the line table names it
+ * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
+ * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
+ */
+enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
+{
+	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
+	enum pks_dwline r = PKS_DW_NONE;
+	Dwfl_Module *m;
+	Dwfl_Line *l;
+	const char *src;
+	int n = 0;
+
+	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
+		return PKS_DW_NOT_NOW;
+	if (!state)
+		state = load() && report() ? 1 : -1;
+	if (state < 0)
+		goto out;
+	m = dw.addrmodule(dwfl, at);
+	if (!m && report())
+		m = dw.addrmodule(dwfl, at);
+	l = m ? dw.getsrc(m, at) : NULL;
+	src = l ? dw.lineinfo(l, NULL, &n, NULL, NULL, NULL) : NULL;
+	if (src && n > 0) {
+		snprintf(file, size, "%s", src);
+		*line = (unsigned int)n;
+		r = PKS_DW_FOUND;
+	} else {
+		say_no_lines();
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return r;
+}
