@@ -357,7 +357,8 @@ unsigned int pks_dd_apply(const struct pks_dd_rules *r, const struct pks_dd_site
 }
 
 /* snprintf's count, kept within the room left, as the kernel's remaining(). */
-#define PUT(...) (pos += (size_t)snprintf(buf + pos, pos < size ? size - pos : 0, __VA_ARGS__))
+#define PUT(...) (pos += (size_t)snprintf(pos < size ? buf + pos : NULL,		\
+					   pos < size ? size - pos : 0, __VA_ARGS__))
 
 /**
  * pks_dd_prefix() - the kernel's dynamic_emit_prefix(): "[tid] " (or

@@ -14,6 +14,7 @@
  *   - pks_level_from_name() gives -1 or 0..7.
  */
 #include "config/vars.h"
+#include "core/dyndbg.h"
 #include "core/level.h"
 
 #include <stdint.h>
@@ -159,6 +160,30 @@ static void canonical(struct pks_settings *s)
 #endif
 }
 
+static void ignored(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	if (!n || !why || !*why || memchr(q, '\0', n))
+		fail("DYNDBG", "an ignored query without bytes or a reason");
+}
+
+/* An accepted PRINTK_SHIM_DYNDBG: its queries read, applied, a site printed. */
+static void check_dyndbg(const struct pks_settings *s)
+{
+	static struct pks_dd_rules r;
+	static const struct pks_dd_site site = { "m", "f", "d/f.c", "x %d\n", 7 };
+	char buf[PKS_DD_PREFIX];
+	unsigned int f;
+
+	if (pks_dd_parse(&r, s->dyndbg, ignored, NULL) != r.n || r.n > PKS_DD_QUERIES ||
+	    r.used > sizeof(r.pool))
+		fail("DYNDBG", "the rules are out of bounds");
+	f = pks_dd_apply(&r, &site, PKS_DD_PRINT);
+	if (pks_dd_prefix(buf, sizeof(buf), f, &site, 42) >= sizeof(buf))
+		fail("DYNDBG", "a prefix longer than its buffer");
+	pks_dd_site_text(buf, sizeof(buf), &site, f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -194,6 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail(v->name, "the same value parsed twice, two settings");
 	if (!r && !strcmp(v->name, "OUTPUT"))
 		round_trip(v, &s);
+	if (!r && !strcmp(v->name, "DYNDBG"))
+		check_dyndbg(&s);
 	l = pks_level_from_name(value);
 	if (l < -1 || l > 7)
 		fail("LEVEL", "pks_level_from_name() out of range");

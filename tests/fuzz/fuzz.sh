@@ -34,7 +34,7 @@ sources() {
 	case $1 in
 	assembly) echo "$s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/linebuf.c" ;;
 	format) echo "$s"/shim/format/*.c ;;
-	confparse) echo "$s/shim/config/vars.c $s/shim/core/level.c $s/shim/core/cont.c" ;;
+	confparse) echo "$s/shim/config/vars.c $s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/dyndbg.c" ;;
 	esac
 }
 
