@@ -221,6 +221,12 @@ ddb: alpha 1
 '
 }
 
+@test "dyndbg: PRINTK_SHIM_DISABLE=1 hands an enabled site's text, undecorated, to the next printk" {
+	capture env PRINTK_SHIM_DISABLE=1 PRINTK_SHIM_DYNDBG='func alpha +pf' LD_PRELOAD="$MODULE" \
+		"$FIX/dd-built" alpha beta
+	err_is $'\0017ddb: alpha 1\n'
+}
+
 @test "dyndbg: the wrapper's --dyndbg sets PRINTK_SHIM_DYNDBG" {
 	capture env LD_LIBRARY_PATH="$FIX/.libs" "$WRAPPER" --dyndbg='func beta +pl' "$FIX/dd-built" alpha beta
 	err_is '31: ddb: beta "b"	end
