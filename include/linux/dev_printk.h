@@ -91,10 +91,15 @@ struct device;
 				   ##__VA_ARGS__);			\
 	})
 
-/* A dynamic debug site: DEBUG, defined before this header, gives its default. */
+#define dynamic_dev_dbg(dev, fmt, ...)					\
+	_dynamic_func_call(fmt, pks_dynamic_dev_dbg, dev, fmt, ##__VA_ARGS__)
+
+/*
+ * A dynamic debug site: DEBUG, defined before this header, gives its
+ * default. Its descriptor's format has dev_fmt applied, as the kernel's.
+ */
 #define dev_dbg(dev, fmt, ...)						\
-	_dynamic_func_call(fmt, pks_dynamic_dev_dbg, dev, dev_fmt(fmt),	\
-			   ##__VA_ARGS__)
+	dynamic_dev_dbg(dev, dev_fmt(fmt), ##__VA_ARGS__)
 
 #ifdef VERBOSE_DEBUG
 #define dev_vdbg	dev_dbg

@@ -18,7 +18,8 @@
  * but the library that defines printk.
  *
  * The descriptor's format is the one written at the call site, before
- * pr_fmt() and the dev_* and netdev_* prefixes, as the kernel records it;
+ * pr_fmt() and the dev_* and netdev_* prefixes (dev_dbg's after dev_fmt()),
+ * as the kernel records it;
  * its modname is KBUILD_MODNAME if defined, else NULL, and printk-shim then
  * names the object (its file name up to the first '.').
  * Thread-safety: the flags are read with a relaxed atomic load; they are

@@ -443,13 +443,17 @@ static inline void print_hex_dump(const char *level, const char *prefix_str,
  * decorated (print_hex_dump_bytes() included; it was unconditional in
  * older kernels).
  */
-#define print_hex_dump_debug(prefix_str, prefix_type, rowsize,		\
-			     groupsize, buf, len, ascii)		\
+#define dynamic_hex_dump(prefix_str, prefix_type, rowsize,		\
+			 groupsize, buf, len, ascii)			\
 	_dynamic_func_call_no_desc(__builtin_constant_p(prefix_str) ?	\
 				   (prefix_str) : "hexdump",		\
 				   print_hex_dump, KERN_DEBUG,		\
 				   prefix_str, prefix_type, rowsize,	\
 				   groupsize, buf, len, ascii)
+#define print_hex_dump_debug(prefix_str, prefix_type, rowsize,		\
+			     groupsize, buf, len, ascii)		\
+	dynamic_hex_dump(prefix_str, prefix_type, rowsize, groupsize,	\
+			 buf, len, ascii)
 
 #define print_hex_dump_bytes(prefix_str, prefix_type, buf, len)	\
 	print_hex_dump_debug(prefix_str, prefix_type, 16, 1, buf, len, true)

@@ -89,10 +89,13 @@ struct net_device;
 				   ##__VA_ARGS__);			\
 	})
 
-/* A dynamic debug site: DEBUG, defined before this header, gives its default. */
-#define netdev_dbg(ndev, fmt, ...)					\
+#define dynamic_netdev_dbg(ndev, fmt, ...)				\
 	_dynamic_func_call(fmt, pks_dynamic_netdev_dbg, ndev, fmt,	\
 			   ##__VA_ARGS__)
+
+/* A dynamic debug site: DEBUG, defined before this header, gives its default. */
+#define netdev_dbg(ndev, fmt, ...)					\
+	dynamic_netdev_dbg(ndev, fmt, ##__VA_ARGS__)
 
 #ifdef VERBOSE_DEBUG
 #define netdev_vdbg	netdev_dbg
