@@ -208,16 +208,17 @@ static const char *function_of(const void *caller)
 	return di.dli_sname;
 }
 
+/* The names of a call site of code built without our headers, for struct pks_dd_site. */
+struct plain {
+	char module[64], file[256];
+};
+
 /*
  * A KERN_DEBUG call site of code built without our headers, into @s: the
  * module and function from the dynamic symbols; the file and line from
  * DWARF when @want asks and they can be had. Return: false when they were
  * wanted but cannot be looked up now, so the answer must not be kept.
  */
-struct plain {
-	char module[64], file[256];
-};
-
 static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, const char *fmt,
 		    bool want)
 {
