@@ -302,11 +302,11 @@ static const char *open_object(struct pks_elf *e, const struct dl_phdr_info *inf
 				 exe ? (const char *)getauxval(AT_EXECFN) : NULL };
 
 	for (int i = 0; i < 2; i++) {
-		if (!tries[i] || !*tries[i] || pks_elf_open(e, tries[i]))
+		if (!tries[i] || !*tries[i] || pks_elf_map(e, tries[i]))
 			continue;
 		if (same_object(info, e))
 			return tries[i];
-		pks_elf_close(e);
+		pks_elf_unmap(e);
 	}
 	return NULL;
 }
@@ -342,7 +342,7 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
 	sc.symbolic = binds_locally(info);
 	sc.libc = sc.libc || (!sc.exe && pks_elf_walk(&elf, true, defined, (void *)"__libc_start_main"));
 	pks_elf_walk(&elf, elf.symtab == NULL, visit, &sc);
-	pks_elf_close(&elf);
+	pks_elf_unmap(&elf);
 	return 0;
 }
 

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of shim/patch/elfsym.c's inspection reader: a section's
+ * pointers as the loader would relocate them, and the strings they lead to,
+ * in tests/fixtures/elfsym-data.c built PIE, non-PIE and shared, 64-bit
+ * with $CC and 32-bit with i686-linux-gnu-gcc, and with the section's bytes
+ * zeroed (objcopy), as a linker that leaves RELA addends out of place
+ * writes them; files that are not ELF, cut short or scrambled get an error
+ * or NULL, never a crash.
+ */
+#include "patch/elfsym.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/pks-elfsym-XXXXXX";
+
+/* One way of building the fixture: the compiler and its flags. */
+static const struct build {
+	const char *name, *cc, *flags;
+	unsigned ptrsize;
+	bool zeroed;	/* only the RELA relocations hold the pointers */
+} builds[] = {
+	{ "pie", NULL, "-fPIE -pie", 8, false },
+	{ "nopie", NULL, "-fno-pie -no-pie", 8, false },
+	{ "shared", NULL, "-fPIC -shared", 8, false },
+	{ "pie-zeroed", NULL, "-fPIE -pie", 8, true },
+	{ "shared-zeroed", NULL, "-fPIC -shared", 8, true },
+	{ "i386-pie", "i686-linux-gnu-gcc", "-fPIE -pie", 4, false },
+	{ "i386-nopie", "i686-linux-gnu-gcc", "-fno-pie -no-pie", 4, false },
+	{ "i386-shared", "i686-linux-gnu-gcc", "-fPIC -shared", 4, false },
+};
+
+static int build(const struct build *b, char *out, size_t size)
+{
+	const char *cc = b->cc ? b->cc : getenv("CC") ? getenv("CC") : "cc";
+	const char *src = getenv("abs_top_srcdir") ? getenv("abs_top_srcdir") : ".";
+	char cmd[1024];
+	int r;
+
+	snprintf(out, size, "%s/%s", dir, b->name);
+	snprintf(cmd, sizeof(cmd), "%s %s -O0 -o %s %s/tests/fixtures/elfsym-data.c", cc, b->flags,
+		 out, src);
+	if ((r = system(cmd)) || !b->zeroed)
+		return r;
+	snprintf(cmd, sizeof(cmd), "head -c %u /dev/zero >%s.zero && "
+		 "objcopy --update-section pks_elfsym_test=%s.zero %s", 6 * b->ptrsize, out, out, out);
+	return system(cmd);
+}
+
+static uint64_t ptr_at(const unsigned char *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++)	/* both fixtures are little-endian */
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static const char *str_at(const struct pks_elf_image *im, const unsigned char *p)
+{
+	const char *s = pks_elf_string(im, ptr_at(p, pks_elf_ptrsize(im)));
+
+	return s ? s : "(null)";
+}
+
+static void read_back(const struct build *b)
+{
+	static const char *const want[2][2] = { { "alpha", "first record" }, { "beta", "second record" } };
+	struct pks_elf_image im;
+	const unsigned char *recs;
+	char path[256];
+	size_t size = 0;
+	unsigned ps = b->ptrsize;
+
+	if (!ok(build(b, path, sizeof(path)) == 0, "%s: the fixture builds", b->name))
+		return;
+	if (!is_int(pks_elf_open(&im, path), 0, b->name))
+		return;
+	is_int(pks_elf_ptrsize(&im), ps, "the pointer size");
+	recs = pks_elf_section(&im, "pks_elfsym_test", &size);
+	ok(recs != NULL, "%s: the section is there", b->name);
+	is_int((long long)size, 2 * 3 * ps, "its size: two records");
+	for (int r = 0; recs && r < 2; r++) {
+		is_str(str_at(&im, recs + r * 3 * ps), want[r][0], "a name pointer");
+		is_str(str_at(&im, recs + r * 3 * ps + ps), want[r][1], "a text pointer");
+		is_int((long long)ptr_at(recs + r * 3 * ps + 2 * ps, ps), b->zeroed ? 0 : r + 1,
+		       "a number, untouched");
+	}
+	ok(pks_elf_section(&im, "pks_elfsym_test", &size) == recs, "asked again: the same copy");
+	ok(pks_elf_section(&im, "no_such_section", &size) == NULL, "a missing section: NULL");
+	ok(pks_elf_string(&im, 0) == NULL, "address 0: NULL");
+	ok(pks_elf_string(&im, UINT64_MAX) == NULL, "an address past everything: NULL");
+	pks_elf_close(&im);
+}
+
+static int write_file(const char *path, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int r = fd >= 0 && write(fd, p, n) == (ssize_t)n ? 0 : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* Read everything a caller could ask of the file at @path; the test is that it returns. */
+static void poke_all(const char *path)
+{
+	struct pks_elf_image im;
+	size_t size;
+	const unsigned char *recs;
+
+	if (pks_elf_open(&im, path))
+		return;
+	recs = pks_elf_section(&im, "pks_elfsym_test", &size);
+	for (size_t off = 0; recs && off + 8 <= size; off += 8)
+		pks_elf_string(&im, ptr_at(recs + off, 8));
+	pks_elf_section(&im, ".rela.dyn", &size);
+	pks_elf_close(&im);
+}
+
+/* The PIE fixture cut short at each length, then with bytes scrambled. */
+static void hostile(void)
+{
+	struct pks_elf_image im;
+	char path[256], bad[300];
+	unsigned char *file;
+	size_t n;
+	FILE *f;
+
+	build(&builds[0], path, sizeof(path));
+	f = fopen(path, "rb");
+	file = malloc(1 << 20);
+	n = f ? fread(file, 1, 1 << 20, f) : 0;
+	if (f)
+		fclose(f);
+	snprintf(bad, sizeof(bad), "%s/bad", dir);
+	for (size_t len = 0; len < n; len += len < 128 ? 1 : 97) {
+		write_file(bad, file, len);
+		poke_all(bad);
+	}
+	ok(1, "cut short at every length up to 128 bytes, then every 97th: no crash");
+	srand(16);
+	for (int i = 0; i < 400; i++) {
+		unsigned char *copy = malloc(n);
+
+		memcpy(copy, file, n);
+		for (int k = 0; k < 8; k++)
+			copy[(size_t)rand() % (i % 2 ? n : 128 + 64 * 4)] = (unsigned char)rand();
+		write_file(bad, copy, n);
+		poke_all(bad);
+		free(copy);
+	}
+	ok(1, "400 copies with 8 bytes scrambled (half of them in the headers): no crash");
+	write_file(bad, "#!/bin/sh\necho not ELF\n", 23);
+	is_int(pks_elf_open(&im, bad), -ENOEXEC, "a shell script: -ENOEXEC");
+	write_file(bad, file, 40);
+	is_int(pks_elf_open(&im, bad), -ENOEXEC, "an ELF header cut short: -ENOEXEC");
+	is_int(pks_elf_open(&im, dir), -EISDIR, "a directory: -EISDIR");
+	snprintf(bad, sizeof(bad), "%s/missing", dir);
+	is_int(pks_elf_open(&im, bad), -ENOENT, "a missing file: -ENOENT");
+	free(file);
+}
+
+int main(void)
+{
+	char cmd[64];
+
+	if (!mkdtemp(dir))
+		return 1;
+	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++)
+		read_back(&builds[i]);
+	hostile();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
+	return tap_done();
+}
