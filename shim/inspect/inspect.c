@@ -12,6 +12,7 @@
 #include "base/sym.h"
 #include "patch/arch.h"
 #include "patch/elfsym.h"
+#include "patch/why.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -343,15 +344,17 @@ static bool patchable(unsigned machine)
 	return machine == EM_X86_64 || machine == EM_AARCH64;
 }
 
-/* A shared object's own calls to @f->defined bind inside it (printk-shim(7), PRINTK_SHIM_PATCH). */
+/*
+ * Does a shared object's own definition need the patch? patch/why.h's
+ * rule, as patch.c applies it at start-up to an object the shim precedes.
+ */
 static bool binds_inside(const struct pks_elf_image *im, const struct found *f)
 {
-	unsigned vis = f->sym.other & 3;
 	uint64_t flags = 0;
+	bool symbolic = pks_elf_dynamic(im, DT_SYMBOLIC, &flags) ||
+			(pks_elf_dynamic(im, DT_FLAGS, &flags) && (flags & DF_SYMBOLIC));
 
-	return ELF64_ST_BIND(f->sym.info) == STB_LOCAL || vis != STV_DEFAULT ||
-	       pks_elf_dynamic(im, DT_SYMBOLIC, &flags) ||
-	       (pks_elf_dynamic(im, DT_FLAGS, &flags) && (flags & DF_SYMBOLIC));
+	return pks_patch_why(false, f->sym.info, f->sym.other, symbolic, false, true) != WHY_NONE;
 }
 
 /* The verdict on the file at @path, open as @im: its line's text after "PATH: ". */
