@@ -112,14 +112,16 @@ static int by_place(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The string field @i of the record at @p: NULL when it is 0, "?" when it leads nowhere. */
+static const char unknown[] = "?";	/* a field whose pointer leads nowhere */
+
+/* The string field @i of the record at @p: NULL when it is 0, unknown when it leads nowhere. */
 static const char *field_str(const struct pks_elf_image *im, const unsigned char *p, int i)
 {
 	unsigned ps = pks_elf_ptrsize(im);
 	uint64_t a = pks_elf_word(im, p + (size_t)i * ps, ps);
 	const char *s = a ? pks_elf_string(im, a) : NULL;
 
-	return a && !s ? "?" : s;
+	return a && !s ? unknown : s;
 }
 
 static void print_entry(FILE *out, const struct entry *e)
@@ -156,15 +158,15 @@ static void print_records(FILE *out, const struct pks_elf_image *im, const unsig
 		struct entry *x = &e[n];
 
 		x->fmt = field_str(im, p, 0);
-		if (!x->fmt || x->fmt[0] == '?')
+		if (!x->fmt || x->fmt == unknown)
 			continue;
 		x->func = field_str(im, p, 1);
 		x->file = field_str(im, p, 2);
 		x->line = (unsigned)pks_elf_word(im, p + 3 * pks_elf_ptrsize(im), 4);
 		x->level = field_str(im, p, 4);
 		x->prefix = field_str(im, p, 5);
-		x->func = x->func ? x->func : "?";
-		x->file = x->file ? x->file : "?";
+		x->func = x->func ? x->func : unknown;
+		x->file = x->file ? x->file : unknown;
 		x->order = n++;
 	}
 	if (e)
