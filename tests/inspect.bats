@@ -108,7 +108,7 @@ $(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
 # partial: no .printk_index; the read-only strings that start with a level marker
 # file: $TMP/sites.so
 $INDEX"
-	err_is "printk-shim: --index: '$TMP/missing': No such file or directory
+	err_is "printk-shim: --index: '$TMP/missing': No such file or directory: expected an ELF program or shared object; skipped
 "
 }
 
@@ -203,10 +203,10 @@ int main(void) { return printk("\0016x\n"); }' -static
 	[ "$status" -eq 125 ]
 	file_is "$OUT" "$FIX/emit: interposed: it imports printk through the PLT
 "
-	err_is "printk-shim: --check: '$TMP/missing': No such file or directory
-printk-shim: --check: '$TMP': Is a directory
-printk-shim: --check: '$TMP/script': not an ELF file
-printk-shim: --check: '$TMP/cut': not an ELF file
+	err_is "printk-shim: --check: '$TMP/missing': No such file or directory: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP': Is a directory: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP/script': not an ELF file: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or shared object; skipped
 "
 }
 

@@ -219,12 +219,13 @@ static size_t print_partial(FILE *out, const struct pks_elf_image *im)
 	return n;
 }
 
-/* One line on stderr for a file that cannot be read as ELF. */
+/* One line on stderr for a file that cannot be read as ELF: what, what was expected, what is done. */
 static int cannot(const char *opt, const char *path, int err)
 {
 	fprintf(stderr, "printk-shim: %s: '", opt);
 	escape(stderr, path);
-	fprintf(stderr, "': %s\n", err == -ENOEXEC ? "not an ELF file" : strerror(-err));
+	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
+		err == -ENOEXEC ? "not an ELF file" : strerror(-err));
 	return PKS_INSPECT_ERROR;
 }
 
