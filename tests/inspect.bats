@@ -98,6 +98,25 @@ $(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
 '
 }
 
+@test "index: an unmodified fixture (its own KERN_ macros): its marked strings, partial" {
+	capture "$WRAPPER" --index "$FIX/patch-nopie"
+	[ "$status" -eq 0 ]
+	# patch-cases.c has KERN_INFO "foo" twice: the linker merged the strings.
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+# partial: no .printk_index; the read-only strings that start with a level marker
+<6> ?:? ? "foo"
+<7> ?:? ? "x %d"
+<3> ?:? ? "bar\n"
+<6> ?:? ? "a\n"
+<c> ?:? ? "b\n"
+<6> ?:? ? "a"
+<6> ?:? ? " b\n"
+<c> ?:? ? "bar\n"
+<c> ?:? ? "\n"
+'
+	err_is ''
+}
+
 @test "index: several binaries, each under its name; an unreadable one is said and skipped" {
 	sites "$TMP/sites.so"
 	program "$TMP/none" 'int main(void) { return 0; }'
