@@ -29,7 +29,7 @@ program() {
 	local out=$1 body=$2
 	shift 2
 	printf '%s\n' "$body" >"$out.c"
-	$CC -O2 -fcf-protection=none "$@" -o "$out" "$out.c"
+	$CC -O2 -fcf-protection=none -o "$out" "$out.c" "$@"
 }
 
 INDEX='# <level/flags> filename:line function "format"
@@ -154,6 +154,25 @@ check_is() {
 		'patched: it defines printk itself (.symtab); the shim writes a jump at its entry'
 }
 
+@test "check: a program whose library binds its own printk calls is patched through it" {
+	check_is "$FIX/patch-symbolic" 0 \
+		'patched: its library libpatch-symbolic.so defines printk itself (.symtab); the shim writes a jump at its entry'
+}
+
+@test "check: a library is found through LD_LIBRARY_PATH; the worst verdict is the line's" {
+	mkdir "$TMP/lib"
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \
+		'int lib(void) { return printk("\0016x\n"); }' >"$TMP/lib/short.c"
+	$CC -O2 -fcf-protection=none -fPIC -shared -Wl,-Bsymbolic -o "$TMP/lib/libshort.so" "$TMP/lib/short.c"
+	program "$TMP/uses" 'int lib(void); int main(void) { return lib(); }' -L"$TMP/lib" -lshort
+	capture "$WRAPPER" --check "$TMP/uses"
+	[ "$status" -eq 1 ]
+	file_is "$OUT" "$TMP/uses: no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk; nor do the libraries it names
+"
+	LD_LIBRARY_PATH=$TMP/lib check_is "$TMP/uses" 1 \
+		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
+}
+
 @test "check: a library that binds its own calls (hidden) is patched" {
 	check_is "$FIX/.libs/libpatch-hidden.so" 0 \
 		'patched: it defines printk itself (.symtab); the shim writes a jump at its entry'
@@ -168,7 +187,7 @@ check_is() {
 @test "check: stripped, its printk neither imported nor exported: not reachable" {
 	strip -o "$TMP/stripped" "$FIX/patch-pie"
 	check_is "$TMP/stripped" 1 \
-		'not reachable: stripped, it imports no printk, and its strings have level markers: a printk of its own cannot be found'
+		'not reachable: it is stripped, imports no printk, and has strings with level markers: a printk of its own cannot be found'
 }
 
 @test "check: a printk too short for the jump is not reachable" {
@@ -195,7 +214,7 @@ int main(void) { return printk("\0016x\n"); }' -static
 @test "check: a program without printk says so" {
 	program "$TMP/none" 'int main(void) { return 0; }'
 	check_is "$TMP/none" 1 \
-		'no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk'
+		'no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk; nor do the libraries it names'
 }
 
 @test "check: a 32-bit program that defines printk is not reachable: no patching there" {

@@ -4,9 +4,10 @@
  * (patch/elfsym.c reads it). --index prints the .printk_index records the
  * headers leave, in the kernel's debugfs format, or for a binary built
  * without them the read-only strings that start with a level marker;
- * --check says, per binary, whether its printk calls will reach the shim,
- * by the rules the patching code applies at start-up (patch/arch.h decides
- * whether a jump fits). printk-shim(1) has both output formats.
+ * --check says, per binary and the libraries it names, whether its printk
+ * calls will reach the shim, by the rules the patching code applies at
+ * start-up (patch/why.h, and patch/arch.h for whether a jump fits).
+ * printk-shim(1) has both output formats.
  */
 #include "inspect/inspect.h"
 #include "base/sym.h"
@@ -16,6 +17,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,59 +362,171 @@ static bool binds_inside(const struct pks_elf_image *im, const struct found *f)
 	return pks_patch_why(false, f->sym.info, f->sym.other, symbolic, false, true) != WHY_NONE;
 }
 
-/* The verdict on the file at @path, open as @im: its line's text after "PATH: ". */
-static bool verdict(const struct pks_elf_image *im, const struct stat *st, FILE *out)
+/* How far an object's printk calls get; a binary's line says the worst of its objects'. */
+enum reach { R_NONE, R_INTERPOSED, R_PATCHED, R_UNREACHED };
+
+struct verdict {
+	enum reach reach;
+	char text[384];		/* the line after "PATH: " */
+};
+
+static __attribute__((format(printf, 3, 4)))
+void set(struct verdict *v, enum reach reach, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->reach = reach;
+	va_start(ap, fmt);
+	vsnprintf(v->text, sizeof(v->text), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The verdict on one object's own printk, @who ("it", "its library
+ * libfoo.so") in the text; @exe: a program, whose calls bind inside.
+ * Only for the file named (@who "it") do level markers in a stripped
+ * object's strings count as a printk of its own: a library's, the C
+ * library's first, have them for other reasons.
+ */
+static void object(const struct pks_elf_image *im, bool exe, const char *who, struct verdict *v)
 {
 	char why[96];
 	const char *no_fit;
 	struct found f = { 0 };
-	uint64_t flags1 = 0;
-	bool exe = im->type == ET_EXEC || pks_elf_has_segment(im, PT_INTERP) ||
-		   (pks_elf_dynamic(im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE));
-	bool is_static = exe && !pks_elf_has_segment(im, PT_INTERP);
+	bool named = !strcmp(who, "it");
 
 	find_names(im, &f);
-	if (!f.imported && !f.defined && (f.symtab || !print_partial(NULL, im))) {
-		fprintf(out, "no printk: it neither imports nor defines printk, _printk, printk_deferred, "
-			"_printk_deferred or vprintk%s\n", f.symtab ? "" : " (stripped: its strings say the same)");
-		return false;
+	if (!f.imported && !f.defined && (f.symtab || !named || !print_partial(NULL, im)))
+		set(v, R_NONE, "no printk: %s neither imports nor defines printk, _printk, printk_deferred, "
+		    "_printk_deferred or vprintk%s", who, f.symtab ? "" : " (stripped: its strings say the same)");
+	else if (f.imported)
+		set(v, R_INTERPOSED, "interposed: %s imports %s through the PLT", who, f.imported);
+	else if (!f.defined)
+		set(v, R_UNREACHED, "not reachable: %s is stripped, imports no printk, and has strings with "
+		    "level markers: a printk of its own cannot be found", who);
+	else if (!exe && !binds_inside(im, &f))
+		set(v, R_INTERPOSED, "interposed: %s exports %s, and the shim's comes first in the lookup order",
+		    who, f.defined);
+	else if (!patchable(im->machine))
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and patching is not supported on "
+		    "this machine (%u)", who, f.defined, im->machine);
+	else if ((no_fit = jump_fits(im, &f, why, sizeof(why))))
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and cannot be patched: %s",
+		    who, f.defined, no_fit);
+	else
+		set(v, R_PATCHED, "patched: %s defines %s itself (%s); the shim writes a jump at its entry",
+		    who, f.defined, f.symtab ? ".symtab" : ".dynsym");
+}
+
+/* The multiarch directories of the default search, per machine. */
+static const struct { unsigned machine; const char *triplet; } triplets[] = {
+	{ EM_X86_64, "x86_64-linux-gnu" }, { EM_386, "i386-linux-gnu" },
+	{ EM_AARCH64, "aarch64-linux-gnu" }, { EM_ARM, "arm-linux-gnueabihf" },
+	{ EM_RISCV, "riscv64-linux-gnu" }, { EM_PPC64, "powerpc64le-linux-gnu" },
+	{ EM_S390, "s390x-linux-gnu" },
+};
+
+/*
+ * Open library @name in the colon-separated @dirs, $ORIGIN standing for
+ * @origin, as the dynamic linker would for @exe: the first of its class
+ * and machine. Return: true with @lib open.
+ */
+static bool open_in(const struct pks_elf_image *exe, const char *dirs, const char *origin,
+		    const char *name, struct pks_elf_image *lib)
+{
+	char path[4096];
+
+	for (const char *d = dirs; d && *d; d += strcspn(d, ":"), d += *d == ':') {
+		int len = (int)strcspn(d, ":");
+		bool o = !strncmp(d, "$ORIGIN", 7) || !strncmp(d, "${ORIGIN}", 9);
+		int skip = !o ? 0 : d[1] == '{' ? 9 : 7;
+
+		if (len == 0 || skip > len)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s%.*s/%s", o ? origin : "", len - skip,
+				     d + skip, name) >= sizeof(path) || pks_elf_open(lib, path))
+			continue;
+		if (lib->cls == exe->cls && lib->machine == exe->machine)
+			return true;
+		pks_elf_close(lib);
 	}
-	if (is_static) {
-		fputs("not reachable: statically linked, so LD_PRELOAD does not apply\n", out);
-		return false;
+	return false;
+}
+
+/*
+ * Find DT_NEEDED @name of @exe (at @exe_path) where the dynamic linker looks:
+ * DT_RPATH (without DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, then the
+ * default directories; /etc/ld.so.cache is not read.
+ */
+static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, const char *name,
+			struct pks_elf_image *lib)
+{
+	char origin[4096], defaults[512] = "";
+	uint64_t strtab = 0, rpath = 0, runpath = 0;
+	bool has_run, has_r;
+	const char *slash = strrchr(exe_path, '/');
+
+	snprintf(origin, sizeof(origin), "%.*s", slash ? (int)(slash - exe_path) : 1,
+		 slash ? exe_path : ".");
+	if (strchr(name, '/'))
+		return !pks_elf_open(lib, name) || (memset(lib, 0, sizeof(*lib)), false);
+	pks_elf_dynamic(exe, DT_STRTAB, &strtab);
+	has_run = pks_elf_dynamic(exe, DT_RUNPATH, &runpath);
+	has_r = pks_elf_dynamic(exe, DT_RPATH, &rpath);
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(triplets[0]); i++)
+		if (triplets[i].machine == exe->machine)
+			snprintf(defaults, sizeof(defaults), "/lib/%s:/usr/lib/%s:", triplets[i].triplet,
+				 triplets[i].triplet);
+	strncat(defaults, exe->cls == ELFCLASS64 ? "/lib64:/usr/lib64:/lib:/usr/lib" : "/lib32:/usr/lib32:/lib:/usr/lib",
+		sizeof(defaults) - strlen(defaults) - 1);
+	return (has_r && !has_run && open_in(exe, pks_elf_string(exe, strtab + rpath), origin, name, lib)) ||
+	       open_in(exe, getenv("LD_LIBRARY_PATH"), origin, name, lib) ||
+	       (has_run && open_in(exe, pks_elf_string(exe, strtab + runpath), origin, name, lib)) ||
+	       open_in(exe, defaults, origin, name, lib);
+}
+
+/*
+ * The verdict on a binary: its own printk, then that of each library it
+ * names (DT_NEEDED, not theirs in turn), the worst kept; then what keeps
+ * LD_PRELOAD away from all of them.
+ * Return: whether its printk calls reach the shim.
+ */
+static bool verdict(const struct pks_elf_image *im, const char *path, const struct stat *st,
+		    FILE *out)
+{
+	uint64_t flags1 = 0, strtab = 0, needed[64];
+	bool exe = im->type == ET_EXEC || pks_elf_has_segment(im, PT_INTERP) ||
+		   (pks_elf_dynamic(im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE));
+	unsigned n = pks_elf_dynamic_all(im, DT_NEEDED, needed, 64);
+	struct verdict v = { 0 }, lv;
+	unsigned libs = 0;
+
+	object(im, exe, "it", &v);
+	pks_elf_dynamic(im, DT_STRTAB, &strtab);
+	for (unsigned i = 0; i < n; i++) {
+		const char *name = pks_elf_string(im, strtab + needed[i]);
+		struct pks_elf_image lib;
+		char who[160];
+
+		if (!name || !open_needed(im, path, name, &lib))
+			continue;
+		snprintf(who, sizeof(who), "its library %s", name);
+		object(&lib, false, who, &lv);
+		if (lv.reach > v.reach)
+			v = lv;
+		pks_elf_close(&lib);
+		libs++;
 	}
-	if (exe && ((st->st_mode & S_ISUID) || (st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))) {
-		fprintf(out, "not reachable: set-%s-ID, so the dynamic linker ignores LD_PRELOAD for "
-			"any user it changes IDs for\n", st->st_mode & S_ISUID ? "user" : "group");
-		return false;
-	}
-	if (f.imported) {
-		fprintf(out, "interposed: it imports %s through the PLT\n", f.imported);
-		return true;
-	}
-	if (!f.defined) {
-		fputs("not reachable: stripped, it imports no printk, and its strings have level markers: "
-		      "a printk of its own cannot be found\n", out);
-		return false;
-	}
-	if (!exe && !binds_inside(im, &f)) {
-		fprintf(out, "interposed: it exports %s, and the shim's comes first in the lookup order\n",
-			f.defined);
-		return true;
-	}
-	if (!patchable(im->machine)) {
-		fprintf(out, "not reachable: it defines %s itself, and patching is not supported on "
-			"this machine (%u)\n", f.defined, im->machine);
-		return false;
-	}
-	if ((no_fit = jump_fits(im, &f, why, sizeof(why)))) {
-		fprintf(out, "not reachable: it defines %s itself, and cannot be patched: %s\n",
-			f.defined, no_fit);
-		return false;
-	}
-	fprintf(out, "patched: it defines %s itself (%s); the shim writes a jump at its entry\n",
-		f.defined, f.symtab ? ".symtab" : ".dynsym");
-	return true;
+	if (v.reach == R_NONE && libs)
+		strncat(v.text, "; nor do the libraries it names", sizeof(v.text) - strlen(v.text) - 1);
+	if (v.reach != R_NONE && exe && !pks_elf_has_segment(im, PT_INTERP))
+		set(&v, R_UNREACHED, "not reachable: statically linked, so LD_PRELOAD does not apply");
+	else if (v.reach != R_NONE && exe &&
+		 ((st->st_mode & S_ISUID) || (st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)))
+		set(&v, R_UNREACHED, "not reachable: set-%s-ID, so the dynamic linker ignores LD_PRELOAD "
+		    "for any user it changes IDs for", st->st_mode & S_ISUID ? "user" : "group");
+	fprintf(out, "%s\n", v.text);
+	return v.reach == R_INTERPOSED || v.reach == R_PATCHED;
 }
 
 /**
@@ -436,7 +550,7 @@ int pks_inspect_check(char *const *paths, int n, FILE *out)
 		}
 		escape(out, paths[i]);
 		fputs(": ", out);
-		if (!verdict(&im, &st, out) && rc == 0)
+		if (!verdict(&im, paths[i], &st, out) && rc == 0)
 			rc = PKS_INSPECT_UNREACHED;
 		pks_elf_close(&im);
 	}

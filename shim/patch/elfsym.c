@@ -588,27 +588,34 @@ bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type)
 }
 
 /**
- * pks_elf_dynamic() - the value of the first @tag entry of the .dynamic section
- * Return: false when there is none.
+ * pks_elf_dynamic_all() - the values of the .dynamic section's @tag entries, in order
+ * @vals: out; room for @max
+ * Return: how many were found (at most @max).
  */
-bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val)
+unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64_t *vals,
+			     unsigned max)
 {
 	struct pks_elf_sect d;
-	unsigned w = word(im);
+	unsigned w = word(im), n = 0;
 
 	for (unsigned i = 1; pks_elf_sect_at(im, i, &d); i++) {
 		if (d.type != SHT_DYNAMIC || !d.bytes)
 			continue;
-		for (uint64_t off = 0; off + 2 * w <= d.size; off += 2 * w) {
+		for (uint64_t off = 0; n < max && off + 2 * w <= d.size; off += 2 * w) {
 			uint64_t t = get(im, d.bytes + off, w);
 
 			if (t == DT_NULL)
-				return false;
-			if (t == (uint64_t)tag) {
-				*val = get(im, d.bytes + off + w, w);
-				return true;
-			}
+				break;
+			if (t == (uint64_t)tag)
+				vals[n++] = get(im, d.bytes + off + w, w);
 		}
+		break;
 	}
-	return false;
+	return n;
+}
+
+/** pks_elf_dynamic() - Return: the first @tag entry of .dynamic is there; its value in *@val. */
+bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val)
+{
+	return pks_elf_dynamic_all(im, tag, val, 1) == 1;
 }

@@ -81,5 +81,7 @@ bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *na
 		    struct pks_elf_symbol *out);
 bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type);
 bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val);
+unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64_t *vals,
+			     unsigned max);
 
 #endif
