@@ -140,7 +140,7 @@ setup() {
 	{
 		cut -f2 "$T/vars"
 		awk -F '\t' '$3 == "bool" { sub(/^--/, "--no-", $2); print $2 }' "$T/vars"
-		printf '%s\n' --lib --print-env --help --version -- --dyndbg-list
+		printf '%s\n' --index --check --lib --print-env --help --version -- --dyndbg-list
 	} >"$T/options"
 }
 

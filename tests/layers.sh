@@ -33,7 +33,8 @@ allow config	'base/|core/|config/'
 allow out	'base/|core/|config/|out/'
 allow ctx	'base/|core/|config/|out/sink\.h|ctx/'
 allow patch	'base/|config/|patch/'
-allow wrapper	'base/|core/|config/vars\.h|patch/elfsym\.h|wrapper/'
+allow inspect	'base/sym\.h|patch/(arch|elfsym|why)\.h|inspect/'
+allow wrapper	'base/|core/|config/vars\.h|inspect/inspect\.h|patch/elfsym\.h|wrapper/'
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.

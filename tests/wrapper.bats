@@ -339,7 +339,8 @@ lib_like() {
 	${CC:-cc} $SAN_CFLAGS $SAN_LDFLAGS -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
-		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" "$src/wrapper/dyndbg-list.c" \
+		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" "$src/inspect/inspect.c" \
+		"$src/wrapper/dyndbg-list.c" \
 		"$abs_top_builddir/shim/.libs/libpks-core.a"
 	capture "$T/usr/bin/printk-shim" --lib
 	[ "$status" -eq 0 ]

@@ -52,9 +52,16 @@ struct device;
 /* @level is a string such as KERN_ERR, as the kernel's function takes. */
 #define dev_printk(level, dev, fmt, ...)				\
 	__extension__ ({						\
+		printk_index_subsys_emit("%s %s: ", level, fmt);	\
+		pks_dev_printk(level, dev, fmt, ##__VA_ARGS__);		\
+	})
+
+/* dev_printk() without its printk index record. */
+#define pks_dev_printk(level, dev, fmt, ...)				\
+	__extension__ ({						\
 		const struct device *pks_dev = (dev);			\
 									\
-		(void)printk("%s" PKS_DEV_PREFIX_FMT fmt, (level),	\
+		(void)(printk)("%s" PKS_DEV_PREFIX_FMT fmt, (level),	\
 			     PKS_DEV_PREFIX_ARGS(pks_dev),		\
 			     ##__VA_ARGS__);				\
 	})
@@ -78,7 +85,7 @@ struct device;
 #define pks_dev_no_printk(dev, fmt, ...)				\
 	__extension__ ({						\
 		if (0)							\
-			dev_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__); \
+			pks_dev_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__); \
 	})
 
 /* The kernel's __dynamic_dev_dbg(): the decorations, then the device's prefix. */

@@ -9,14 +9,18 @@
  * nothing but the library that defines printk.
  *
  * Unlike kernels since v5.15, printk is a real function here, not a macro
- * over _printk: code built with these headers calls the symbol "printk".
+ * over _printk: code built with these headers calls the symbol "printk"
+ * (through the index's macro of the same name, under GNU C).
  * _printk and _printk_deferred are declared for code that names them.
  *
+ * Every printk() call site with a literal format is recorded for the
+ * printk index, as with CONFIG_PRINTK_INDEX=y (below); printk is then a
+ * macro over the function, as in the kernel.
  * pr_debug, pr_debug_ratelimited and print_hex_dump_debug use dynamic debug
  * (<linux/dynamic_debug.h>), as with CONFIG_DYNAMIC_DEBUG=y: DEBUG sets
  * their default, printk-shim's PRINTK_SHIM_DYNDBG changes it per call site.
  * pr_devel and pr_debug_once follow DEBUG alone, as in the kernel.
- * Not provided: printk indexing, console and printk_safe control.
+ * Not provided: console and printk_safe control.
  * Thread-safety: the _once and _ratelimited state is shared safely by threads;
  * printk_timed_ratelimit()'s state is its caller's to guard.
  */
@@ -96,11 +100,67 @@ static inline const char *printk_skip_headers(const char *buffer)
 #define pr_fmt(fmt) fmt
 #endif
 
-/* Type-checks the format and arguments, evaluates nothing, yields 0. */
+/*
+ * The printk index (printk-shim(7) PRINTK INDEX), as the kernel's
+ * CONFIG_PRINTK_INDEX keeps it: one record per call site whose format is a
+ * literal, in section .printk_index, read back by printk-shim --index. The
+ * records are the entries themselves, not pointers to them; each is
+ * aligned to a pointer so that the compiler pads none apart. @level is
+ * NULL when the level, if any, leads @fmt; @subsys_fmt_prefix is the
+ * format of the prefix the dev_* and netdev_* families print before @fmt.
+ * GNU C only, not C++: a C++ inline function's static would be defined in
+ * every translation unit that emits it, and the link fails. Defining
+ * PKS_NO_PRINTK_INDEX before the first include leaves printk() a plain call.
+ */
+struct pi_entry {
+	const char *fmt;
+	const char *func;
+	const char *file;
+	unsigned int line;
+	const char *level;
+	const char *subsys_fmt_prefix;
+};
+
+/* The format is the first argument; taken apart so that ISO C's -pedantic sees no empty "...". */
+#define pks_pi_fmt(...)		pks_pi_first(__VA_ARGS__, 0)
+#define pks_pi_first(fmt, ...)	fmt
+
+#if defined(__GNUC__) && !defined(__cplusplus) && !defined(PKS_NO_PRINTK_INDEX)
+#define __printk_index_emit(_fmt, _level, _subsys_fmt_prefix)		\
+	do {								\
+		if (__builtin_constant_p(_fmt) && __builtin_constant_p(_level)) { \
+			static const struct pi_entry pks_pi_entry	\
+			__attribute__((used, section(".printk_index"),	\
+				       aligned(sizeof(void *)))) = {	\
+				__builtin_constant_p(_fmt) ? (_fmt) : (const char *)0, \
+				__func__, __FILE__, __LINE__,		\
+				__builtin_constant_p(_level) ? (_level) : (const char *)0, \
+				_subsys_fmt_prefix			\
+			};						\
+		}							\
+	} while (0)
+
+#define printk_index_wrap(_p_func, ...)				\
+	__extension__ ({						\
+		__printk_index_emit(pks_pi_fmt(__VA_ARGS__), (const char *)0, (const char *)0); \
+		_p_func(__VA_ARGS__);					\
+	})
+
+#define printk(...)		printk_index_wrap(printk, __VA_ARGS__)
+#define printk_deferred(...)	printk_index_wrap(printk_deferred, __VA_ARGS__)
+#else
+#define __printk_index_emit(_fmt, _level, _subsys_fmt_prefix) do { } while (0)
+#endif
+
+/* For a family that prints a prefix of its own before @fmt, at @level. */
+#define printk_index_subsys_emit(subsys_fmt_prefix, level, ...)	\
+	__printk_index_emit(pks_pi_fmt(__VA_ARGS__), level, subsys_fmt_prefix)
+
+/* Type-checks the format and arguments, evaluates nothing, yields 0; not indexed. */
 #define no_printk(fmt, ...)						\
 	__extension__ ({						\
 		if (0)							\
-			printk(fmt, ##__VA_ARGS__);			\
+			(printk)(fmt, ##__VA_ARGS__);			\
 		0;							\
 	})
 

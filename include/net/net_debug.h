@@ -37,11 +37,18 @@ struct net_device;
 /* @level is a string such as KERN_ERR, as the kernel's function takes. */
 #define netdev_printk(level, ndev, fmt, ...)				\
 	__extension__ ({						\
+		printk_index_subsys_emit("%s %s %s: ", level, fmt);	\
+		pks_netdev_printk(level, ndev, fmt, ##__VA_ARGS__);	\
+	})
+
+/* netdev_printk() without its printk index record. */
+#define pks_netdev_printk(level, ndev, fmt, ...)			\
+	__extension__ ({						\
 		const struct net_device *pks_nd = (ndev);		\
 		const struct device *pks_np =				\
 			pks_nd ? PKS_NETDEV_PARENT(pks_nd) : NULL;	\
 									\
-		(void)printk("%s%s%s%s%s%s: " fmt, (level),		\
+		(void)(printk)("%s%s%s%s%s%s: " fmt, (level),		\
 			     pks_np ? dev_driver_string(pks_np) : "",	\
 			     pks_np ? " " : "",				\
 			     pks_np ? dev_name(pks_np) : "",		\
@@ -69,7 +76,7 @@ struct net_device;
 #define pks_netdev_no_printk(ndev, fmt, ...)				\
 	__extension__ ({						\
 		if (0)							\
-			netdev_printk(KERN_DEBUG, ndev, fmt, ##__VA_ARGS__); \
+			pks_netdev_printk(KERN_DEBUG, ndev, fmt, ##__VA_ARGS__); \
 	})
 
 /* The kernel's __dynamic_netdev_dbg(): the decorations, then the prefix. */

@@ -2,7 +2,8 @@
 /*
  * What patching needs to know of each architecture: the landing pad to keep
  * at a function's entry, the encoding of a jump, and the instruction-cache
- * sync after writing it. Included by patch.c only.
+ * sync after writing it. Included by patch.c, and by inspect/inspect.c,
+ * which asks whether a jump would fit.
  */
 #ifndef PKS_PATCH_ARCH_H
 #define PKS_PATCH_ARCH_H
@@ -14,7 +15,7 @@
 #if defined(__x86_64__)
 #define ARCH_OK true
 
-static size_t arch_keep(const unsigned char *p, size_t size)
+static inline size_t arch_keep(const unsigned char *p, size_t size)
 {
 	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 
@@ -22,7 +23,7 @@ static size_t arch_keep(const unsigned char *p, size_t size)
 }
 
 /* jmp rel32 when @to is within reach, else movabs $to, %r11; jmp *%r11 (r11 holds no argument). */
-static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+static inline size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
 {
 	int64_t rel = (int64_t)(to - (at + 5));
 	int32_t rel32 = (int32_t)rel;
@@ -41,7 +42,7 @@ static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t 
 	return 13;
 }
 
-static void arch_sync(char *p, size_t n)
+static inline void arch_sync(char *p, size_t n)
 {
 	(void)p;
 	(void)n;
@@ -51,7 +52,7 @@ static void arch_sync(char *p, size_t n)
 #define ARCH_OK true
 
 /* bti, bti c, bti j, bti jc. Not paciasp: the shim signs its own return. */
-static size_t arch_keep(const unsigned char *p, size_t size)
+static inline size_t arch_keep(const unsigned char *p, size_t size)
 {
 	uint32_t insn;
 
@@ -62,7 +63,7 @@ static size_t arch_keep(const unsigned char *p, size_t size)
 }
 
 /* b imm26 within 128 MiB, else ldr x16, .+8; br x16; .quad to (x16: the veneer register). */
-static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+static inline size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
 {
 	int64_t rel = (int64_t)(to - at);
 	uint32_t insn[2] = { 0x58000050, 0xd61f0200 };
@@ -80,7 +81,7 @@ static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t 
 	return 16;
 }
 
-static void arch_sync(char *p, size_t n)
+static inline void arch_sync(char *p, size_t n)
 {
 	__builtin___clear_cache(p, p + n);
 }
@@ -88,14 +89,14 @@ static void arch_sync(char *p, size_t n)
 #else
 #define ARCH_OK false
 
-static size_t arch_keep(const unsigned char *p, size_t size)
+static inline size_t arch_keep(const unsigned char *p, size_t size)
 {
 	(void)p;
 	(void)size;
 	return 0;
 }
 
-static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
+static inline size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t room, size_t *need)
 {
 	(void)code;
 	(void)at;
@@ -105,7 +106,7 @@ static size_t arch_jump(unsigned char *code, uintptr_t at, uintptr_t to, size_t 
 	return 0;
 }
 
-static void arch_sync(char *p, size_t n)
+static inline void arch_sync(char *p, size_t n)
 {
 	(void)p;
 	(void)n;

@@ -219,12 +219,18 @@ struct shdr {
 
 /* Where the fields are, per class: 32-bit, 64-bit. */
 enum {
-	EH_TYPE, EH_MACHINE, EH_SHOFF, EH_SHENTSIZE, EH_SHNUM, EH_SHSTRNDX,
+	EH_TYPE, EH_MACHINE, EH_PHOFF, EH_SHOFF, EH_PHENTSIZE, EH_PHNUM, EH_SHENTSIZE, EH_SHNUM,
+	EH_SHSTRNDX, PH_TYPE, PH_BYTES,
+	ST_NAME, ST_VALUE, ST_SIZE, ST_INFO, ST_OTHER, ST_SHNDX, ST_BYTES,
 	SH_NAME, SH_TYPE, SH_FLAGS, SH_ADDR, SH_OFFSET, SH_SIZE, SH_LINK, SH_ENTSIZE, SH_BYTES,
 	R_OFFSET, R_INFO, R_ADDEND, REL_BYTES, RELA_BYTES, NFIELDS,
 };
 static const unsigned char at[NFIELDS][2] = {
-	[EH_TYPE] = { 16, 16 }, [EH_MACHINE] = { 18, 18 }, [EH_SHOFF] = { 32, 40 },
+	[EH_TYPE] = { 16, 16 }, [EH_MACHINE] = { 18, 18 }, [EH_PHOFF] = { 28, 32 },
+	[EH_SHOFF] = { 32, 40 }, [EH_PHENTSIZE] = { 42, 54 }, [EH_PHNUM] = { 44, 56 },
+	[PH_TYPE] = { 0, 0 }, [PH_BYTES] = { 32, 56 },
+	[ST_NAME] = { 0, 0 }, [ST_VALUE] = { 4, 8 }, [ST_SIZE] = { 8, 16 }, [ST_INFO] = { 12, 4 },
+	[ST_OTHER] = { 13, 5 }, [ST_SHNDX] = { 14, 6 }, [ST_BYTES] = { 16, 24 },
 	[EH_SHENTSIZE] = { 46, 58 }, [EH_SHNUM] = { 48, 60 }, [EH_SHSTRNDX] = { 50, 62 },
 	[SH_NAME] = { 0, 0 }, [SH_TYPE] = { 4, 4 }, [SH_FLAGS] = { 8, 8 }, [SH_ADDR] = { 12, 16 },
 	[SH_OFFSET] = { 16, 24 }, [SH_SIZE] = { 20, 32 }, [SH_LINK] = { 24, 40 },
@@ -482,4 +488,134 @@ const char *pks_elf_string(const struct pks_elf_image *im, uint64_t addr)
 		return memchr(s, '\0', sh.size - (addr - sh.addr)) ? s : NULL;
 	}
 	return NULL;
+}
+
+/** pks_elf_word() - Return: the @n-byte number (1, 2, 4 or 8) at @p, in the file's byte order. */
+uint64_t pks_elf_word(const struct pks_elf_image *im, const void *p, unsigned n)
+{
+	return get(im, p, n);
+}
+
+/**
+ * pks_elf_sect_at() - section @i of the image, decoded into @out
+ * Return: false when there is no section @i.
+ */
+bool pks_elf_sect_at(const struct pks_elf_image *im, unsigned i, struct pks_elf_sect *out)
+{
+	struct shdr sh;
+
+	if (!im->shdrs || i >= im->shnum)
+		return false;
+	section(im, i, &sh);
+	*out = (struct pks_elf_sect){
+		.name = im->shstr && sh.name < im->shstr_size ? im->shstr + sh.name : "",
+		.type = sh.type, .flags = sh.flags, .addr = sh.addr, .size = sh.size,
+		.bytes = sh.type != SHT_NOBITS && within(im, sh.offset, sh.size) ?
+			 im->base + sh.offset : NULL,
+	};
+	return true;
+}
+
+/* The symbol table of type SHT_DYNSYM (@dynamic) or SHT_SYMTAB and its strings, if sound. */
+static bool symtab(const struct pks_elf_image *im, bool dynamic, struct pks_elf_sect *tab,
+		   struct pks_elf_sect *str)
+{
+	uint32_t want = dynamic ? SHT_DYNSYM : SHT_SYMTAB;
+	struct shdr sh;
+
+	for (unsigned i = 1; pks_elf_sect_at(im, i, tab); i++) {
+		if (tab->type != want)
+			continue;
+		section(im, i, &sh);
+		return tab->bytes && sh.entsize == at[ST_BYTES][wide(im)] && sh.link < im->shnum &&
+		       pks_elf_sect_at(im, (unsigned)sh.link, str) && str->bytes && str->size &&
+		       str->bytes[str->size - 1] == '\0';
+	}
+	return false;
+}
+
+/** pks_elf_has_symtab() - Return: the image has a sound .dynsym (@dynamic) or .symtab. */
+bool pks_elf_has_symtab(const struct pks_elf_image *im, bool dynamic)
+{
+	struct pks_elf_sect tab, str;
+
+	return symtab(im, dynamic, &tab, &str);
+}
+
+/**
+ * pks_elf_symbol() - the first symbol called @name in .dynsym (@dynamic) or
+ * .symtab, defined or not
+ * Return: false when there is none (or no such table).
+ */
+bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *name,
+		    struct pks_elf_symbol *out)
+{
+	struct pks_elf_sect tab, str;
+	unsigned n = at[ST_BYTES][wide(im)], w = word(im);
+
+	if (!symtab(im, dynamic, &tab, &str))
+		return false;
+	for (uint64_t off = 0; off + n <= tab.size; off += n) {
+		const unsigned char *p = tab.bytes + off;
+		uint64_t nm = field(im, p, ST_NAME, 4);
+
+		if (nm == 0 || nm >= str.size || strcmp((const char *)str.bytes + nm, name))
+			continue;
+		*out = (struct pks_elf_symbol){
+			.value = field(im, p, ST_VALUE, w), .size = field(im, p, ST_SIZE, w),
+			.shndx = (unsigned)field(im, p, ST_SHNDX, 2),
+			.info = (unsigned char)field(im, p, ST_INFO, 1),
+			.other = (unsigned char)field(im, p, ST_OTHER, 1),
+		};
+		return true;
+	}
+	return false;
+}
+
+/** pks_elf_has_segment() - Return: a program header of @type is there (PT_INTERP, PT_DYNAMIC). */
+bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type)
+{
+	uint64_t off = field(im, im->base, EH_PHOFF, word(im));
+	unsigned size = (unsigned)field(im, im->base, EH_PHENTSIZE, 2);
+	unsigned n = (unsigned)field(im, im->base, EH_PHNUM, 2);
+
+	if (size != at[PH_BYTES][wide(im)] || !within(im, off, (uint64_t)n * size))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (field(im, im->base + off + (uint64_t)i * size, PH_TYPE, 4) == type)
+			return true;
+	return false;
+}
+
+/**
+ * pks_elf_dynamic_all() - the values of the .dynamic section's @tag entries, in order
+ * @vals: out; room for @max
+ * Return: how many were found (at most @max).
+ */
+unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64_t *vals,
+			     unsigned max)
+{
+	struct pks_elf_sect d;
+	unsigned w = word(im), n = 0;
+
+	for (unsigned i = 1; pks_elf_sect_at(im, i, &d); i++) {
+		if (d.type != SHT_DYNAMIC || !d.bytes)
+			continue;
+		for (uint64_t off = 0; n < max && off + 2 * w <= d.size; off += 2 * w) {
+			uint64_t t = get(im, d.bytes + off, w);
+
+			if (t == DT_NULL)
+				break;
+			if (t == (uint64_t)tag)
+				vals[n++] = get(im, d.bytes + off + w, w);
+		}
+		break;
+	}
+	return n;
+}
+
+/** pks_elf_dynamic() - Return: the first @tag entry of .dynamic is there; its value in *@val. */
+bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val)
+{
+	return pks_elf_dynamic_all(im, tag, val, 1) == 1;
 }

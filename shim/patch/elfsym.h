@@ -58,5 +58,30 @@ void pks_elf_close(struct pks_elf_image *im);
 unsigned pks_elf_ptrsize(const struct pks_elf_image *im);
 const void *pks_elf_section(struct pks_elf_image *im, const char *name, size_t *size);
 const char *pks_elf_string(const struct pks_elf_image *im, uint64_t addr);
+uint64_t pks_elf_word(const struct pks_elf_image *im, const void *p, unsigned n);
+
+/* One section of an image, decoded. */
+struct pks_elf_sect {
+	const char *name;		/* "" when its name is unsound */
+	uint32_t type;
+	uint64_t flags, addr, size;
+	const unsigned char *bytes;	/* in the file; NULL for SHT_NOBITS or out of bounds */
+};
+
+/* One symbol of an image, decoded. */
+struct pks_elf_symbol {
+	uint64_t value, size;
+	unsigned shndx;
+	unsigned char info, other;
+};
+
+bool pks_elf_sect_at(const struct pks_elf_image *im, unsigned i, struct pks_elf_sect *out);
+bool pks_elf_has_symtab(const struct pks_elf_image *im, bool dynamic);
+bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *name,
+		    struct pks_elf_symbol *out);
+bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type);
+bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val);
+unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64_t *vals,
+			     unsigned max);
 
 #endif

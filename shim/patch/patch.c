@@ -28,6 +28,7 @@
 #include "base/sym.h"
 #include "patch/arch.h"
 #include "patch/elfsym.h"
+#include "patch/why.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -57,12 +58,6 @@ enum how {
 	HOW_PENDING, HOW_PATCHED, HOW_ALIAS, HOW_INTERPOSED, HOW_NEVER, HOW_DISABLED,
 	HOW_SHORT, HOW_NOSIZE, HOW_ARCH, HOW_THREADS, HOW_STALE, HOW_NOTEXT, HOW_LIBC,
 	HOW_PROT, HOW_SELF,
-};
-
-/* Why calls to it do not reach the shim by themselves (WHY_NONE: they do). */
-enum why {
-	WHY_EXE, WHY_SYMBOLIC, WHY_LOCAL, WHY_HIDDEN, WHY_PROTECTED, WHY_RENAMED, WHY_FIRST,
-	WHY_NONE,
 };
 
 struct want {
@@ -186,21 +181,8 @@ static bool binds_locally(const struct dl_phdr_info *info)
 
 static unsigned char why_of(const struct scan *sc, int w, const ElfW(Sym) *s)
 {
-	int vis = ELF64_ST_VISIBILITY(s->st_other);
-
-	if (sc->exe)
-		return WHY_EXE;
-	if (ELF64_ST_BIND(s->st_info) == STB_LOCAL)
-		return WHY_LOCAL;
-	if (vis == STV_HIDDEN || vis == STV_INTERNAL)
-		return WHY_HIDDEN;
-	if (vis == STV_PROTECTED)
-		return WHY_PROTECTED;
-	if (sc->symbolic)
-		return WHY_SYMBOLIC;
-	if (w >= PKS_NSYMS)
-		return WHY_RENAMED;
-	return sc->after_shim ? WHY_NONE : WHY_FIRST;
+	return pks_patch_why(sc->exe, s->st_info, s->st_other, sc->symbolic, w >= PKS_NSYMS,
+			     sc->after_shim);
 }
 
 /* The code in memory is not what the file says (replaced on disk, patched already). */

@@ -8,6 +8,7 @@
  * It never looks for the module in the current directory.
  */
 #include "config/vars.h"
+#include "inspect/inspect.h"
 #include "wrapper/dyndbg-list.h"
 
 #include <elf.h>
@@ -127,6 +128,8 @@ static void usage(void)
 			printf("  --%s=%s\n", opt, v->expect);
 		printf("      %s (PRINTK_SHIM_%s, default %s)\n", v->help, v->name, v->dflt);
 	}
+	printf("  --index BINARY...  print the printk index of each BINARY and exit\n"
+	       "  --check BINARY...  say whether each BINARY's printk calls reach the shim\n"
 	printf("  --dyndbg-list BINARY...\n"
 	       "      print the dynamic debug call sites of each BINARY built with\n"
 	       "      printk-shim's headers, with the flags --dyndbg gives them, and exit\n"
@@ -684,6 +687,19 @@ static void run(char **argv, const struct module *mod)
 	cannot_run(argv[0], errno);
 }
 
+/* --index or --check @opt over the @n files @paths: the whole run. */
+static int read_files(const char *opt, char *const *paths, int n)
+{
+	int rc;
+
+	if (n == 0)
+		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
+	rc = (opt[2] == 'i' ? pks_inspect_index : pks_inspect_check)(paths, n, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		die(EXIT_USAGE, "%s: writing the output: %s", opt, strerror(errno));
+	return rc;
+}
+
 /* Options are long, but for -h and -v; any other word starts the command. */
 static bool is_option(const char *arg)
 {
@@ -715,6 +731,8 @@ int main(int argc, char **argv)
 			puts(checked_module().file);	/* a path to open, $LIB expanded */
 			return 0;
 		}
+		if (!strcmp(argv[i], "--index") || !strcmp(argv[i], "--check"))
+			return read_files(argv[i], argv + i + 1, argc - i - 1);
 		if (!strcmp(argv[i], "--dyndbg-list")) {
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "--dyndbg-list needs a BINARY");

@@ -11,6 +11,7 @@
 #include "patch/elfsym.h"
 #include "tap.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -73,6 +74,7 @@ static void read_back(const struct build *b)
 {
 	static const char *const want[2][2] = { { "alpha", "first record" }, { "beta", "second record" } };
 	struct pks_elf_image im;
+	struct pks_elf_symbol sym;
 	const unsigned char *recs;
 	char path[256];
 	size_t size = 0;
@@ -93,6 +95,12 @@ static void read_back(const struct build *b)
 		       "a number, untouched");
 	}
 	ok(pks_elf_section(&im, "pks_elfsym_test", &size) == recs, "asked again: the same copy");
+	ok(pks_elf_has_segment(&im, PT_INTERP) == !strstr(b->name, "shared"),
+	   "a dynamic linker for the programs only");
+	ok(pks_elf_has_segment(&im, PT_DYNAMIC), "a dynamic section");
+	ok(pks_elf_symbol(&im, false, "main", &sym) && sym.shndx != SHN_UNDEF &&
+	   ELF64_ST_TYPE(sym.info) == STT_FUNC && sym.size > 0, "main in .symtab, a sized function");
+	ok(!pks_elf_symbol(&im, false, "no_such_symbol", &sym), "a missing symbol: false");
 	ok(pks_elf_section(&im, "no_such_section", &size) == NULL, "a missing section: NULL");
 	ok(pks_elf_string(&im, 0) == NULL, "address 0: NULL");
 	ok(pks_elf_string(&im, UINT64_MAX) == NULL, "an address past everything: NULL");
@@ -113,6 +121,9 @@ static int write_file(const char *path, const void *p, size_t n)
 static void poke_all(const char *path)
 {
 	struct pks_elf_image im;
+	struct pks_elf_symbol sym;
+	struct pks_elf_sect sect;
+	uint64_t val;
 	size_t size;
 	const unsigned char *recs;
 
@@ -122,6 +133,13 @@ static void poke_all(const char *path)
 	for (size_t off = 0; recs && off + 8 <= size; off += 8)
 		pks_elf_string(&im, ptr_at(recs + off, 8));
 	pks_elf_section(&im, ".rela.dyn", &size);
+	pks_elf_symbol(&im, true, "printf", &sym);
+	pks_elf_symbol(&im, false, "main", &sym);
+	pks_elf_has_segment(&im, PT_INTERP);
+	pks_elf_dynamic(&im, DT_FLAGS_1, &val);
+	for (unsigned i = 0; pks_elf_sect_at(&im, i, &sect); i++)
+		if (sect.bytes && sect.size)
+			(void)sect.bytes[sect.size - 1];
 	pks_elf_close(&im);
 }
 

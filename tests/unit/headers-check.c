@@ -40,7 +40,7 @@ int vprintk(const char *fmt, va_list args)
 	return record(fmt, args);
 }
 
-int printk(const char *fmt, ...)
+int (printk)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -62,7 +62,7 @@ int _printk(const char *fmt, ...)
 	return n;
 }
 
-int printk_deferred(const char *fmt, ...)
+int (printk_deferred)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;

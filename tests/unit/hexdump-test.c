@@ -26,7 +26,7 @@
 static char printed[4096];
 static size_t printed_len;
 
-int printk(const char *fmt, ...)
+int (printk)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -41,7 +41,7 @@ int record(const char *tag, const char *fmt, va_list ap)
 	return n;
 }
 
-int printk(const char *fmt, ...)
+int (printk)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -53,7 +53,7 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
-int printk_deferred(const char *fmt, ...)
+int (printk_deferred)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -14,7 +14,7 @@ static char printed[1024];
 static size_t printed_len;
 static int printk_calls;
 
-int printk(const char *fmt, ...)
+int (printk)(const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk-shim --index and --check: a binary's file read, never run
+ * (patch/elfsym.c reads it). --index prints the .printk_index records the
+ * headers leave, in the kernel's debugfs format, or for a binary built
+ * without them the read-only strings that start with a level marker;
+ * --check says, per binary and the libraries it names, whether its printk
+ * calls will reach the shim, by the rules the patching code applies at
+ * start-up (patch/why.h, and patch/arch.h for whether a jump fits).
+ * printk-shim(1) has both output formats.
+ */
+#include "inspect/inspect.h"
+#include "base/sym.h"
+#include "patch/arch.h"
+#include "patch/elfsym.h"
+#include "patch/why.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define LOGLEVEL_DEFAULT	(-1)	/* the kernel's: no level marker */
+#define SOH			'\001'	/* KERN_SOH, before a level or 'c' */
+
+/* The names the shim exports (entry.c's table has them with their code). */
+static const char *const names[PKS_NSYMS] = {
+	[PKS_SYM_PRINTK] = "printk", [PKS_SYM__PRINTK] = "_printk",
+	[PKS_SYM_PRINTK_DEFERRED] = "printk_deferred",
+	[PKS_SYM__PRINTK_DEFERRED] = "_printk_deferred", [PKS_SYM_VPRINTK] = "vprintk",
+};
+
+/* ---- the kernel's escaping and level markers ------------------------------ */
+
+/*
+ * @s as the kernel's printk index shows a format (seq_escape_str() with
+ * ESCAPE_ANY | ESCAPE_NAP | ESCAPE_APPEND and "\"\\"): printable ASCII
+ * as it is but for '"' and '\\', \n \r \t \v \f \a \e by name, any other
+ * byte as three octal digits.
+ */
+static void escape(FILE *out, const char *s)
+{
+	static const char named[][2] = {
+		{ '\n', 'n' }, { '\r', 'r' }, { '\t', 't' }, { '\v', 'v' }, { '\f', 'f' },
+		{ '"', '"' }, { '\\', '\\' }, { '\a', 'a' }, { '\033', 'e' },
+	};
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t i;
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			fputc(c, out);
+			continue;
+		}
+		for (i = 0; i < sizeof(named) / sizeof(named[0]) && named[i][0] != (char)c; i++)
+			;
+		if (i < sizeof(named) / sizeof(named[0]))
+			fprintf(out, "\\%c", named[i][1]);
+		else
+			fprintf(out, "\\%03o", c);
+	}
+}
+
+/*
+ * The leading KERN_SOH markers of @s, as the kernel's printk_parse_prefix():
+ * the first level digit wins, 'c' marks a continuation.
+ * Return: the bytes they take.
+ */
+static size_t parse_prefix(const char *s, int *level, bool *cont)
+{
+	size_t n = 0;
+
+	for (; s[n] == SOH && ((s[n + 1] >= '0' && s[n + 1] <= '7') || s[n + 1] == 'c');
+	     n += 2) {
+		if (s[n + 1] == 'c')
+			*cont = true;
+		else if (*level == LOGLEVEL_DEFAULT)
+			*level = s[n + 1] - '0';
+	}
+	return n;
+}
+
+/* "<6>", "<c>" or "<6,c>", as the kernel's index shows the level and flags. */
+static void print_level(FILE *out, int level, bool cont)
+{
+	if (cont && level == LOGLEVEL_DEFAULT)
+		fputs("<c>", out);
+	else
+		fprintf(out, cont ? "<%d,c>" : "<%d>", level);
+}
+
+/* ---- --index ---------------------------------------------------------------- */
+
+/* One record of .printk_index, its pointers followed. */
+struct entry {
+	const char *fmt, *func, *file, *level, *prefix;
+	unsigned line;
+	size_t order;	/* in the section: the last key */
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static const char unknown[] = "?";	/* a field whose pointer leads nowhere */
+
+/* The string field @i of the record at @p: NULL when it is 0, unknown when it leads nowhere. */
+static const char *field_str(const struct pks_elf_image *im, const unsigned char *p, int i)
+{
+	unsigned ps = pks_elf_ptrsize(im);
+	uint64_t a = pks_elf_word(im, p + (size_t)i * ps, ps);
+	const char *s = a ? pks_elf_string(im, a) : NULL;
+
+	return a && !s ? unknown : s;
+}
+
+static void print_entry(FILE *out, const struct entry *e)
+{
+	int level = LOGLEVEL_DEFAULT;
+	bool cont = false;
+	size_t skip = 0;
+
+	if (e->level)
+		parse_prefix(e->level, &level, &cont);
+	else
+		skip = parse_prefix(e->fmt, &level, &cont);
+	print_level(out, level, cont);
+	fprintf(out, " %s:%u %s \"", e->file, e->line, e->func);
+	if (e->prefix)
+		escape(out, e->prefix);
+	escape(out, e->fmt + skip);
+	fputs("\"\n", out);
+}
+
+/*
+ * The records of struct pi_entry (<linux/printk.h>): six pointer-sized
+ * fields, the line an unsigned int in the fourth. Those without a format
+ * (a call whose format was no literal) are left out, as the kernel does.
+ */
+static void print_records(FILE *out, const struct pks_elf_image *im, const unsigned char *sec,
+			  size_t size)
+{
+	size_t stride = 6 * (size_t)pks_elf_ptrsize(im), n = 0;
+	struct entry *e = calloc(size / stride + 1, sizeof(*e));
+
+	for (size_t off = 0; e && off + stride <= size; off += stride) {
+		const unsigned char *p = sec + off;
+		struct entry *x = &e[n];
+
+		x->fmt = field_str(im, p, 0);
+		if (!x->fmt || x->fmt == unknown)
+			continue;
+		x->func = field_str(im, p, 1);
+		x->file = field_str(im, p, 2);
+		x->line = (unsigned)pks_elf_word(im, p + 3 * pks_elf_ptrsize(im), 4);
+		x->level = field_str(im, p, 4);
+		x->prefix = field_str(im, p, 5);
+		x->func = x->func ? x->func : unknown;
+		x->file = x->file ? x->file : unknown;
+		x->order = n++;
+	}
+	if (e)
+		qsort(e, n, sizeof(*e), by_place);
+	for (size_t i = 0; i < n; i++)
+		print_entry(out, &e[i]);
+	free(e);
+}
+
+/* A string of read-only data that starts with a level marker, and more than markers. */
+static bool print_marked(FILE *out, const char *s)
+{
+	int level = LOGLEVEL_DEFAULT;
+	bool cont = false;
+	size_t skip = parse_prefix(s, &level, &cont);
+
+	if (skip == 0 || s[skip] == '\0')
+		return false;
+	if (!out)
+		return true;
+	print_level(out, level, cont);
+	fputs(" ?:? ? \"", out);
+	escape(out, s + skip);
+	fputs("\"\n", out);
+	return true;
+}
+
+/*
+ * Without the index: every NUL-terminated string of the allocated,
+ * read-only, non-executable sections that starts where a string can (at
+ * the section's start or after a NUL) with a level marker, in file order.
+ * Return: how many, listed on @out unless it is NULL.
+ */
+static size_t print_partial(FILE *out, const struct pks_elf_image *im)
+{
+	struct pks_elf_sect s;
+	size_t n = 0;
+
+	for (unsigned i = 1; pks_elf_sect_at(im, i, &s); i++) {
+		if (s.type != SHT_PROGBITS || !s.bytes || !(s.flags & SHF_ALLOC) ||
+		    (s.flags & (SHF_WRITE | SHF_EXECINSTR)))
+			continue;
+		for (size_t off = 0; off + 2 < s.size; off++) {
+			const unsigned char *p = s.bytes + off;
+
+			if (p[0] == SOH && (off == 0 || p[-1] == '\0') && memchr(p, '\0', s.size - off))
+				n += print_marked(out, (const char *)p);
+		}
+	}
+	return n;
+}
+
+/* One line on stderr for a file that cannot be read as ELF: what, what was expected, what is done. */
+static int cannot(const char *opt, const char *path, int err)
+{
+	fprintf(stderr, "printk-shim: %s: '", opt);
+	escape(stderr, path);
+	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
+		err == -ENOEXEC ? "not an ELF file" : strerror(-err));
+	return PKS_INSPECT_ERROR;
+}
+
+/**
+ * pks_inspect_index() - the printk index of each of the @n files @paths on @out
+ * Return: 0, or PKS_INSPECT_ERROR when a file could not be read (the
+ * others are still listed).
+ */
+int pks_inspect_index(char *const *paths, int n, FILE *out)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct pks_elf_image im;
+		const unsigned char *sec;
+		size_t size = 0;
+		int err = pks_elf_open(&im, paths[i]);
+
+		if (err) {
+			rc = cannot("--index", paths[i], err);
+			continue;
+		}
+		if (n > 1) {
+			fputs("# file: ", out);
+			escape(out, paths[i]);
+			fputc('\n', out);
+		}
+		fputs("# <level/flags> filename:line function \"format\"\n", out);
+		if ((sec = pks_elf_section(&im, ".printk_index", &size))) {
+			print_records(out, &im, sec, size);
+		} else {
+			fputs("# partial: no .printk_index; the read-only strings that start with a level marker\n",
+			      out);
+			print_partial(out, &im);
+		}
+		pks_elf_close(&im);
+	}
+	return rc;
+}
+
+/* ---- --check ------------------------------------------------------------------ */
+
+/* What the file says of its printk functions. */
+struct found {
+	const char *imported;	/* a name its .dynsym asks for from elsewhere */
+	const char *defined;	/* a name it defines as a function */
+	struct pks_elf_symbol sym;	/* that definition */
+	bool symtab;		/* it has .symtab (else the definition came from .dynsym) */
+};
+
+static void find_names(const struct pks_elf_image *im, struct found *f)
+{
+	struct pks_elf_symbol s;
+
+	f->symtab = pks_elf_has_symtab(im, false);
+	for (int i = 0; i < PKS_NSYMS; i++) {
+		if (!f->imported && pks_elf_symbol(im, true, names[i], &s) && s.shndx == SHN_UNDEF)
+			f->imported = names[i];
+		if (!f->defined && pks_elf_symbol(im, !f->symtab, names[i], &s) &&
+		    s.shndx != SHN_UNDEF && s.shndx < SHN_LORESERVE && ELF64_ST_TYPE(s.info) == STT_FUNC) {
+			f->defined = names[i];
+			f->sym = s;
+		}
+	}
+}
+
+/* The machine patching runs on in this build (patch/arch.h), as e_machine. */
+#if defined(__x86_64__)
+#define HOST_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+#else
+#define HOST_MACHINE EM_NONE
+#endif
+
+/* The code at the definition's entry, from the executable section that holds it. */
+static const unsigned char *code_at(const struct pks_elf_image *im, uint64_t addr, uint64_t size)
+{
+	struct pks_elf_sect s;
+
+	for (unsigned i = 1; pks_elf_sect_at(im, i, &s); i++)
+		if ((s.flags & SHF_EXECINSTR) && s.bytes && addr >= s.addr &&
+		    addr - s.addr <= s.size && size <= s.size - (addr - s.addr))
+			return s.bytes + (addr - s.addr);
+	return NULL;
+}
+
+/*
+ * Would patch.c's jump fit the definition? Its own arch_keep() and
+ * arch_jump(), asked for a jump out of reach of a short one (the shim is
+ * mapped far from a program). Only for this build's machine: a file of
+ * another is reached by its own class's module, which says at start-up.
+ */
+static const char *jump_fits(const struct pks_elf_image *im, const struct found *f, char *buf,
+			     size_t size)
+{
+	unsigned char code[32];
+	const unsigned char *entry;
+	size_t keep, need;
+
+	if (im->machine != HOST_MACHINE || !ARCH_OK)
+		return NULL;
+	if (f->sym.size == 0)
+		return "its symbol has no size, so a jump might not fit";
+	if (!(entry = code_at(im, f->sym.value, f->sym.size)))
+		return "its code is not in an executable section";
+	keep = arch_keep(entry, f->sym.size);
+	if (!arch_jump(code, (uintptr_t)f->sym.value + keep, (uintptr_t)f->sym.value + keep +
+		       ((uintptr_t)1 << 40), f->sym.size - keep, &need)) {
+		snprintf(buf, size, "%zu bytes, the jump needs %zu", (size_t)f->sym.size - keep, need);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Is the machine one patch/arch.h has a jump for? */
+static bool patchable(unsigned machine)
+{
+	return machine == EM_X86_64 || machine == EM_AARCH64;
+}
+
+/*
+ * Does a shared object's own definition need the patch? patch/why.h's
+ * rule, as patch.c applies it at start-up to an object the shim precedes.
+ */
+static bool binds_inside(const struct pks_elf_image *im, const struct found *f)
+{
+	uint64_t flags = 0;
+	bool symbolic = pks_elf_dynamic(im, DT_SYMBOLIC, &flags) ||
+			(pks_elf_dynamic(im, DT_FLAGS, &flags) && (flags & DF_SYMBOLIC));
+
+	return pks_patch_why(false, f->sym.info, f->sym.other, symbolic, false, true) != WHY_NONE;
+}
+
+/* How far an object's printk calls get; a binary's line says the worst of its objects'. */
+enum reach { R_NONE, R_INTERPOSED, R_PATCHED, R_UNREACHED };
+
+struct verdict {
+	enum reach reach;
+	char text[384];		/* the line after "PATH: " */
+};
+
+static __attribute__((format(printf, 3, 4)))
+void set(struct verdict *v, enum reach reach, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->reach = reach;
+	va_start(ap, fmt);
+	vsnprintf(v->text, sizeof(v->text), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The verdict on one object's own printk, @who ("it", "its library
+ * libfoo.so") in the text; @exe: a program, whose calls bind inside.
+ * Only for the file named (@who "it") do level markers in a stripped
+ * object's strings count as a printk of its own: a library's, the C
+ * library's first, have them for other reasons.
+ */
+static void object(const struct pks_elf_image *im, bool exe, const char *who, struct verdict *v)
+{
+	char why[96];
+	const char *no_fit;
+	struct found f = { 0 };
+	bool named = !strcmp(who, "it");
+
+	find_names(im, &f);
+	if (!f.imported && !f.defined && (f.symtab || !named || !print_partial(NULL, im)))
+		set(v, R_NONE, "no printk: %s neither imports nor defines printk, _printk, printk_deferred, "
+		    "_printk_deferred or vprintk%s", who, f.symtab ? "" : " (stripped: its strings say the same)");
+	else if (f.imported)
+		set(v, R_INTERPOSED, "interposed: %s imports %s through the PLT", who, f.imported);
+	else if (!f.defined)
+		set(v, R_UNREACHED, "not reachable: %s is stripped, imports no printk, and has strings with "
+		    "level markers: a printk of its own cannot be found", who);
+	else if (!exe && !binds_inside(im, &f))
+		set(v, R_INTERPOSED, "interposed: %s exports %s, and the shim's comes first in the lookup order",
+		    who, f.defined);
+	else if (!patchable(im->machine))
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and patching is not supported on "
+		    "this machine (%u)", who, f.defined, im->machine);
+	else if ((no_fit = jump_fits(im, &f, why, sizeof(why))))
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and cannot be patched: %s",
+		    who, f.defined, no_fit);
+	else
+		set(v, R_PATCHED, "patched: %s defines %s itself (%s); the shim writes a jump at its entry",
+		    who, f.defined, f.symtab ? ".symtab" : ".dynsym");
+}
+
+/* The multiarch directories of the default search, per machine. */
+static const struct { unsigned machine; const char *triplet; } triplets[] = {
+	{ EM_X86_64, "x86_64-linux-gnu" }, { EM_386, "i386-linux-gnu" },
+	{ EM_AARCH64, "aarch64-linux-gnu" }, { EM_ARM, "arm-linux-gnueabihf" },
+	{ EM_RISCV, "riscv64-linux-gnu" }, { EM_PPC64, "powerpc64le-linux-gnu" },
+	{ EM_S390, "s390x-linux-gnu" },
+};
+
+/*
+ * Open library @name in the colon-separated @dirs, $ORIGIN standing for
+ * @origin, as the dynamic linker would for @exe: the first of its class
+ * and machine. Return: true with @lib open.
+ */
+static bool open_in(const struct pks_elf_image *exe, const char *dirs, const char *origin,
+		    const char *name, struct pks_elf_image *lib)
+{
+	char path[4096];
+
+	for (const char *d = dirs; d && *d; d += strcspn(d, ":"), d += *d == ':') {
+		int len = (int)strcspn(d, ":");
+		bool o = !strncmp(d, "$ORIGIN", 7) || !strncmp(d, "${ORIGIN}", 9);
+		int skip = !o ? 0 : d[1] == '{' ? 9 : 7;
+
+		if (len == 0 || skip > len)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s%.*s/%s", o ? origin : "", len - skip,
+				     d + skip, name) >= sizeof(path) || pks_elf_open(lib, path))
+			continue;
+		if (lib->cls == exe->cls && lib->machine == exe->machine)
+			return true;
+		pks_elf_close(lib);
+	}
+	return false;
+}
+
+/*
+ * Find DT_NEEDED @name of @exe (at @exe_path) where the dynamic linker looks:
+ * DT_RPATH (without DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, then the
+ * default directories; /etc/ld.so.cache is not read.
+ */
+static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, const char *name,
+			struct pks_elf_image *lib)
+{
+	char origin[4096], defaults[512] = "";
+	uint64_t strtab = 0, rpath = 0, runpath = 0;
+	bool has_run, has_r;
+	const char *slash = strrchr(exe_path, '/');
+
+	snprintf(origin, sizeof(origin), "%.*s", slash ? (int)(slash - exe_path) : 1,
+		 slash ? exe_path : ".");
+	if (strchr(name, '/'))
+		return !pks_elf_open(lib, name) || (memset(lib, 0, sizeof(*lib)), false);
+	pks_elf_dynamic(exe, DT_STRTAB, &strtab);
+	has_run = pks_elf_dynamic(exe, DT_RUNPATH, &runpath);
+	has_r = pks_elf_dynamic(exe, DT_RPATH, &rpath);
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(triplets[0]); i++)
+		if (triplets[i].machine == exe->machine)
+			snprintf(defaults, sizeof(defaults), "/lib/%s:/usr/lib/%s:", triplets[i].triplet,
+				 triplets[i].triplet);
+	strncat(defaults, exe->cls == ELFCLASS64 ? "/lib64:/usr/lib64:/lib:/usr/lib" : "/lib32:/usr/lib32:/lib:/usr/lib",
+		sizeof(defaults) - strlen(defaults) - 1);
+	return (has_r && !has_run && open_in(exe, pks_elf_string(exe, strtab + rpath), origin, name, lib)) ||
+	       open_in(exe, getenv("LD_LIBRARY_PATH"), origin, name, lib) ||
+	       (has_run && open_in(exe, pks_elf_string(exe, strtab + runpath), origin, name, lib)) ||
+	       open_in(exe, defaults, origin, name, lib);
+}
+
+/*
+ * The verdict on a binary: its own printk, then that of each library it
+ * names (DT_NEEDED, not theirs in turn), the worst kept; then what keeps
+ * LD_PRELOAD away from all of them.
+ * Return: whether its printk calls reach the shim.
+ */
+static bool verdict(const struct pks_elf_image *im, const char *path, const struct stat *st,
+		    FILE *out)
+{
+	uint64_t flags1 = 0, strtab = 0, needed[64];
+	bool exe = im->type == ET_EXEC || pks_elf_has_segment(im, PT_INTERP) ||
+		   (pks_elf_dynamic(im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE));
+	unsigned n = pks_elf_dynamic_all(im, DT_NEEDED, needed, 64);
+	struct verdict v = { 0 }, lv;
+	unsigned libs = 0;
+
+	object(im, exe, "it", &v);
+	pks_elf_dynamic(im, DT_STRTAB, &strtab);
+	for (unsigned i = 0; i < n; i++) {
+		const char *name = pks_elf_string(im, strtab + needed[i]);
+		struct pks_elf_image lib;
+		char who[160];
+
+		if (!name || !open_needed(im, path, name, &lib))
+			continue;
+		snprintf(who, sizeof(who), "its library %s", name);
+		object(&lib, false, who, &lv);
+		if (lv.reach > v.reach)
+			v = lv;
+		pks_elf_close(&lib);
+		libs++;
+	}
+	if (v.reach == R_NONE && libs)
+		strncat(v.text, "; nor do the libraries it names", sizeof(v.text) - strlen(v.text) - 1);
+	if (v.reach != R_NONE && exe && !pks_elf_has_segment(im, PT_INTERP))
+		set(&v, R_UNREACHED, "not reachable: statically linked, so LD_PRELOAD does not apply");
+	else if (v.reach != R_NONE && exe &&
+		 ((st->st_mode & S_ISUID) || (st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)))
+		set(&v, R_UNREACHED, "not reachable: set-%s-ID, so the dynamic linker ignores LD_PRELOAD "
+		    "for any user it changes IDs for", st->st_mode & S_ISUID ? "user" : "group");
+	fprintf(out, "%s\n", v.text);
+	return v.reach == R_INTERPOSED || v.reach == R_PATCHED;
+}
+
+/**
+ * pks_inspect_check() - one line on @out per file of @paths: will its
+ * printk calls reach the shim, and how
+ * Return: 0 when every one will, PKS_INSPECT_UNREACHED when one will not,
+ * PKS_INSPECT_ERROR when a file could not be read (the others still checked).
+ */
+int pks_inspect_check(char *const *paths, int n, FILE *out)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct pks_elf_image im;
+		struct stat st;
+		int err = stat(paths[i], &st) ? -errno : S_ISDIR(st.st_mode) ? -EISDIR : 0;
+
+		if (err || (err = pks_elf_open(&im, paths[i]))) {
+			rc = cannot("--check", paths[i], err);
+			continue;
+		}
+		escape(out, paths[i]);
+		fputs(": ", out);
+		if (!verdict(&im, paths[i], &st, out) && rc == 0)
+			rc = PKS_INSPECT_UNREACHED;
+		pks_elf_close(&im);
+	}
+	return rc;
+}

@@ -1,0 +1,259 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# printk-shim --index and --check: a binary's file read before it runs.
+# The index of tests/fixtures/index-sites.c, compiled here from the source
+# tree (64- and 32-bit, and without the index for the partial list), byte
+# for byte; one binary per --check verdict; bad arguments.
+
+load helper
+
+setup() {
+	: "${abs_top_builddir:?}" "${abs_top_srcdir:?}"
+	CC=${CC:-cc}
+	TMP=$BATS_TEST_TMPDIR
+	KCOMPAT=$abs_top_builddir/examples/.libs
+}
+
+# sites OUT [FLAG...]: index-sites.c as a shared object, compiled from the
+# source tree so that __FILE__ is tests/fixtures/index-sites.c.
+sites() {
+	local out=$1 cc=$CC
+	shift
+	[[ $1 == -m32 ]] && { cc=i686-linux-gnu-gcc; shift; }
+	(cd "$abs_top_srcdir" && $cc -O2 -Wall -Werror -I include -fPIC -shared "$@" \
+		-o "$out" tests/fixtures/index-sites.c)
+}
+
+# program OUT BODY [FLAG...]: a program from BODY alone.
+program() {
+	local out=$1 body=$2
+	shift 2
+	printf '%s\n' "$body" >"$out.c"
+	$CC -O2 -fcf-protection=none -o "$out" "$out.c" "$@"
+}
+
+INDEX='# <level/flags> filename:line function "format"
+<0> tests/fixtures/index-sites.c:20 sites "idx: emerg\n"
+<1> tests/fixtures/index-sites.c:21 sites "idx: alert %d\n"
+<2> tests/fixtures/index-sites.c:22 sites "idx: crit\n"
+<3> tests/fixtures/index-sites.c:23 sites "idx: err: %s\n"
+<4> tests/fixtures/index-sites.c:24 sites "idx: warn\n"
+<5> tests/fixtures/index-sites.c:25 sites "idx: notice\n"
+<6> tests/fixtures/index-sites.c:26 sites "idx: info \"quoted\" back\\slash\ttab \e esc \303\251\n"
+<c> tests/fixtures/index-sites.c:27 sites "cont\n"
+<6,c> tests/fixtures/index-sites.c:28 sites "cont at info\n"
+<-1> tests/fixtures/index-sites.c:29 sites "no level\n"
+<6> tests/fixtures/index-sites.c:32 sites "idx: once\n"
+<3> tests/fixtures/index-sites.c:33 sites "%s %s: dev err %d\n"
+<6> tests/fixtures/index-sites.c:34 sites "%s %s: dev info\n"
+<4> tests/fixtures/index-sites.c:35 sites "%s %s %s: link down\n"
+<5> tests/fixtures/index-sites.c:36 sites "deferred\n"
+'
+
+@test "index: every call site with a literal format, as the kernel's debugfs file lists it" {
+	sites "$TMP/sites.so"
+	capture "$WRAPPER" --index "$TMP/sites.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" "$INDEX"
+	err_is ''
+}
+
+@test "index: the same from a 32-bit object" {
+	sites "$TMP/sites32.so" -m32
+	capture "$WRAPPER" --index "$TMP/sites32.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" "$INDEX"
+}
+
+@test "index: the same when only the RELA relocations hold the records' pointers" {
+	sites "$TMP/sites.so"
+	size=$(objdump -h "$TMP/sites.so" | awk '$2 == ".printk_index" { print $3 }')
+	head -c $((16#$size)) /dev/zero >"$TMP/zero"
+	objcopy --update-section .printk_index="$TMP/zero" "$TMP/sites.so"
+	capture "$WRAPPER" --index "$TMP/sites.so"
+	[ "$status" -eq 0 ]
+	# The lines went with the bytes: all 0, the records keep the section's order (the compiler's, reversed).
+	file_is "$OUT" "$(printf '%s' "$INDEX" | sed -n 1p)
+$(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
+"
+}
+
+@test "index: PKS_NO_PRINTK_INDEX: the strings with a level marker, said to be partial" {
+	sites "$TMP/plain.so" -DPKS_NO_PRINTK_INDEX
+	capture "$WRAPPER" --index "$TMP/plain.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+# partial: no .printk_index; the read-only strings that start with a level marker
+<0> ?:? ? "idx: emerg\n"
+<1> ?:? ? "idx: alert %d\n"
+<2> ?:? ? "idx: crit\n"
+<3> ?:? ? "idx: err: %s\n"
+<4> ?:? ? "idx: warn\n"
+<5> ?:? ? "idx: notice\n"
+<c> ?:? ? "cont\n"
+<6,c> ?:? ? "cont at info\n"
+<6> ?:? ? "idx: once\n"
+<5> ?:? ? "deferred\n"
+<6> ?:? ? "idx: info \"quoted\" back\\slash\ttab \e esc \303\251\n"
+'
+}
+
+@test "index: an unmodified fixture (its own KERN_ macros): its marked strings, partial" {
+	capture "$WRAPPER" --index "$FIX/patch-nopie"
+	[ "$status" -eq 0 ]
+	# patch-cases.c has KERN_INFO "foo" twice: the linker merged the strings.
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+# partial: no .printk_index; the read-only strings that start with a level marker
+<6> ?:? ? "foo"
+<7> ?:? ? "x %d"
+<3> ?:? ? "bar\n"
+<6> ?:? ? "a\n"
+<c> ?:? ? "b\n"
+<6> ?:? ? "a"
+<6> ?:? ? " b\n"
+<c> ?:? ? "bar\n"
+<c> ?:? ? "\n"
+'
+	err_is ''
+}
+
+@test "index: several binaries, each under its name; an unreadable one is said and skipped" {
+	sites "$TMP/sites.so"
+	program "$TMP/none" 'int main(void) { return 0; }'
+	capture "$WRAPPER" --index "$TMP/none" "$TMP/missing" "$TMP/sites.so"
+	[ "$status" -eq 125 ]
+	file_is "$OUT" "# file: $TMP/none
+# <level/flags> filename:line function \"format\"
+# partial: no .printk_index; the read-only strings that start with a level marker
+# file: $TMP/sites.so
+$INDEX"
+	err_is "printk-shim: --index: '$TMP/missing': No such file or directory: expected an ELF program or shared object; skipped
+"
+}
+
+# check_is BINARY STATUS LINE: --check BINARY says LINE (after "BINARY: ") and exits STATUS.
+check_is() {
+	capture "$WRAPPER" --check "$1"
+	[ "$status" -eq "$2" ] || { echo "status $status" >&2; return 1; }
+	file_is "$OUT" "$1: $3
+"
+	err_is ''
+}
+
+@test "check: a program that imports printk is interposed" {
+	check_is "$FIX/emit" 0 'interposed: it imports printk through the PLT'
+}
+
+@test "check: a library that exports printk is interposed: the shim comes first" {
+	check_is "$KCOMPAT/libkcompat.so" 0 \
+		"interposed: it exports printk, and the shim's comes first in the lookup order"
+}
+
+@test "check: a program that defines printk, with symbols, is patched" {
+	check_is "$FIX/patch-nopie" 0 \
+		'patched: it defines printk itself (.symtab); the shim writes a jump at its entry'
+}
+
+@test "check: a program whose library binds its own printk calls is patched through it" {
+	check_is "$FIX/patch-symbolic" 0 \
+		'patched: its library libpatch-symbolic.so defines printk itself (.symtab); the shim writes a jump at its entry'
+}
+
+@test "check: a library is found through LD_LIBRARY_PATH; the worst verdict is the line's" {
+	mkdir "$TMP/lib"
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \
+		'int lib(void) { return printk("\0016x\n"); }' >"$TMP/lib/short.c"
+	$CC -O2 -fcf-protection=none -fPIC -shared -Wl,-Bsymbolic -o "$TMP/lib/libshort.so" "$TMP/lib/short.c"
+	program "$TMP/uses" 'int lib(void); int main(void) { return lib(); }' -L"$TMP/lib" -lshort
+	capture "$WRAPPER" --check "$TMP/uses"
+	[ "$status" -eq 1 ]
+	file_is "$OUT" "$TMP/uses: no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk; nor do the libraries it names
+"
+	LD_LIBRARY_PATH=$TMP/lib check_is "$TMP/uses" 1 \
+		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
+}
+
+@test "check: a library that binds its own calls (hidden) is patched" {
+	check_is "$FIX/.libs/libpatch-hidden.so" 0 \
+		'patched: it defines printk itself (.symtab); the shim writes a jump at its entry'
+}
+
+@test "check: stripped, but exporting printk: patched through .dynsym" {
+	strip -o "$TMP/export" "$FIX/patch-export"
+	check_is "$TMP/export" 0 \
+		'patched: it defines printk itself (.dynsym); the shim writes a jump at its entry'
+}
+
+@test "check: stripped, its printk neither imported nor exported: not reachable" {
+	strip -o "$TMP/stripped" "$FIX/patch-pie"
+	check_is "$TMP/stripped" 1 \
+		'not reachable: it is stripped, imports no printk, and has strings with level markers: a printk of its own cannot be found'
+}
+
+@test "check: a printk too short for the jump is not reachable" {
+	program "$TMP/short" '__attribute__((noinline)) int printk(const char *f, ...) { (void)f; return 0; }
+int main(void) { return printk("\0016x\n"); }'
+	check_is "$TMP/short" 1 \
+		'not reachable: it defines printk itself, and cannot be patched: 3 bytes, the jump needs 13'
+}
+
+@test "check: a statically linked program is not reachable" {
+	program "$TMP/static" '#include <stdio.h>
+int printk(const char *f, ...) { return puts(f); }
+int main(void) { return printk("\0016x\n"); }' -static
+	check_is "$TMP/static" 1 'not reachable: statically linked, so LD_PRELOAD does not apply'
+}
+
+@test "check: a set-user-ID program is not reachable" {
+	cp "$FIX/emit" "$TMP/setuid"
+	chmod u+s "$TMP/setuid"
+	check_is "$TMP/setuid" 1 \
+		'not reachable: set-user-ID, so the dynamic linker ignores LD_PRELOAD for any user it changes IDs for'
+}
+
+@test "check: a program without printk says so" {
+	program "$TMP/none" 'int main(void) { return 0; }'
+	check_is "$TMP/none" 1 \
+		'no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk; nor do the libraries it names'
+}
+
+@test "check: a 32-bit program that defines printk is not reachable: no patching there" {
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \
+		'int main(void) { return printk("\0016x\n"); }' >"$TMP/p32.c"
+	i686-linux-gnu-gcc -O2 -o "$TMP/p32" "$TMP/p32.c"
+	check_is "$TMP/p32" 1 \
+		'not reachable: it defines printk itself, and patching is not supported on this machine (3)'
+}
+
+@test "check: one line each, status 0 only when every binary is reached" {
+	capture "$WRAPPER" --check "$FIX/emit" "$FIX/patch-nopie"
+	[ "$status" -eq 0 ]
+	strip -o "$TMP/stripped" "$FIX/patch-pie"
+	capture "$WRAPPER" --check "$FIX/emit" "$TMP/stripped" "$FIX/patch-nopie"
+	[ "$status" -eq 1 ]
+	[ "$(wc -l <"$OUT")" -eq 3 ]
+}
+
+@test "check: missing, a directory, not ELF, cut short: one error line each, status 125" {
+	printf '#!/bin/sh\n' >"$TMP/script"
+	head -c 100 "$FIX/emit" >"$TMP/cut"
+	capture "$WRAPPER" --check "$TMP/missing" "$TMP" "$TMP/script" "$TMP/cut" "$FIX/emit"
+	[ "$status" -eq 125 ]
+	file_is "$OUT" "$FIX/emit: interposed: it imports printk through the PLT
+"
+	err_is "printk-shim: --check: '$TMP/missing': No such file or directory: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP': Is a directory: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP/script': not an ELF file: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or shared object; skipped
+"
+}
+
+@test "index, check: without a BINARY, the usage error" {
+	for opt in --index --check; do
+		capture "$WRAPPER" $opt
+		[ "$status" -eq 125 ]
+		file_is "$OUT" ''
+		err_is "printk-shim: $opt: expected one or more BINARY, got none; see --help
+"
+	done
+}
