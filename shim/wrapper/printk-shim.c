@@ -130,7 +130,7 @@ static void usage(void)
 	}
 	printf("  --index BINARY...  print the printk index of each BINARY and exit\n"
 	       "  --check BINARY...  say whether each BINARY's printk calls reach the shim\n"
-	printf("  --dyndbg-list BINARY...\n"
+	       "  --dyndbg-list BINARY...\n"
 	       "      print the dynamic debug call sites of each BINARY built with\n"
 	       "      printk-shim's headers, with the flags --dyndbg gives them, and exit\n"
 	       "  --lib          print the module's path and exit\n"
