@@ -102,11 +102,16 @@ static void pks_dynamic_debug_here(void)
 					 __ATOMIC_RELAXED) &		\
 			 _DPRINTK_FLAGS_PRINT, 0)
 
-/* @fmt must be a string literal: without printk-shim it follows KERN_DEBUG. */
+/*
+ * Without printk-shim: printk, the function (a printk macro would record
+ * the site for the printk index, which the kernel's dynamic debug sites
+ * are not in), with the level as an argument, so that the binary holds no
+ * level-marked copy of the format. @fmt must be a string literal.
+ */
 #define __dynamic_pr_debug(descriptor, fmt, ...)			\
 	((void)(pks_dynamic_printk ?					\
 		pks_dynamic_printk(descriptor, fmt, ##__VA_ARGS__) :	\
-		printk(KERN_DEBUG fmt, ##__VA_ARGS__)))
+		(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__)))
 
 /* The kernel's _dynamic_func_call(): @func gets the descriptor first. */
 #define _dynamic_func_call(fmt, func, ...)				\
