@@ -9,6 +9,7 @@
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
+#include "ctx/signals.h"
 #include "out/sink.h"
 
 #include <stdatomic.h>
@@ -47,14 +48,60 @@ enum pks_flush {
 
 extern _Atomic int pks_exiting;
 
-struct pks_ctx *pks_ctx_enter(void);
-void pks_ctx_leave(struct pks_ctx *x);
-void pks_ctx_out(struct pks_line *l, void *writer);
+extern PKS_TLS struct pks_node *pks_ctx_self;
+
+struct pks_ctx *pks_ctx_enter_slow(void);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
 void pks_ctx_setup(void);
 void pks_ctx_abandoned(int depth);
 bool pks_ctx_foreign(void);
 void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
+
+
+/**
+ * pks_ctx_enter() - own the calling context for one call
+ * Inline, the common case: a thread outside any handler whose context is
+ * mapped and free; everything else is pks_ctx_enter_slow()'s.
+ * Return: the context, or NULL when it is already owned (a handler that
+ * interrupted printk on this thread) or cannot get memory.
+ */
+static inline struct pks_ctx *pks_ctx_enter(void)
+{
+	struct pks_node *n = pks_ctx_self;
+	struct pks_ctx *x;
+	int want = PKS_IDLE;
+
+	if (unlikely(!n) || unlikely(pks_depth != 0))
+		return pks_ctx_enter_slow();
+	x = &n->ctx[0];
+	if (unlikely(!x->map) ||
+	    unlikely(!atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
+			memory_order_acquire, memory_order_relaxed)))
+		return pks_ctx_enter_slow();
+	PKS_HB_AFTER(&x->state);
+	return x;
+}
+
+static inline void pks_ctx_leave(struct pks_ctx *x)
+{
+	PKS_HB_BEFORE(&x->state);
+	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
+}
+
+/**
+ * pks_ctx_out() - a context's line to the outputs (its struct pks_line_out)
+ * @writer: the context's w
+ * The context is marked meanwhile: a call cut off there may be blocked by
+ * the output, and may have written the line already.
+ */
+static inline void pks_ctx_out(struct pks_line *l, void *writer)
+{
+	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
+
+	x->writing = true;
+	pks_sink_line(l, writer);
+	x->writing = false;
+}
 
 #endif
