@@ -116,90 +116,19 @@ static void unmap(char *map, size_t len)
 		munmap(map, len + 1);
 }
 
-/* The markers at the start of @fmt, if they are all the text's markers can be. */
-static bool literal_marks(const struct pks_config *c, const char *fmt, struct pks_mark *m,
-			  size_t *skip)
-{
-	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
-	const char *p;
-
-	*skip = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
-	if (*skip > SEEN - AHEAD)
-		return false;	/* a longer run than we looked at */
-	for (p = fmt + *skip; p < fmt + *skip + AHEAD && *p; p++)
-		if (*p == '%')
-			return false;
-	return true;
-}
-
 /*
- * A fragment of a line the level filter drops is measured, not formatted:
- * printk still returns its length (printk-shim(7) SYMBOLS), and all the line needs
- * is whether it stays open. Only formats whose markers are literal (the
- * text after them starts with AHEAD bytes that are not a conversion) and
- * whose conversions the fast path knows are taken; the rest go the usual
- * way, where the sink drops the line.
- * Return: whether the call was done; printk's return value in *@ret.
+ * The general path: @fmt formatted into scratch (the fast path, else the
+ * whole engine), its markers read from the text, decided and fed.
  */
-static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
-		  int *ret)
-{
-	struct pks_line *l = &x->line;
-	enum pks_mode mode = c->set.cont;
-	struct pks_mark m;
-	enum pks_act act;
-	size_t skip;
-	va_list cp;
-	int len, level;
-	bool ends;		/* the fragment ends with a newline */
-	char last;
-
-	if (!literal_marks(c, fmt, &m, &skip))
-		return false;
-	act = pks_cont_decide(l->open, m.flags, mode, false);
-	if (act != pks_cont_decide(l->open, m.flags, mode, true) || act == PKS_DROP)
-		return false;
-	if (act == PKS_APPEND && c->set.lint && !(m.flags & PKS_M_CONT))
-		return false;	/* PRINTK_SHIM_LINT reads the text */
-	if (act == PKS_APPEND)
-		level = l->level;
-	else
-		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
-	if (level <= c->set.level)
-		return false;
-	va_copy(cp, ap);
-	len = pks_format_count(fmt + skip, cp, &last);
-	va_end(cp);
-	if (len < 0)
-		return false;
-	if (act == PKS_NEW) {
-		pks_line_close(l, pks_ctx_out, &x->w);
-		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
-	}
-	ends = len && last == '\n';
-	if (ends)
-		l->open = false;
-	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_ctx_out, &x->w);
-	*ret = len - ends;
-	return true;
-}
-
-static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
-	       const void *caller)
+static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks_ctx *x,
+					  const char *fmt, va_list ap, const void *caller)
 {
 	char *map;
 	size_t n;
 	const char *s;
-	va_list cp;
 	int ret;
 
-	if (c->set.level < PKS_LEVEL_MAX && quiet(c, x, fmt, ap, &ret))
-		return ret;
-	/* Most fragments: the fast path, straight into scratch, in one layer. */
-	va_copy(cp, ap);
-	ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, cp);
-	va_end(cp);
+	ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
 	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
 		s = x->scratch;
 		n = (size_t)ret;
@@ -208,9 +137,154 @@ static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, v
 		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
 	}
 	ret = feed(c, x, s, n, caller);
-
 	unmap(map, n);
 	return ret;
+}
+
+/* The line was exited with the process: write it now (pks_flush_all() came first). */
+static inline void exiting(struct pks_ctx *x)
+{
+	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
+		pks_line_close(&x->line, pks_ctx_out, &x->w);
+}
+
+/*
+ * The text of a fragment already decided (@fmt past its markers) that
+ * direct() could not take in place: formatted into scratch and fed.
+ */
+static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	char *map;
+	size_t n;
+	const char *s;
+	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
+
+	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
+		s = x->scratch;
+		n = (size_t)ret;
+		map = NULL;
+	} else {
+		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
+	}
+	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
+	exiting(x);
+	ret = (int)(n - (n && s[n - 1] == '\n'));
+	unmap(map, n);
+	return ret;
+}
+
+/*
+ * A decided fragment's text (@fmt past its markers) formatted straight to
+ * the end of the open line: one pass, no copy. What does not fit there, a
+ * format the fast path does not take, a newline before the last byte go
+ * to spill(). A NUL one past the line's end lands in its tail room.
+ */
+static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	size_t room, n;
+	char *at = pks_line_end(&x->line, &room);
+	int ret = pks_format_fast(at, room + 1, fmt, ap);
+	bool nl;
+
+	if (unlikely(ret < 0 || (size_t)ret > room))
+		return spill(x, fmt, ap);
+	n = (size_t)ret;
+	nl = n && at[n - 1] == '\n';
+	if (unlikely(n > 1 && memchr(at, '\n', n - 1)))
+		return spill(x, fmt, ap);
+	pks_line_took(&x->line, n, nl, pks_ctx_out, &x->w);
+	exiting(x);
+	return (int)(n - nl);
+}
+
+/*
+ * A fragment of a line the level filter drops (@fmt past its markers) is
+ * measured, not formatted: printk still returns its length (printk-shim(7)
+ * SYMBOLS), and all the line needs is whether it stays open. A format the
+ * counting walk does not take goes the general way, where the sink drops
+ * the line.
+ */
+static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+		 enum pks_act act, int level, const struct pks_mark *m, size_t skip,
+		 const void *caller)
+{
+	struct pks_line *l = &x->line;
+	int len;
+	bool ends;		/* the fragment ends with a newline */
+	char last;
+
+	len = pks_format_count(fmt, ap, &last);
+	if (len < 0)
+		return slow(c, x, fmt - skip, ap, caller);
+	if (act == PKS_NEW) {
+		pks_line_close(l, pks_ctx_out, &x->w);
+		pks_line_start(l, level, m->flags & PKS_M_CONT, 0);
+	}
+	ends = len && last == '\n';
+	if (ends)
+		l->open = false;
+	exiting(x);
+	return len - ends;
+}
+
+/*
+ * The markers at the start of @fmt, if they are all the text's markers can
+ * be: the AHEAD bytes after them are no conversion. Most formats start with
+ * no marker or a KERN_* one.
+ */
+static inline bool literal_marks(const struct pks_config *c, const char *fmt,
+				 struct pks_mark *m, size_t *skip)
+{
+	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
+	size_t n = 0;
+	const char *p;
+
+	if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
+		n = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
+		if (n > SEEN - AHEAD)
+			return false;	/* a longer run than we looked at */
+	} else {
+		*m = (struct pks_mark){ PKS_LEVEL_NONE, 0 };
+	}
+	*skip = n;
+	p = fmt + n;
+	/* AHEAD bytes, or up to the NUL, and no '%' among them */
+	return p[0] != '%' && (!p[0] || (p[1] != '%' && (!p[1] || p[2] != '%')));
+}
+
+/*
+ * One call: when @fmt's markers are literal, the fragment is decided from
+ * them before anything is formatted, and then measured (quiet()) or
+ * formatted in place (direct()); otherwise, the general way (slow()). An
+ * orphan KERN_CONT is decided by whether its text is a bare newline
+ * (printk-shim(7) CONTINUATION), and PRINTK_SHIM_LINT reads the text: both
+ * go the general way.
+ */
+static inline int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+		      va_list ap, const void *caller)
+{
+	struct pks_line *l = &x->line;
+	struct pks_mark m;
+	enum pks_act act;
+	size_t skip;
+	int level;
+
+	if (unlikely(c->set.lint) || !literal_marks(c, fmt, &m, &skip) ||
+	    unlikely((m.flags & PKS_M_CONT) && !l->open))
+		return slow(c, x, fmt, ap, caller);
+	act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
+	if (act == PKS_APPEND)
+		level = l->level;
+	else
+		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
+	if (unlikely(level > c->set.level))
+		return quiet(c, x, fmt + skip, ap, act, level, &m, skip, caller);
+	if (act == PKS_NEW) {
+		pks_line_close(l, pks_ctx_out, &x->w);
+		pks_line_start(l, level, m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
+		l->site = caller;
+	}
+	return direct(x, fmt + skip, ap);
 }
 
 /*

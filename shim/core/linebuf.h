@@ -28,4 +28,30 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg);
 void pks_line_drop(struct pks_line *l);
 
+/**
+ * pks_line_end() - where a fragment can be written in place: the end of the
+ * open line, with *@room bytes before the buffer's end
+ */
+static inline char *pks_line_end(struct pks_line *l, size_t *room)
+{
+	*room = l->sb.size - l->sb.len;		/* a line never overflows its seq_buf */
+	return l->sb.buffer + l->sb.len;
+}
+
+/**
+ * pks_line_took() - the @n bytes written at pks_line_end() join the line
+ * @nl: the last of them is a newline, the only one among them; the line
+ *	goes to @out without it
+ */
+static inline void pks_line_took(struct pks_line *l, size_t n, bool nl, pks_line_out *out,
+				 void *arg)
+{
+	l->sb.len += n - nl;
+	if (nl) {
+		out(l, arg);
+		seq_buf_clear(&l->sb);
+		l->open = false;
+	}
+}
+
 #endif
