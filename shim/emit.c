@@ -36,6 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A context's cache holds compiled formats, for counting filtered fragments. */
+enum { SHAPES = PKS_CTX_CACHE / sizeof(struct pks_shape) };
+_Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
+
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
 /** pks_emit_setup() - before main: name the flags raced on purpose to Helgrind */
@@ -200,9 +204,10 @@ static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
 /*
  * A fragment of a line the level filter drops (@fmt past its markers) is
  * measured, not formatted: printk still returns its length (printk-shim(7)
- * SYMBOLS), and all the line needs is whether it stays open. A format the
- * counting walk does not take goes the general way, where the sink drops
- * the line.
+ * SYMBOLS), and all the line needs is whether it stays open. The context
+ * keeps the formats it measured compiled, so a format seen again is not
+ * decoded again. A format the counting walk does not take goes the general
+ * way, where the sink drops the line.
  */
 static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
 		 enum pks_act act, int level, const struct pks_mark *m, size_t skip,
@@ -213,7 +218,10 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
-	len = pks_format_count(fmt, ap, &last);
+	if (likely(x->cache))
+		len = pks_format_count_cached(x->cache, SHAPES, fmt, ap, &last);
+	else
+		len = pks_format_count(fmt, ap, &last);
 	if (len < 0)
 		return slow(c, x, fmt - skip, ap, caller);
 	if (act == PKS_NEW) {

@@ -166,6 +166,7 @@ static struct pks_node *attach(void)
 	for (int i = 0; i < PKS_NCTX; i++) {
 		n->ctx[i].w.tid = n->tid;
 		n->ctx[i].w.in_handler = i > 0;
+		n->ctx[i].cache = n->cache[i];
 	}
 	pks_ctx_self = n;
 	if (key_ok)

@@ -19,6 +19,7 @@
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
 #define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
+#define PKS_CTX_CACHE	1024	/* bytes a context keeps for its calls (emit.c: compiled formats) */
 
 enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 
@@ -28,6 +29,7 @@ struct pks_ctx {
 	struct pks_line line;
 	struct pks_writer w;	/* what the outputs need: kmsg room, tid, handler or not */
 	char *scratch;		/* PKS_SCRATCH bytes to format into */
+	void *cache;		/* PKS_CTX_CACHE bytes, zero at first; NULL on the stack */
 	char *map;		/* the mapping line, scratch and kmsg room live in */
 	size_t map_size;
 };
@@ -37,6 +39,7 @@ struct pks_node {
 	_Atomic int inuse;
 	long tid;
 	struct pks_ctx ctx[PKS_NCTX];
+	_Alignas(16) unsigned char cache[PKS_NCTX][PKS_CTX_CACHE];
 };
 
 /* Why every thread's lines are written (pks_flush_all). */
