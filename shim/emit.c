@@ -268,8 +268,8 @@ static inline bool literal_marks(const struct pks_config *c, const char *fmt,
  * (printk-shim(7) CONTINUATION), and PRINTK_SHIM_LINT reads the text: both
  * go the general way.
  */
-static inline int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
-		      va_list ap, const void *caller)
+static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+		       va_list ap, const void *caller)
 {
 	struct pks_line *l = &x->line;
 	struct pks_mark m;
@@ -374,7 +374,7 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
  * Return: bytes of text stored for this call (markers and the final newline
  * not counted), as the kernel's printk returns. errno is left unchanged.
  */
-int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	int saved = errno, ret;
 	const struct pks_config *c = pks_config();

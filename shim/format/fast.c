@@ -510,7 +510,7 @@ static int count_shape(struct cursor *c, const struct pks_shape *s, va_list *ap)
  * @last: out, as pks_format_count()'s
  * Return: as pks_format_count(), having read @ap.
  */
-int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
+PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
 			    char *last)
 {
 	uintptr_t a = (uintptr_t)fmt;
@@ -540,7 +540,7 @@ int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, 
  * bytes and a NUL are stored); -2 when @fmt holds anything else, having
  * read @ap (the caller formats from its own copy). Never allocates.
  */
-int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
+PKS_HOT int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	char dummy;
 	struct cursor c = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };

@@ -181,7 +181,7 @@ static inline int plain_fd(const struct pks_config *c)
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @writer: the struct pks_writer of @l's owner
  */
-void pks_sink_line(struct pks_line *l, void *writer)
+PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
 	struct pks_writer *w = writer;
