@@ -198,12 +198,34 @@ END {
 	pcc1 = ratio(cpu["1-null-1", "shim"], cpu["1-null-1", "ideal"])
 	pccf = ratio(cpu["1-null-1", "shim"], cpu["off-null-1", "shim"])
 	printf "\nPer-call path, 1 thread, /dev/null (wall clock, CPU time in brackets)\n"
-	printf "  %-28s %-28s %s\n", "3 fragments, x ideal", "1 fragment, x ideal", "filtered-out, x cheaper"
-	printf "  %-28s %-28s %s\n", sprintf("%.2fx [cpu %.2fx]", pcx3, pcc3), sprintf("%.2fx [cpu %.2fx]", pcx1, pcc1), \
+	printf "  %-7s %-28s %-28s %s\n", "", "3 fragments, x ideal", "1 fragment, x ideal", "filtered-out, x cheaper"
+	printf "  %-7s %-28s %-28s %s\n", "shim", sprintf("%.2fx [cpu %.2fx]", pcx3, pcc3), sprintf("%.2fx [cpu %.2fx]", pcx1, pcc1), \
 		sprintf("%.1fx [cpu %.1fx], return value %s", fx, pccf, retok ? "right" : "WRONG")
 	out("percall", "3-null-1", "shim", "x_ideal", sprintf("%.3f", pcx3))
 	out("percall", "1-null-1", "shim", "x_ideal", sprintf("%.3f", pcx1))
 	out("percall", "off-null-1", "shim", "written_over_filtered", sprintf("%.2f", fx))
+	if (cnt["1-null-1" SUBSEP "old"]) {
+		# BENCH_OLD: the same three with the older module, same rounds.
+		for (v = 1; v <= 3; v++) {
+			row = v == 1 ? "3-null-1" : v == 2 ? "1-null-1" : "off-null-1"
+			ns[row, "old"] = median(row SUBSEP "old")
+			cpu[row, "old"] = median("cpu" SUBSEP row SUBSEP "old")
+		}
+		ofx = ratio(ns["1-null-1", "old"], ns["off-null-1", "old"])
+		oretok = okret["off-null-1", "old"] && !badret["off-null-1", "old"]
+		printf "  %-7s %-28s %-28s %s\n", "old", \
+			sprintf("%.2fx [cpu %.2fx]", ratio(ns["3-null-1", "old"], ns["3-null-1", "ideal"]), \
+				ratio(cpu["3-null-1", "old"], cpu["3-null-1", "ideal"])), \
+			sprintf("%.2fx [cpu %.2fx]", ratio(ns["1-null-1", "old"], ns["1-null-1", "ideal"]), \
+				ratio(cpu["1-null-1", "old"], cpu["1-null-1", "ideal"])), \
+			sprintf("%.1fx [cpu %.1fx], return value %s", ofx, \
+				ratio(cpu["1-null-1", "old"], cpu["off-null-1", "old"]), oretok ? "right" : "WRONG")
+		for (v = 1; v <= 3; v++) {
+			row = v == 1 ? "3-null-1" : v == 2 ? "1-null-1" : "off-null-1"
+			out("throughput", row, "old", "ns_per_line", sprintf("%.1f", ns[row, "old"]))
+			out("cpu", row, "old", "cpu_ns_per_line", sprintf("%.1f", cpu[row, "old"]))
+		}
+	}
 
 	printf "\nSyslog: %d lines per run to one AF_UNIX datagram receiver (a counting child process)\n", lines / 2
 	for (v = 1; v <= 2; v++) {
