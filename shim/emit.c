@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * One call, start to end: keep errno, format into the context's scratch
- * buffer, read the leading markers, decide (cont.c), and feed the text to
- * the context's line (linebuf.c), whose complete lines go to sink.c. Also
+ * One call, start to end: keep errno, read the leading markers, decide
+ * (cont.c), and put the text on the context's line (linebuf.c), whose
+ * complete lines go to sink.c. Markers literal in the format are read and
+ * decided before anything is formatted, and the text is then formatted in
+ * place, at the end of the line, or only measured when the level filter
+ * drops it; others are read from the text formatted into scratch. Also
  * the pass-through of PRINTK_SHIM_DISABLE=1. Which context a call uses and
  * when lines are flushed outside a call is ctx.c's business.
  * Thread-safety: a context is owned for the whole call (pks_ctx_enter); a
