@@ -38,7 +38,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-_Atomic int pks_exiting;
+/*
+ * Read after every fragment: in .data, on the page of the module's other
+ * flags every call reads, rather than alone on a page of .bss.
+ */
+_Atomic int pks_exiting __attribute__((section(".data")));
 
 static _Atomic(struct pks_node *) nodes;
 PKS_TLS struct pks_node *pks_ctx_self;	/* the calling thread's node, for pks_ctx_enter() */
