@@ -124,6 +124,24 @@ static void unmap(char *map, size_t len)
 }
 
 /*
+ * @fmt formatted into @x's scratch buffer: by the fast path, else by the
+ * whole engine (into a mapping of its own when it does not fit, see whole()).
+ * Return: the text; its length in *@n.
+ */
+static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n,
+			   char **map)
+{
+	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
+
+	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
+		*n = (size_t)ret;
+		*map = NULL;
+		return x->scratch;
+	}
+	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, map);
+}
+
+/*
  * The general path: @fmt formatted into scratch (the fast path, else the
  * whole engine), its markers read from the text, decided and fed.
  */
@@ -132,18 +150,9 @@ static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks
 {
 	char *map;
 	size_t n;
-	const char *s;
-	int ret;
+	const char *s = scratch(x, fmt, ap, &n, &map);
+	int ret = feed(c, x, s, n, caller);
 
-	ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
-	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
-		s = x->scratch;
-		n = (size_t)ret;
-		map = NULL;
-	} else {
-		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
-	}
-	ret = feed(c, x, s, n, caller);
 	unmap(map, n);
 	return ret;
 }
@@ -163,19 +172,11 @@ static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, v
 {
 	char *map;
 	size_t n;
-	const char *s;
-	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
+	const char *s = scratch(x, fmt, ap, &n, &map);
+	int ret = (int)(n - (n && s[n - 1] == '\n'));
 
-	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
-		s = x->scratch;
-		n = (size_t)ret;
-		map = NULL;
-	} else {
-		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
-	}
 	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
 	exiting(x);
-	ret = (int)(n - (n && s[n - 1] == '\n'));
 	unmap(map, n);
 	return ret;
 }
