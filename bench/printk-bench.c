@@ -18,6 +18,10 @@
  * main thread in time.
  * When bench/libmalloc-count.so is preloaded too, allocs= counts the heap
  * allocations made while timing; otherwise it is -1.
+ * After the timed lines, CHECKED more lines check what printk returned:
+ * ret=ok when each call returned the length of its text without markers
+ * and final newline, as the kernel's printk (the naive printk does not),
+ * ret=bad otherwise, ret=- for the ideal.
  */
 #include "bench.h"
 
@@ -29,6 +33,7 @@
 #include <unistd.h>
 
 #define WARMUP	64
+#define CHECKED	1000
 #define SHOWN	6	/* the ideal's PRINTK_SHIM_LEVEL=info */
 
 enum shape { ONE, THREE, MIX, OFF };
@@ -55,7 +60,8 @@ static void put(int t, long i, int v)
 		_exit(1);
 }
 
-static void one_line(int t, long i)
+/* Return: what the printk calls returned, summed. */
+static int one_line(int t, long i)
 {
 	int v = (int)(i * 7 % 1000);
 	int level = shape == MIX && i % 10 == 0 ? LOGLEVEL_ERR : LOGLEVEL_DEBUG;
@@ -63,25 +69,31 @@ static void one_line(int t, long i)
 	if (ideal) {
 		if (shape == ONE || shape == THREE || level <= shown)
 			put(t, i, v);
-		return;
+		return 0;
 	}
 	switch (shape) {
 	case ONE:
-		printk(KERN_INFO BENCH_LINE, t, i, v);
-		break;
+		return printk(KERN_INFO BENCH_LINE, t, i, v);
 	case THREE:
-		printk(KERN_INFO "bench t%d l%ld:", t, i);
-		printk(KERN_CONT " value=%d", v);
-		printk(KERN_CONT " end\n");
-		break;
-	case MIX:
-	case OFF:
+		return printk(KERN_INFO "bench t%d l%ld:", t, i) + printk(KERN_CONT " value=%d", v) +
+		       printk(KERN_CONT " end\n");
+	default:
 		if (level == LOGLEVEL_ERR)
-			printk(KERN_ERR BENCH_LINE, t, i, v);
-		else
-			printk(KERN_DEBUG BENCH_LINE, t, i, v);
-		break;
+			return printk(KERN_ERR BENCH_LINE, t, i, v);
+		return printk(KERN_DEBUG BENCH_LINE, t, i, v);
 	}
+}
+
+/* Return: whether printk returned the kernel's values for CHECKED more lines. */
+static bool returns_ok(void)
+{
+	for (long i = 0; i < CHECKED; i++) {
+		int v = (int)(i * 7 % 1000);
+
+		if (one_line(0, i) != snprintf(NULL, 0, BENCH_LINE, 0, i, v) - 1)
+			return false;
+	}
+	return true;
 }
 
 static void *work(void *p)
@@ -144,7 +156,8 @@ int main(int argc, char **argv)
 		t1 = w[i].t1 > t1 ? w[i].t1 : t1;
 		cpu += w[i].cpu;
 	}
-	printf("ns=%llu cpu=%llu lines=%ld allocs=%ld\n", (unsigned long long)(t1 - t0),
-	       (unsigned long long)cpu, lines * threads, allocs ? allocs() - a0 : -1L);
+	printf("ns=%llu cpu=%llu lines=%ld allocs=%ld ret=%s\n", (unsigned long long)(t1 - t0),
+	       (unsigned long long)cpu, lines * threads, allocs ? allocs() - a0 : -1L,
+	       ideal ? "-" : returns_ok() ? "ok" : "bad");
 	return 0;
 }

@@ -9,7 +9,10 @@
 # turns them into the table (stdout and bench-STAMP.txt) and the CSV
 # (bench-STAMP.csv); latest.txt and latest.csv are copies of the last run.
 # Environment: BENCH_QUICK=1 for a smoke run of a few seconds; BENCH_ROUNDS,
-# BENCH_LINES (lines per throughput run) override the defaults; AWK.
+# BENCH_LINES (lines per throughput run) override the defaults; AWK;
+# BENCH_OLD=path/to/an/older/libprintk-shim.so runs the per-call rows (1 and
+# 3 fragments and filtered-out lines, 1 thread, /dev/null) with that module
+# too, as a fourth variant "old", in the same rounds.
 
 set -eu
 B=$1
@@ -32,6 +35,7 @@ done
 unset LD_PRELOAD
 
 mod=$B/shim/.libs/libprintk-shim.so
+old=${BENCH_OLD:-}
 counter=$B/bench/.libs/libmalloc-count.so
 wrapper=$B/printk-shim
 pb=$B/bench/printk-bench
@@ -45,15 +49,15 @@ trap 'exit 130' INT TERM
 mkdir -p "$results"
 : >"$samples"
 
-for f in "$mod" "$counter" "$wrapper" "$pb"; do
+for f in "$mod" "$counter" "$wrapper" "$pb" $old; do
 	[ -e "$f" ] || { echo "bench: $f is missing: run make first" >&2; exit 1; }
 done
 
-# SHAPE: the env(1) words of the shim variant (mix and off filter at info).
+# SHAPE [MODULE]: the env(1) words of the shim variant (mix and off filter at info).
 shim_env() {
 	case $1 in
-	mix|off) echo "LD_PRELOAD=$mod PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_LEVEL=info" ;;
-	*) echo "LD_PRELOAD=$mod PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain" ;;
+	mix|off) echo "LD_PRELOAD=${2:-$mod} PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_LEVEL=info" ;;
+	*) echo "LD_PRELOAD=${2:-$mod} PRINTK_SHIM_OUTPUT=stderr PRINTK_SHIM_FORMAT=plain" ;;
 	esac
 }
 
@@ -66,6 +70,7 @@ tp() {
 	naive) res=$("$pb" printk "$shape" "$threads" "$lines" 2>"$to") ;;
 	ideal) res=$("$pb" ideal "$shape" "$threads" "$lines" 2>"$to") ;;
 	shim) res=$(env $(shim_env "$shape") "$pb" printk "$shape" "$threads" "$lines" 2>"$to") ;;
+	old) res=$(env $(shim_env "$shape" "$old") "$pb" printk "$shape" "$threads" "$lines" 2>"$to") ;;
 	esac
 	echo "tp $1 $2 $res" >>"$samples"
 }
@@ -193,6 +198,9 @@ while [ "$round" -lt "$rounds" ]; do
 		0) tp "$row" naive; tp "$row" ideal; tp "$row" shim ;;
 		1) tp "$row" ideal; tp "$row" shim; tp "$row" naive ;;
 		*) tp "$row" shim; tp "$row" naive; tp "$row" ideal ;;
+		esac
+		case $old:$row in
+		?*:1-null-1|?*:3-null-1|?*:off-null-1) tp "$row" old ;;
 		esac
 	done
 	if [ $((round % 2)) -eq 0 ]; then

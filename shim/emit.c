@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * One call, start to end: keep errno, format into the context's scratch
- * buffer, read the leading markers, decide (cont.c), and feed the text to
- * the context's line (linebuf.c), whose complete lines go to sink.c. Also
+ * One call, start to end: keep errno, read the leading markers, decide
+ * (cont.c), and put the text on the context's line (linebuf.c), whose
+ * complete lines go to sink.c. Markers literal in the format are read and
+ * decided before anything is formatted, and the text is then formatted in
+ * place, at the end of the line, or only measured when the level filter
+ * drops it; others are read from the text formatted into scratch. Also
  * the pass-through of PRINTK_SHIM_DISABLE=1. Which context a call uses and
  * when lines are flushed outside a call is ctx.c's business.
  * Thread-safety: a context is owned for the whole call (pks_ctx_enter); a
@@ -36,6 +39,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A context's cache holds compiled formats, for counting filtered fragments. */
+enum { SHAPES = PKS_CTX_CACHE / sizeof(struct pks_shape) };
+_Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
 
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
@@ -117,101 +124,180 @@ static void unmap(char *map, size_t len)
 		munmap(map, len + 1);
 }
 
-/* The markers at the start of @fmt, if they are all the text's markers can be. */
-static bool literal_marks(const struct pks_config *c, const char *fmt, struct pks_mark *m,
-			  size_t *skip)
+/*
+ * @fmt formatted into @x's scratch buffer: by the fast path, else by the
+ * whole engine (into a mapping of its own when it does not fit, see whole()).
+ * Return: the text; its length in *@n.
+ */
+static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n,
+			   char **map)
 {
-	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
-	const char *p;
+	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
 
-	*skip = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
-	if (*skip > SEEN - AHEAD)
-		return false;	/* a longer run than we looked at */
-	for (p = fmt + *skip; p < fmt + *skip + AHEAD && *p; p++)
-		if (*p == '%')
-			return false;
-	return true;
+	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
+		*n = (size_t)ret;
+		*map = NULL;
+		return x->scratch;
+	}
+	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, map);
 }
 
 /*
- * A fragment of a line the level filter drops is measured, not formatted:
- * printk still returns its length (printk-shim(7) SYMBOLS), and all the line needs
- * is whether it stays open. Only formats whose markers are literal (the
- * text after them starts with AHEAD bytes that are not a conversion) and
- * whose conversions the fast path knows are taken; the rest go the usual
- * way, where the sink drops the line.
- * Return: whether the call was done; printk's return value in *@ret.
+ * The general path: @fmt formatted into scratch (the fast path, else the
+ * whole engine), its markers read from the text, decided and fed.
  */
-static bool quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
-		  int *ret)
+static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks_ctx *x,
+					  const char *fmt, va_list ap, const void *caller)
+{
+	char *map;
+	size_t n;
+	const char *s = scratch(x, fmt, ap, &n, &map);
+	int ret = feed(c, x, s, n, caller);
+
+	unmap(map, n);
+	return ret;
+}
+
+/* The line was exited with the process: write it now (pks_flush_all() came first). */
+static inline void exiting(struct pks_ctx *x)
+{
+	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
+		pks_line_close(&x->line, pks_ctx_out, &x->w);
+}
+
+/*
+ * The text of a fragment already decided (@fmt past its markers) that
+ * direct() could not take in place: formatted into scratch and fed.
+ */
+static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	char *map;
+	size_t n;
+	const char *s = scratch(x, fmt, ap, &n, &map);
+	int ret = (int)(n - (n && s[n - 1] == '\n'));
+
+	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
+	exiting(x);
+	unmap(map, n);
+	return ret;
+}
+
+/*
+ * A decided fragment's text (@fmt past its markers) formatted straight to
+ * the end of the open line: one pass, no copy. What does not fit there, a
+ * format the fast path does not take, a newline before the last byte go
+ * to spill(). A NUL one past the line's end lands in its tail room.
+ */
+static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	size_t room, n;
+	char *at = pks_line_end(&x->line, &room);
+	int ret = pks_format_fast(at, room + 1, fmt, ap);
+	bool nl;
+
+	if (unlikely(ret < 0 || (size_t)ret > room))
+		return spill(x, fmt, ap);
+	n = (size_t)ret;
+	nl = n && at[n - 1] == '\n';
+	if (unlikely(n > 1 && memchr(at, '\n', n - 1)))
+		return spill(x, fmt, ap);
+	pks_line_took(&x->line, n, nl, pks_ctx_out, &x->w);
+	exiting(x);
+	return (int)(n - nl);
+}
+
+/*
+ * A fragment of a line the level filter drops (@fmt past its markers) is
+ * measured, not formatted: printk still returns its length (printk-shim(7)
+ * SYMBOLS), and all the line needs is whether it stays open. The context
+ * keeps the formats it measured compiled, so a format seen again is not
+ * decoded again. A format the counting walk does not take goes the general
+ * way, where the sink drops the line.
+ */
+static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+		 enum pks_act act, int level, const struct pks_mark *m, size_t skip,
+		 const void *caller)
 {
 	struct pks_line *l = &x->line;
-	enum pks_mode mode = c->set.cont;
-	struct pks_mark m;
-	enum pks_act act;
-	size_t skip;
-	va_list cp;
-	int len, level;
+	int len;
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
-	if (!literal_marks(c, fmt, &m, &skip))
-		return false;
-	act = pks_cont_decide(l->open, m.flags, mode, false);
-	if (act != pks_cont_decide(l->open, m.flags, mode, true) || act == PKS_DROP)
-		return false;
-	if (act == PKS_APPEND && c->set.lint && !(m.flags & PKS_M_CONT))
-		return false;	/* PRINTK_SHIM_LINT reads the text */
-	if (act == PKS_APPEND)
-		level = l->level;
+	if (likely(x->cache))
+		len = pks_format_count_cached(x->cache, SHAPES, fmt, ap, &last);
 	else
-		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
-	if (level <= c->set.level)
-		return false;
-	va_copy(cp, ap);
-	len = pks_format_count(fmt + skip, cp, &last);
-	va_end(cp);
+		len = pks_format_count(fmt, ap, &last);
 	if (len < 0)
-		return false;
+		return slow(c, x, fmt - skip, ap, caller);
 	if (act == PKS_NEW) {
 		pks_line_close(l, pks_ctx_out, &x->w);
-		pks_line_start(l, level, m.flags & PKS_M_CONT, 0);
+		pks_line_start(l, level, m->flags & PKS_M_CONT, 0);
 	}
 	ends = len && last == '\n';
 	if (ends)
 		l->open = false;
-	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
-		pks_line_close(l, pks_ctx_out, &x->w);
-	*ret = len - ends;
-	return true;
+	exiting(x);
+	return len - ends;
 }
 
-static int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
-	       const void *caller)
+/*
+ * The markers at the start of @fmt, if they are all the text's markers can
+ * be: the AHEAD bytes after them are no conversion. Most formats start with
+ * no marker or a KERN_* one.
+ */
+static inline bool literal_marks(const struct pks_config *c, const char *fmt,
+				 struct pks_mark *m, size_t *skip)
 {
-	char *map;
-	size_t n;
-	const char *s;
-	va_list cp;
-	int ret;
+	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
+	size_t n = 0;
+	const char *p;
 
-	if (c->set.level < PKS_LEVEL_MAX && quiet(c, x, fmt, ap, &ret))
-		return ret;
-	/* Most fragments: the fast path, straight into scratch, in one layer. */
-	va_copy(cp, ap);
-	ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, cp);
-	va_end(cp);
-	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
-		s = x->scratch;
-		n = (size_t)ret;
-		map = NULL;
+	if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
+		n = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
+		if (n > SEEN - AHEAD)
+			return false;	/* a longer run than we looked at */
 	} else {
-		s = whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, &n, &map);
+		*m = (struct pks_mark){ PKS_LEVEL_NONE, 0 };
 	}
-	ret = feed(c, x, s, n, caller);
+	*skip = n;
+	p = fmt + n;
+	/* AHEAD bytes, or up to the NUL, and no '%' among them */
+	return p[0] != '%' && (!p[0] || (p[1] != '%' && (!p[1] || p[2] != '%')));
+}
 
-	unmap(map, n);
-	return ret;
+/*
+ * One call: when @fmt's markers are literal, the fragment is decided from
+ * them before anything is formatted, and then measured (quiet()) or
+ * formatted in place (direct()); otherwise, the general way (slow()). An
+ * orphan KERN_CONT is decided by whether its text is a bare newline
+ * (printk-shim(7) CONTINUATION), and PRINTK_SHIM_LINT reads the text: both
+ * go the general way.
+ */
+static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+		       va_list ap, const void *caller)
+{
+	struct pks_line *l = &x->line;
+	struct pks_mark m;
+	enum pks_act act;
+	size_t skip;
+	int level;
+
+	if (unlikely(c->set.lint) || !literal_marks(c, fmt, &m, &skip) ||
+	    unlikely((m.flags & PKS_M_CONT) && !l->open))
+		return slow(c, x, fmt, ap, caller);
+	act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
+	if (act == PKS_APPEND)
+		level = l->level;
+	else
+		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
+	if (unlikely(level > c->set.level))
+		return quiet(c, x, fmt + skip, ap, act, level, &m, skip, caller);
+	if (act == PKS_NEW) {
+		pks_line_close(l, pks_ctx_out, &x->w);
+		pks_line_start(l, level, m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
+		l->site = caller;
+	}
+	return direct(x, fmt + skip, ap);
 }
 
 /*
@@ -293,7 +379,7 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
  * Return: bytes of text stored for this call (markers and the final newline
  * not counted), as the kernel's printk returns. errno is left unchanged.
  */
-int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	int saved = errno, ret;
 	const struct pks_config *c = pks_config();

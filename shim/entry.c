@@ -20,7 +20,7 @@ PKS_EXPORT int _printk_deferred(const char *fmt, ...);
 PKS_EXPORT int vprintk(const char *fmt, va_list ap);
 
 #define VARIADIC(fn, sym)						\
-PKS_EXPORT int fn(const char *fmt, ...)					\
+PKS_EXPORT PKS_HOT int fn(const char *fmt, ...)					\
 {									\
 	va_list ap;							\
 	int r;								\
@@ -30,7 +30,7 @@ PKS_EXPORT int fn(const char *fmt, ...)					\
 	va_end(ap);							\
 	return r;							\
 }									\
-__typeof__(fn) fn##_here __attribute__((alias(#fn), visibility("hidden")));
+__typeof__(fn) fn##_here PKS_HOT __attribute__((alias(#fn), visibility("hidden")));
 
 VARIADIC(printk, PKS_SYM_PRINTK)
 VARIADIC(_printk, PKS_SYM__PRINTK)

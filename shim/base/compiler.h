@@ -15,6 +15,13 @@
 #define PKS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
+ * The functions every printk call runs: the linker groups them (.text.hot),
+ * so that a call touches few pages of code, which counts on a machine where
+ * each system call empties the TLB.
+ */
+#define PKS_HOT		__attribute__((hot))
+
+/*
  * Helgrind does not see the ordering that C11 atomics give, so the places
  * where a context or a thread's node changes hands are named to it. Only
  * the copy of the module that make check-valgrind builds has them

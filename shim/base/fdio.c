@@ -13,15 +13,19 @@
 #include <poll.h>
 #include <unistd.h>
 
-/** pks_fd_write() - Return: 0 when all @n bytes were written, else the errno. */
-int pks_fd_write(int fd, const char *p, size_t n)
+/**
+ * pks_fd_write_rest() - the rest of pks_fd_write(), after a first write(2)
+ * that returned @done (-1 with errno set, or fewer than @n bytes)
+ * Return: 0 when all @n bytes were written, else the errno.
+ */
+int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
+	for (ssize_t w = done;; w = write(fd, p, n)) {
 		if (w >= 0) {
 			p += w;
 			n -= (size_t)w;
+			if (!n)
+				return 0;
 			continue;
 		}
 		if (errno == EINTR)
@@ -34,7 +38,6 @@ int pks_fd_write(int fd, const char *p, size_t n)
 		}
 		return errno;
 	}
-	return 0;
 }
 
 /**

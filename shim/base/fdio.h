@@ -6,9 +6,28 @@
 #ifndef PKS_BASE_FDIO_H
 #define PKS_BASE_FDIO_H
 
-#include <stddef.h>
+#include "base/compiler.h"
 
-int pks_fd_write(int fd, const char *p, size_t n);
+#include <stddef.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done);
 int pks_fd_above_stdio(int fd);
+
+/**
+ * pks_fd_write() - Return: 0 when all @n bytes were written, else the errno.
+ * The first write(2) is made here, inline: it is all a line costs nearly
+ * always; the rest (short writes, EINTR, EAGAIN) is pks_fd_write_rest()'s.
+ */
+static inline int pks_fd_write(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	if (unlikely(!n))
+		return 0;
+	w = write(fd, p, n);
+	return likely(w == (ssize_t)n) ? 0 : pks_fd_write_rest(fd, p, n, w);
+}
 
 #endif

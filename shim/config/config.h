@@ -17,8 +17,11 @@ struct pks_out {
 	int spec;		/* index in set.outputs */
 };
 
+/*
+ * What every line reads comes first and set and dd, whose paths and tables
+ * are long, last: a call then touches few lines of it.
+ */
 struct pks_config {
-	struct pks_settings set;
 	enum pks_linefmt format;	/* set.format with auto resolved */
 	int nout;
 	struct pks_out out[PKS_OUTPUTS_MAX];
@@ -28,6 +31,7 @@ struct pks_config {
 	bool secure;		/* AT_SECURE: set-ID; the caller's SYMBOLS, PATCH, paths ignored */
 	bool wrapped;		/* the printk-shim command ran this process */
 	char ident[64];		/* syslog ident, resolved */
+	struct pks_settings set;
 	struct pks_dd_rules dd;	/* set.dyndbg's queries that were understood */
 };
 

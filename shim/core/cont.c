@@ -6,6 +6,7 @@
  * a new line gets and what happens to the bytes is the caller's business.
  * Thread-safety: pure.
  */
+#include "base/compiler.h"
 #include "core/cont.h"
 #include "core/level.h"
 
@@ -16,7 +17,7 @@
  * @bare_newline: the fragment's text after its markers is exactly "\n"
  * Return: what to do with the fragment.
  */
-enum pks_act pks_cont_decide(bool open, unsigned int mflags, enum pks_mode mode,
+PKS_HOT enum pks_act pks_cont_decide(bool open, unsigned int mflags, enum pks_mode mode,
 			     bool bare_newline)
 {
 	/* KERN_CONT is explicit intent in both modes, digit or not. */

@@ -7,6 +7,7 @@
  * or of configuration (it is told whether "<N>" counts).
  * Thread-safety: pure.
  */
+#include "base/compiler.h"
 #include "core/level.h"
 
 #include <string.h>
@@ -47,7 +48,7 @@ static size_t one(const char *s, size_t n, bool legacy, unsigned int *f, int *lv
  * @m: out; the first digit wins, flags accumulate over the run
  * Return: bytes of markers at the start of @s (0 if none). Never fails.
  */
-size_t pks_level_parse(const char *s, size_t n, bool legacy, struct pks_mark *m)
+PKS_HOT size_t pks_level_parse(const char *s, size_t n, bool legacy, struct pks_mark *m)
 {
 	size_t used = 0, len;
 	unsigned int f;

@@ -20,22 +20,6 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
 	l->t_ns = 0;
 }
 
-void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)
-{
-	seq_buf_clear(&l->sb);
-	l->level = level;
-	l->cont = cont;
-	l->t_ns = t_ns;
-	l->site = NULL;
-	l->open = true;
-}
-
-static void emit(struct pks_line *l, pks_line_out *out, void *arg)
-{
-	out(l, arg);
-	seq_buf_clear(&l->sb);
-}
-
 /* Append @n bytes without a newline; a full buffer goes out as a piece. */
 static void append(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg)
 {
@@ -44,7 +28,7 @@ static void append(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 		size_t take;
 
 		if (!room) {
-			emit(l, out, arg);
+			pks_line_emit(l, out, arg);
 			room = seq_buf_buffer_left(&l->sb);
 		}
 		take = n < room ? n : room;
@@ -68,20 +52,11 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 		append(l, s, run, out, arg);
 		if (!nl)
 			break;
-		emit(l, out, arg);
+		pks_line_emit(l, out, arg);
 		s = nl + 1;
 		n -= run + 1;
 		l->open = n > 0;
 	}
-}
-
-/** pks_line_close() - hand out the open line as it stands (a newline is implied) */
-void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg)
-{
-	if (!l->open)
-		return;
-	emit(l, out, arg);
-	l->open = false;
 }
 
 /** pks_line_drop() - forget the open line (a forked child's inherited one) */

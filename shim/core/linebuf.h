@@ -23,9 +23,59 @@ struct pks_line {
 typedef void pks_line_out(struct pks_line *l, void *arg);
 
 void pks_line_init(struct pks_line *l, char *buf, size_t size);
-void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns);
 void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg);
-void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg);
 void pks_line_drop(struct pks_line *l);
+
+/* Inline below: each line runs them. */
+static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)
+{
+	seq_buf_clear(&l->sb);
+	l->level = level;
+	l->cont = cont;
+	l->t_ns = t_ns;
+	l->site = NULL;
+	l->open = true;
+}
+
+/* The line (or a piece of it) to @out; the buffer is empty after. */
+static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
+{
+	out(l, arg);
+	seq_buf_clear(&l->sb);
+}
+
+/** pks_line_close() - hand out the open line as it stands (a newline is implied) */
+static inline void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg)
+{
+	if (!l->open)
+		return;
+	pks_line_emit(l, out, arg);
+	l->open = false;
+}
+
+/**
+ * pks_line_end() - where a fragment can be written in place: the end of the
+ * open line, with *@room bytes before the buffer's end
+ */
+static inline char *pks_line_end(struct pks_line *l, size_t *room)
+{
+	*room = l->sb.size - l->sb.len;		/* a line never overflows its seq_buf */
+	return l->sb.buffer + l->sb.len;
+}
+
+/**
+ * pks_line_took() - the @n bytes written at pks_line_end() join the line
+ * @nl: the last of them is a newline, the only one among them; the line
+ *	goes to @out without it
+ */
+static inline void pks_line_took(struct pks_line *l, size_t n, bool nl, pks_line_out *out,
+				 void *arg)
+{
+	l->sb.len += n - nl;
+	if (nl) {
+		pks_line_emit(l, out, arg);
+		l->open = false;
+	}
+}
 
 #endif

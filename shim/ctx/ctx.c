@@ -38,10 +38,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-_Atomic int pks_exiting;
+/*
+ * Read after every fragment: in .data, on the page of the module's other
+ * flags every call reads, rather than alone on a page of .bss.
+ */
+_Atomic int pks_exiting __attribute__((section(".data")));
 
 static _Atomic(struct pks_node *) nodes;
-static PKS_TLS struct pks_node *self;
+PKS_TLS struct pks_node *pks_ctx_self;	/* the calling thread's node, for pks_ctx_enter() */
 static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, being written */
 static pthread_key_t key;
 static _Atomic int setup_state;		/* pks_once_claim() */
@@ -166,21 +170,18 @@ static struct pks_node *attach(void)
 	for (int i = 0; i < PKS_NCTX; i++) {
 		n->ctx[i].w.tid = n->tid;
 		n->ctx[i].w.in_handler = i > 0;
+		n->ctx[i].cache = n->cache[i];
 	}
-	self = n;
+	pks_ctx_self = n;
 	if (key_ok)
 		pthread_setspecific(key, n);
 	return n;
 }
 
-/**
- * pks_ctx_enter() - own the calling context for one call
- * Return: the context, or NULL when it is already owned (a handler that
- * interrupted printk on this thread) or cannot get memory.
- */
-struct pks_ctx *pks_ctx_enter(void)
+/** pks_ctx_enter_slow() - pks_ctx_enter(), for every case */
+struct pks_ctx *pks_ctx_enter_slow(void)
 {
-	struct pks_node *n = self;
+	struct pks_node *n = pks_ctx_self;
 	struct pks_ctx *x;
 	int want = PKS_IDLE, d;
 
@@ -204,27 +205,6 @@ struct pks_ctx *pks_ctx_enter(void)
 	}
 	PKS_HB_AFTER(&x->state);
 	return x;
-}
-
-void pks_ctx_leave(struct pks_ctx *x)
-{
-	PKS_HB_BEFORE(&x->state);
-	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
-}
-
-/**
- * pks_ctx_out() - a context's line to the outputs (its struct pks_line_out)
- * @writer: the context's w
- * The context is marked meanwhile: a call cut off there may be blocked by
- * the output, and may have written the line already.
- */
-void pks_ctx_out(struct pks_line *l, void *writer)
-{
-	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
-
-	x->writing = true;
-	pks_sink_line(l, writer);
-	x->writing = false;
 }
 
 /*
@@ -256,8 +236,8 @@ void pks_ctx_abandoned(int depth)
 {
 	bool in_write;
 
-	if (self && depth < PKS_NCTX)
-		take_back(&self->ctx[depth], &in_write);
+	if (pks_ctx_self && depth < PKS_NCTX)
+		take_back(&pks_ctx_self->ctx[depth], &in_write);
 }
 
 /**
@@ -274,7 +254,7 @@ bool pks_ctx_foreign(void)
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
 	struct pks_ctx *outer = flushing;
-	bool own = self && x >= self->ctx && x < self->ctx + PKS_NCTX;
+	bool own = pks_ctx_self && x >= pks_ctx_self->ctx && x < pks_ctx_self->ctx + PKS_NCTX;
 	int want = PKS_IDLE;
 	bool claimed = false;
 
@@ -318,9 +298,9 @@ void pks_flush_all(enum pks_flush why)
 	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
-			if (n == self && why == PKS_FLUSH_EXIT)
+			if (n == pks_ctx_self && why == PKS_FLUSH_EXIT)
 				take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], n == self && why == PKS_FLUSH_CRASH);
+			flush_ctx(&n->ctx[i], n == pks_ctx_self && why == PKS_FLUSH_CRASH);
 		}
 	}
 }
@@ -328,8 +308,8 @@ void pks_flush_all(enum pks_flush why)
 /** pks_flush_depth() - a handler at @depth returns: its context's line ends */
 void pks_flush_depth(int depth)
 {
-	if (self && depth < PKS_NCTX)
-		flush_ctx(&self->ctx[depth], false);
+	if (pks_ctx_self && depth < PKS_NCTX)
+		flush_ctx(&pks_ctx_self->ctx[depth], false);
 }
 
 /*
@@ -346,7 +326,7 @@ static void thread_gone(void *p)
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!take_back(&n->ctx[i], &in_write) || !in_write)
 			flush_ctx(&n->ctx[i], false);
-	self = NULL;
+	pks_ctx_self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
 	atomic_store(&n->inuse, 0);
 }
@@ -359,10 +339,10 @@ static void atfork_child(void)
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)
 				pks_line_drop(&n->ctx[i].line);
-			if (n != self)
+			if (n != pks_ctx_self)
 				atomic_store(&n->ctx[i].state, PKS_IDLE);
 		}
-		if (n == self) {
+		if (n == pks_ctx_self) {
 			n->tid = gettid();
 			for (int i = 0; i < PKS_NCTX; i++)
 				n->ctx[i].w.tid = n->tid;

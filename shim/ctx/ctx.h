@@ -9,6 +9,7 @@
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
+#include "ctx/signals.h"
 #include "out/sink.h"
 
 #include <stdatomic.h>
@@ -18,6 +19,7 @@
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
 #define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
+#define PKS_CTX_CACHE	1024	/* bytes a context keeps for its calls (emit.c: compiled formats) */
 
 enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 
@@ -27,6 +29,7 @@ struct pks_ctx {
 	struct pks_line line;
 	struct pks_writer w;	/* what the outputs need: kmsg room, tid, handler or not */
 	char *scratch;		/* PKS_SCRATCH bytes to format into */
+	void *cache;		/* PKS_CTX_CACHE bytes, zero at first; NULL on the stack */
 	char *map;		/* the mapping line, scratch and kmsg room live in */
 	size_t map_size;
 };
@@ -36,6 +39,7 @@ struct pks_node {
 	_Atomic int inuse;
 	long tid;
 	struct pks_ctx ctx[PKS_NCTX];
+	_Alignas(16) unsigned char cache[PKS_NCTX][PKS_CTX_CACHE];
 };
 
 /* Why every thread's lines are written (pks_flush_all). */
@@ -47,14 +51,60 @@ enum pks_flush {
 
 extern _Atomic int pks_exiting;
 
-struct pks_ctx *pks_ctx_enter(void);
-void pks_ctx_leave(struct pks_ctx *x);
-void pks_ctx_out(struct pks_line *l, void *writer);
+extern PKS_TLS struct pks_node *pks_ctx_self;
+
+struct pks_ctx *pks_ctx_enter_slow(void);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
 void pks_ctx_setup(void);
 void pks_ctx_abandoned(int depth);
 bool pks_ctx_foreign(void);
 void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
+
+
+/**
+ * pks_ctx_enter() - own the calling context for one call
+ * Inline, the common case: a thread outside any handler whose context is
+ * mapped and free; everything else is pks_ctx_enter_slow()'s.
+ * Return: the context, or NULL when it is already owned (a handler that
+ * interrupted printk on this thread) or cannot get memory.
+ */
+static inline struct pks_ctx *pks_ctx_enter(void)
+{
+	struct pks_node *n = pks_ctx_self;
+	struct pks_ctx *x;
+	int want = PKS_IDLE;
+
+	if (unlikely(!n) || unlikely(pks_depth != 0))
+		return pks_ctx_enter_slow();
+	x = &n->ctx[0];
+	if (unlikely(!x->map) ||
+	    unlikely(!atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
+			memory_order_acquire, memory_order_relaxed)))
+		return pks_ctx_enter_slow();
+	PKS_HB_AFTER(&x->state);
+	return x;
+}
+
+static inline void pks_ctx_leave(struct pks_ctx *x)
+{
+	PKS_HB_BEFORE(&x->state);
+	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
+}
+
+/**
+ * pks_ctx_out() - a context's line to the outputs (its struct pks_line_out)
+ * @writer: the context's w
+ * The context is marked meanwhile: a call cut off there may be blocked by
+ * the output, and may have written the line already.
+ */
+static inline void pks_ctx_out(struct pks_line *l, void *writer)
+{
+	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
+
+	x->writing = true;
+	pks_sink_line(l, writer);
+	x->writing = false;
+}
 
 #endif

@@ -6,11 +6,13 @@
  * formats the call its usual way. As the kernel's vsnprintf() does, it
  * decodes each conversion into a small spec (decode(), its format_decode())
  * and hands it to one printer per kind; the same walk also measures a
- * format without storing it, for lines the level filter drops.
+ * format without storing it, for lines the level filter drops, and a
+ * format compiled once (struct pks_shape) is measured without decoding.
  * Thread-safety: pure.
  */
 #include "format/format.h"
 #include "format/internal.h"
+#include "base/compiler.h"
 #include "base/digits.h"
 
 #include <stdbool.h>
@@ -379,6 +381,35 @@ static ALWAYS_INLINE bool print_string(struct cursor *c, bool count, const struc
 	return true;
 }
 
+/* One decoded conversion, its arguments taken from @ap. Return: 0, or -2 when refused. */
+static ALWAYS_INLINE int print_conv(struct cursor *c, bool count, struct plain *pc, va_list *ap)
+{
+	if (pc->flags && !settle(pc, ap))
+		return -2;
+	switch (pc->conv) {
+	case 'd':
+	case 'i':
+		print_int(c, count, pc, signed_arg(ap, pc->len));
+		return 0;
+	case 'u':
+	case 'x':
+	case 'X':
+		print_int(c, count, pc, unsigned_arg(ap, pc->len));
+		return 0;
+	case 'c':
+		if (pc->len)	/* %lc %ls: wide characters */
+			return -2;
+		print_char(c, count, pc, (char)va_arg(*ap, int));
+		return 0;
+	case 's':
+		if (pc->len || !print_string(c, count, pc, va_arg(*ap, const char *)))
+			return -2;
+		return 0;
+	default:
+		return -2;
+	}
+}
+
 /*
  * The kernel's vsnprintf() loop, for the plain conversions; @ap is read
  * through a pointer, so that the helpers may take arguments too.
@@ -392,39 +423,116 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 		const char *pct = f;
 
 		f = decode(pct + 1, &pc);
-		if (pc.flags && !settle(&pc, ap))
-			return -2;
-		switch (pc.conv) {
-		case 'd':
-		case 'i':
-			print_int(c, count, &pc, signed_arg(ap, pc.len));
-			break;
-		case 'u':
-		case 'x':
-		case 'X':
-			print_int(c, count, &pc, unsigned_arg(ap, pc.len));
-			break;
-		case 'c':
-			if (pc.len)	/* %lc %ls: wide characters */
-				return -2;
-			print_char(c, count, &pc, (char)va_arg(*ap, int));
-			break;
-		case 's':
-			if (pc.len)
-				return -2;
-			if (!print_string(c, count, &pc, va_arg(*ap, const char *)))
-				return -2;
-			break;
-		case '%':
+		if (pc.conv == '%' && !pc.flags && !pc.len) {
 			if (f - pct != 2)
 				return -2;
 			append(c, count, "%", 1);
-			break;
-		default:
+		} else if (print_conv(c, count, &pc, ap)) {
 			return -2;
 		}
 	}
 	return c->len > INT32_MAX ? -2 : 0;
+}
+
+/*
+ * A format's compiled shape: its literal bytes counted once, its
+ * conversions decoded once. compile() takes what print_format() takes,
+ * refusing only what it would refuse whatever the arguments.
+ * Return: whether @fmt was compiled into @s.
+ */
+static bool compile(struct pks_shape *s, const char *fmt)
+{
+	size_t n = strlen(fmt) + 1, lit = 0;
+	const char *f = fmt;
+	char before = 0;	/* the last literal byte since the last conversion */
+	struct plain pc;
+
+	if (n > sizeof(s->text))
+		return false;
+	s->nconv = 0;
+	while (*f) {
+		const char *pct = strchrnul(f, '%');
+		struct pks_shape_conv *k;
+
+		lit += (size_t)(pct - f);
+		before = pct > f ? pct[-1] : before;
+		if (!*pct)
+			break;
+		f = decode(pct + 1, &pc);
+		if (pc.conv == '%' && !pc.flags && !pc.len && f - pct == 2) {
+			lit++;
+			before = '%';
+			continue;
+		}
+		if (!strchr("diuxXcs", pc.conv) || !pc.conv || s->nconv == PKS_SHAPE_CONV ||
+		    ((pc.conv == 'c' || pc.conv == 's') && pc.len))
+			return false;
+		k = &s->conv[s->nconv++];
+		*k = (struct pks_shape_conv){ (uint16_t)pc.width, (uint16_t)pc.prec,
+					      (uint16_t)pc.flags, (int8_t)pc.len, pc.conv, before };
+		before = 0;
+	}
+	s->lit = (uint32_t)lit;
+	s->after = before;
+	memcpy(s->text, fmt, n);
+	s->fmt = fmt;
+	return true;
+}
+
+/* print_format(), counting, for a compiled shape. Return: 0, or -2 as it. */
+static int count_shape(struct cursor *c, const struct pks_shape *s, va_list *ap)
+{
+	for (unsigned int i = 0; i < s->nconv; i++) {
+		const struct pks_shape_conv *k = &s->conv[i];
+		struct plain pc = { 0, 0, 0, k->len, k->conv };
+		int r;
+
+		if (k->before)
+			c->last = k->before;
+		/* Most conversions have no flags and no width: a copy for them alone. */
+		if (likely(!k->flags && !k->width)) {
+			r = print_conv(c, true, &pc, ap);
+		} else {
+			pc = (struct plain){ k->width, k->prec, k->flags, k->len, k->conv };
+			r = print_conv(c, true, &pc, ap);
+		}
+		if (r)
+			return -2;
+	}
+	if (s->after)
+		c->last = s->after;
+	return c->len > INT32_MAX ? -2 : 0;
+}
+
+/**
+ * pks_format_count_cached() - pks_format_count(), with the shape of @fmt
+ * compiled into @cache (@n slots, one chosen by @fmt's address) and taken
+ * from there while @fmt's address and bytes are those it was compiled from
+ * @last: out, as pks_format_count()'s
+ * Return: as pks_format_count(), having read @ap.
+ */
+PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
+			    char *last)
+{
+	uintptr_t a = (uintptr_t)fmt;
+	struct pks_shape *s = &cache[(a >> 3 ^ a >> 11) % n];
+	struct cursor c = { NULL, NULL, 0, 0 };
+	va_list cp;
+	int r;
+
+	if (s->fmt != fmt || strcmp(s->text, fmt)) {
+		s->fmt = NULL;
+		if (!compile(s, fmt))
+			return pks_format_count(fmt, ap, last);
+	}
+	c.len = s->lit;
+	va_copy(cp, ap);
+	r = count_shape(&c, s, &cp);
+	va_end(cp);
+	if (r)
+		return -2;
+	*last = c.last;
+	return (int)c.len;
 }
 
 /**
@@ -433,7 +541,7 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
  * bytes and a NUL are stored); -2 when @fmt holds anything else, having
  * read @ap (the caller formats from its own copy). Never allocates.
  */
-int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
+PKS_HOT int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	char dummy;
 	struct cursor c = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };

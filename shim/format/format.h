@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /**
  * pks_vsnprintf() - format @fmt as the kernel's vsnprintf() would
@@ -34,5 +35,33 @@ int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap)
  */
 int pks_format_count(const char *fmt, va_list ap, char *last)
 	__attribute__((visibility("hidden")));
+
+/* One conversion of a compiled format (see fast.c's struct plain). */
+struct pks_shape_conv {
+	uint16_t width, prec, flags;
+	int8_t len;
+	char conv;
+	char before;		/* the last literal byte before it, since the last conversion; or 0 */
+};
+
+#define PKS_SHAPE_TEXT	64	/* longest format compiled, with its NUL */
+#define PKS_SHAPE_CONV	6	/* most conversions in a compiled format */
+
+/* A format's compiled shape, for counting: a slot of pks_format_count_cached(). */
+struct pks_shape {
+	const char *fmt;	/* the address it was compiled from, or NULL */
+	char text[PKS_SHAPE_TEXT];	/* and its bytes: a format may be rewritten in place */
+	uint32_t lit;		/* bytes of literal text in the output */
+	uint8_t nconv;
+	char after;		/* the last literal byte after the last conversion, or 0 */
+	struct pks_shape_conv conv[PKS_SHAPE_CONV];
+};
+
+/**
+ * pks_format_count_cached() - pks_format_count() through a cache of
+ * compiled formats (@n slots, zeroed at first); same results
+ */
+int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
+			    char *last) __attribute__((visibility("hidden")));
 
 #endif

@@ -163,22 +163,45 @@ static int to_file(const struct pks_config *c, int i, const struct pks_writer *w
 	return to_fd(w, l, 2, r);
 }
 
+/*
+ * The one descriptor of the only output, when its lines are the text and a
+ * newline (FORMAT=plain, no time, caller or colour); else -1.
+ */
+static inline int plain_fd(const struct pks_config *c)
+{
+	const struct pks_out *o = &c->out[0];
+
+	if (c->nout != 1 || o->kind == PKS_OUT_FILE || o->fd < 0 || o->color ||
+	    c->format != PKS_LINE_PLAIN || c->set.time || c->set.caller)
+		return -1;
+	return o->fd;
+}
+
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @writer: the struct pks_writer of @l's owner
  */
-void pks_sink_line(struct pks_line *l, void *writer)
+PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
 	struct pks_writer *w = writer;
-	struct pks_render r = {
-		.format = c->format, .time = c->set.time, .caller = c->set.caller,
-		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
-	};
-	int err;
+	struct pks_render r;
+	int err, fd;
 
 	if (l->level > c->set.level)
 		return;
+	if (likely((fd = plain_fd(c)) >= 0)) {
+		/* The newline goes in the tail room; the line is written as it lies. */
+		l->sb.buffer[seq_buf_used(&l->sb)] = '\n';
+		err = pks_fd_write(fd, l->sb.buffer, seq_buf_used(&l->sb) + 1);
+		if (unlikely(err))
+			count_lost(c, 0, err);
+		return;
+	}
+	r = (struct pks_render){
+		.format = c->format, .time = c->set.time, .caller = c->set.caller,
+		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
+	};
 	if (c->format == PKS_LINE_KMSG)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	if (c->format == PKS_LINE_JSON)

@@ -6,8 +6,12 @@
  * pks_vsnprintf() and glibc's vsnprintf(): bytes and return values must be
  * the same. Those the fast path refuses go the engine's usual way; the
  * test counts how many it took itself. pks_format_count(), which measures
- * without storing, must give glibc's length and last byte where it answers.
+ * without storing, must give glibc's length and last byte where it answers;
+ * pks_format_count_cached() must answer as it, twice for each format (the
+ * second time from the compiled shape), though the formats are generated
+ * in place, at one address.
  */
+#include "format/format.h"
 #include "tap.h"
 
 #include <limits.h>
@@ -17,25 +21,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pks_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-int pks_format_fast(char *buf, size_t size, const char *fmt, va_list ap);
-int pks_format_count(const char *fmt, va_list ap, char *last);
-
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 
-static long fails, fastn, total, cfails, countn;
+static long fails, fastn, total, cfails, countn, kfails, compiled;
+static struct pks_shape cache[4];
+
+/* Return: what the cached count of @fmt returns (the %p extensions are refused). */
+static int cached(const char *fmt, ...)
+{
+	va_list ap;
+	char l;
+	int r;
+
+	va_start(ap, fmt);
+	r = pks_format_count_cached(cache, 4, fmt, ap, &l);
+	va_end(ap);
+	return r;
+}
+
+/* The cached count of @fmt, twice, against pks_format_count()'s @rc and @last. */
+static void check_cached(const char *fmt, int rc, char last, va_list ap)
+{
+	for (int i = 0; i < 2; i++) {
+		char l = 'X';
+		va_list cp;
+		int r;
+
+		va_copy(cp, ap);
+		r = pks_format_count_cached(cache, 4, fmt, cp, &l);
+		va_end(cp);
+		if (r != rc || (r >= 0 && l != last)) {
+			kfails++;
+			if (kfails < 20)
+				printf("# CACHED FAIL fmt=[%s] call %d: %d last=%#x, uncached %d last=%#x\n",
+				       fmt, i + 1, r, (unsigned char)l, rc, (unsigned char)last);
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		compiled += cache[i].fmt == fmt;
+}
+
 static void check(const char *fmt, size_t size, ...)
 {
-	char a[512], b[512], c[512], full[8192], last = 'X'; va_list ap, ap2, ap3, ap4, ap5; int ra, rb, rf, rc, rl;
+	char a[512], b[512], c[512], full[8192], last = 'X'; va_list ap, ap2, ap3, ap4, ap5, ap6; int ra, rb, rf, rc, rl;
 	memset(a, 'X', sizeof a); memset(b, 'X', sizeof b);
-	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap); va_copy(ap4, ap); va_copy(ap5, ap);
+	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap); va_copy(ap4, ap); va_copy(ap5, ap); va_copy(ap6, ap);
 	ra = pks_vsnprintf(a, size, fmt, ap);
 	rb = vsnprintf(b, size, fmt, ap2);
 	rf = pks_format_fast(c, sizeof c, fmt, ap3); if (rf != -2) fastn++;
 	rc = pks_format_count(fmt, ap4, &last);
 	rl = vsnprintf(full, sizeof full, fmt, ap5);
-	va_end(ap); va_end(ap2); va_end(ap3); va_end(ap4); va_end(ap5);
+	check_cached(fmt, rc, last, ap6);
+	va_end(ap); va_end(ap2); va_end(ap3); va_end(ap4); va_end(ap5); va_end(ap6);
 	total++;
 	if (ra != rb || memcmp(a, b, sizeof a)) { fails++; if (fails < 20) printf("# FAIL fmt=[%s] size=%zu pks=%d [%.*s] libc=%d [%.*s]\n", fmt, size, ra, (int)size, a, rb, (int)size, b); }
 	if (rc != rf || (rc >= 0 && (rc != rl || last != (rl ? full[rl - 1] : '\0')))) { cfails++; if (cfails < 20) printf("# COUNT FAIL fmt=[%s] count=%d last=%#x libc=%d [%s]\n", fmt, rc, (unsigned char)last, rl, full); }
@@ -80,8 +118,36 @@ int main(void)
 	check("%s: dev %04x:%02x irq %u flags %#lx state %c %-8s|\n", 511, "e1000e", 0x10d3u, 7u, 17u, 0x1234UL, 'R', "up");
 	check("%.*s|%-*s|%*d|%#X|%#x|%+d|% d", 511, 3, "abcdef", 6, "ab", -5, 42, 0xabcu, 0u, 5, 5);
 	check("%.*s|%.s|%.0s|%.2s", 511, -1, "abcdef", "xy", "xy", (char *)NULL);
+	/* The edges of the compiled shape: the text around conversions, '*', limits. */
+	check("", 511, 0);
+	check("no conversion\n", 511, 0);
+	check("abc%s", 511, "");
+	check("abc%s%s", 511, "", "");
+	check("%s", 511, "");
+	check("%d%%%s", 511, 5, "");
+	check("%d%%", 511, 5);
+	check("%%%d", 511, 5);
+	check("100%%", 511, 0);
+	check("%5%", 511, 0);
+	check("%-*d|%*s|%.*s\n", 511, -7, 42, 3, "ab", 2, "xyz");
+	check("%*d", 511, 5000, 1);
+	check("%.*s", 511, 2, (char *)NULL);
+	check("%c%c", 511, 'a', '\n');
+	check("%d %d %d %d %d %d", 511, 1, 2, 3, 4, 5, 6);
+	check("%d %d %d %d %d %d %d\n", 511, 1, 2, 3, 4, 5, 6, 7);
+	check("a format longer than a compiled one may be, sixty-four bytes: %d\n", 511, 64);
+	check("%lc", 511, 'a');
+	check("%ls", 511, L"wide");
+	check("%o", 511, 8);
+	check("%", 511, 0);
+	check("ab%", 511, 0);
 	ok(fails == 0, "%ld generated calls, %ld on the fast path: output and return value as glibc's", total, fastn);
 	ok(fastn > total / 10, "the fast path took its share (%ld of %ld)", fastn, total);
 	ok(cfails == 0 && countn == fastn, "pks_format_count() gave glibc's length and last byte in all %ld calls it measured", countn);
+	ok(cached("%p %d", (void *)cache, 1) == -2 && cached("%pV %d", (void *)cache, 1) == -2 &&
+	   cached("%pK", (void *)cache) == -2 && cached("x=%n", (int *)NULL) == -2,
+	   "the cached count refuses %%p, %%pV, %%pK and %%n as pks_format_count() does");
+	ok(kfails == 0, "pks_format_count_cached() answered as pks_format_count() in all %ld calls, twice", total);
+	ok(compiled > total / 10, "formats were compiled and kept (%ld of %ld)", compiled, total);
 	return tap_done();
 }
