@@ -31,7 +31,7 @@ allow core	'base/(compiler|digits)\.h|core/'
 allow format	'base/(compiler|digits)\.h|format/'
 allow config	'base/|core/|config/'
 allow out	'base/|core/|config/|out/'
-allow ctx	'base/|core/|config/|out/sink\.h|ctx/'
+allow ctx	'base/|core/|config/|out/(sink|defer)\.h|ctx/'
 allow patch	'base/|config/|patch/'
 allow wrapper	'base/|core/|config/vars\.h'
 

@@ -15,6 +15,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "out/defer.h"
 #include "out/file.h"
 #include "out/journal.h"
 #include "out/syslog.h"
@@ -179,6 +180,8 @@ void pks_sink_line(struct pks_line *l, void *writer)
 
 	if (l->level > c->set.level)
 		return;
+	if (unlikely(c->set.defer) && pks_defer_line(l, w))
+		return;		/* printk-shim(7) DEFERRED PRINTING */
 	if (c->format == PKS_LINE_KMSG)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	if (c->format == PKS_LINE_JSON)
