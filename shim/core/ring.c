@@ -79,14 +79,19 @@ void pks_ring_commit(void *rec)
 /**
  * pks_ring_read() - the committed record at *@pos, and *@pos past it
  * Return: its payload, or NULL when the record at *@pos is not committed
- * (or not reserved) yet. The record stays until pks_ring_release().
+ * (or not reserved) yet. Only the consumer reads, from the released end on. The record stays until pks_ring_release().
  */
 void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 {
+	uint64_t end = atomic_load_explicit(&r->tail, memory_order_relaxed) + r->size;
+
 	for (;;) {
 		struct hdr *h = at(r, *pos);
-		uint32_t s = atomic_load_explicit(&h->state, memory_order_acquire);
+		uint32_t s;
 
+		if (*pos >= end)
+			return NULL;	/* a full ring: the next lap is not written yet */
+		s = atomic_load_explicit(&h->state, memory_order_acquire);
 		if (s == FREE)
 			return NULL;
 		*pos += h->len;

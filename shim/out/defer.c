@@ -44,7 +44,7 @@
 #define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering, dladdr() */
 #define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
 
-enum { OFF, STARTING, RUNNING, CLOSED, FAILED };	/* state */
+enum { OFF, STARTING, RUNNING, CLOSED, FAILED };	/* state, in this order */
 enum { AWAKE, NAP, IDLE };				/* the printer's sleep */
 enum { RETRY, WRITE_IT, DROPPED };			/* what a full ring leaves a caller */
 
@@ -254,13 +254,14 @@ static bool doze(bool idle)
 	return true;
 }
 
+/* Until the ring closes; it may not say RUNNING yet when the thread starts. */
 static void *printer(void *arg)
 {
 	bool quiet = false, idle;
 	size_t n;
 
 	(void)arg;
-	while (atomic_load(&state) == RUNNING) {
+	while (atomic_load(&state) <= RUNNING) {
 		if (!take())
 			break;
 		n = drain(false);
