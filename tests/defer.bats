@@ -102,6 +102,13 @@ appears() {
 	[ "$output" = "80000 0 20000 20000 20000 20000" ]
 }
 
+@test "defer: main ends with pthread_exit: the printer writes the lines and the process ends" {
+	capture shim env PRINTK_SHIM_DEFER=1 timeout 20 "$FIX/defer-flood" 1000 2 pthread_exit
+	[ "$status" -eq 0 ]
+	run awk 'END { print NR }' "$ERR"
+	[ "$output" = 2000 ]
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

@@ -206,12 +206,16 @@ static void report_now(void)
 
 /* --- the printer thread -------------------------------------------------- */
 
-/* Whether the printer is the process's last thread (main called pthread_exit). */
+/*
+ * Whether the printer is the process's last thread (main called
+ * pthread_exit): /proc counts the main thread, a zombie then, until the end.
+ */
 static bool alone(void)
 {
-	char buf[512], *p;
+	char buf[512], *p, st;
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	long threads;
 
 	if (fd >= 0)
 		close(fd);
@@ -219,9 +223,13 @@ static bool alone(void)
 		return false;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return false;
+	st = p[2];
 	for (int field = 2; p && field < 20; field++)
 		p = strchr(p + 1, ' ');
-	return p && strtol(p + 1, NULL, 10) == 1;
+	threads = p ? strtol(p + 1, NULL, 10) : 0;
+	return threads == 1 || (threads == 2 && st == 'Z');
 }
 
 /*
