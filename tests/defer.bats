@@ -152,6 +152,13 @@ x
 '
 }
 
+@test "defer: DEBUG reports the deferred settings, the size as rounded up" {
+	capture shim env PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=100K \
+		PRINTK_SHIM_DEFER_FULL=drop "$FIX/emit" $'x\n'
+	[ "$status" -eq 0 ]
+	grep -qx 'printk-shim: debug: PRINTK_SHIM_DEFER=1 DEFER_SIZE=128K DEFER_FULL=drop DEFER_LATENCY=10' "$ERR"
+}
+
 @test "defer: the wrapper's --defer options" {
 	capture "$WRAPPER" --defer --defer-size=64K --defer-full=drop --defer-latency=5 -- \
 		"$FIX/emit" $'\0016via the wrapper\n'
