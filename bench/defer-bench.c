@@ -9,8 +9,9 @@
  *   defer-bench lat LINES                           (likewise)
  *
  * "all" runs each variant as a child process with the module preloaded
- * where it belongs, its stderr /dev/null or FILE, and times it from fork to
- * exit, so a deferred run includes the printer's last batch at exit. The
+ * where it belongs, its stderr /dev/null or FILE, and times it from its
+ * first line to its exit, so a deferred run includes the printer's last
+ * batch at exit, and neither includes exec and start-up. The
  * child reports CPU times on descriptor 3: the printing threads' own, and
  * the printer thread's, read with its thread CPU clock once the printer
  * has gone idle. "lat" times each printk of a run in drop mode with stderr
@@ -102,6 +103,7 @@ static uint64_t printer_cpu(void)
 
 static int run(const char *mode, long threads, long n)
 {
+	uint64_t t0 = bench_now();
 	pthread_t t[MAX_THREADS];
 	char out[128];
 	int len;
@@ -112,7 +114,7 @@ static int run(const char *mode, long threads, long n)
 		pthread_create(&t[i], NULL, work, (void *)(i + 1));
 	for (long i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
-	len = snprintf(out, sizeof(out), "%llu %llu\n",
+	len = snprintf(out, sizeof(out), "%llu %llu %llu\n", (unsigned long long)t0,
 		       (unsigned long long)atomic_load(&cpu_sum),
 		       (unsigned long long)(ideal || !getenv("BENCH_PRINTER") ? 0 : printer_cpu()));
 	return write(3, out, (size_t)len) == len ? 0 : 1;
@@ -159,7 +161,7 @@ static struct fig child(char *const argv[], char *const env[], const char *err)
 	uint64_t t0;
 	pid_t pid;
 	char buf[128] = "";
-	unsigned long long a = 0, b = 0;
+	unsigned long long t = 0, a = 0, b = 0;
 
 	if (pipe(p))
 		return f;
@@ -175,7 +177,8 @@ static struct fig child(char *const argv[], char *const env[], const char *err)
 	close(p[1]);
 	waitpid(pid, NULL, 0);
 	f.wall = bench_now() - t0;
-	if (read(p[0], buf, sizeof(buf) - 1) > 0 && sscanf(buf, "%llu %llu", &a, &b) == 2) {
+	if (read(p[0], buf, sizeof(buf) - 1) > 0 && sscanf(buf, "%llu %llu %llu", &t, &a, &b) == 3) {
+		f.wall -= t > t0 ? t - t0 : 0;	/* exec and start-up are not the lines' */
 		f.cpu = a;
 		f.printer = b;
 	}

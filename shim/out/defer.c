@@ -286,14 +286,19 @@ static void *printer(void *arg)
 
 /* --- starting, the callers -------------------------------------------------- */
 
-/* The ring, the batch buffers and the consumer's line, in one mapping. */
+/*
+ * The ring, the batch buffers and the consumer's line, in one mapping,
+ * touched now: a first touch of a page on a caller's path would cost it a
+ * page fault.
+ */
 static bool map(const struct pks_config *c)
 {
 	size_t ring_size = c->set.defer_size, lmax = c->set.line_max;
 	size_t room = pks_render_room(c->format, lmax);
 	size_t size = ring_size + PKS_BATCH_FDS * BATCH_BYTES + PKS_HEAD_MAX + lmax +
 		      PKS_TAIL_MAX + room;
-	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return false;
