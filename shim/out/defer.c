@@ -16,6 +16,7 @@
  * forever by a fatal signal's flush; a fork child starts from nothing.
  */
 #include "out/defer.h"
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/fdio.h"
@@ -197,7 +198,7 @@ static void report_now(void)
 	line.sb.len = n;
 	line.level = 4;
 	line.cont = false;
-	line.t_ns = 0;
+	line.t_ns = pks_now_ns();
 	line.site = NULL;
 	writer.tid = gettid();
 	writer.in_handler = true;
