@@ -114,7 +114,10 @@ appears() {
 	# The reader reads only once the program has printed everything.
 	{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop -- \
 		"$FIX/defer-flood" 20000 2 2>&1 >"$T/stdout"; } |
-		{ while ! grep -q returning "$T/stdout" 2>/dev/null; do sleep 0.05; done; cat >"$T/read"; }
+		{ for ((i = 0; i < 600; i++)); do
+			grep -q returning "$T/stdout" 2>/dev/null && break
+			sleep 0.05
+		  done; cat >"$T/read"; }
 	file_is "$T/stdout" $'printed\nreturning\n'
 	grep -q '^\*\* [0-9]* printk messages dropped \*\*$' "$T/read"
 	run awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { lost += $2; next }
