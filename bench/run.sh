@@ -248,6 +248,8 @@ journald_stop
 	-v csv="$results/bench-$stamp.csv" -f "$S/bench/report.awk" "$samples" |
 	tee "$results/bench-$stamp.txt"
 echo "$ddline" | tee -a "$results/bench-$stamp.txt"
+echo "bench: deferred printing" >&2
+"$B/bench/defer-bench" all "$mod" "$rounds" "$lines" "$file" | tee -a "$results/bench-$stamp.txt"
 cp "$results/bench-$stamp.txt" "$results/latest.txt"
 cp "$results/bench-$stamp.csv" "$results/latest.csv"
 echo "bench: table in $results/bench-$stamp.txt, figures in $results/bench-$stamp.csv" >&2

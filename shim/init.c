@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
+#include "out/defer.h"
 #include "out/sink.h"
 #include "out/syslog.h"
 #include "patch/patch.h"
@@ -59,6 +60,7 @@ __attribute__((destructor)) static void fini(void)
 	if (!pks_config_ready() || pks_cfg.set.disable)
 		return;
 	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
+	pks_defer_close();	/* the ring's lines before the open ones */
 	pks_flush_all(PKS_FLUSH_EXIT);
 	pks_sink_report_lost();
 	if (!pks_emit_reached())

@@ -138,6 +138,10 @@ static void report_settings(const struct pks_config *c)
 		  s->syslog_format ? "rfc5424" : "rfc3164");
 	report_outputs(c);
 	report_symbols_setting(s);
+	if (s->defer)
+		pks_debug("PRINTK_SHIM_DEFER=1 DEFER_SIZE=%luK DEFER_FULL=%s DEFER_LATENCY=%lu",
+			  s->defer_size >> 10, s->defer_full == PKS_FULL_DROP ? "drop" : "block",
+			  s->defer_latency);
 }
 
 /*

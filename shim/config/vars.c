@@ -65,6 +65,7 @@ BOOL_PARSER(time)
 BOOL_PARSER(caller)
 BOOL_PARSER(debug)
 BOOL_PARSER(lint)
+BOOL_PARSER(defer)
 
 static int p_default_level(struct pks_settings *s, const char *v)
 {
@@ -105,6 +106,7 @@ ENUM_PARSER(color, { "auto", PKS_COLOR_AUTO }, { "always", PKS_COLOR_ALWAYS },
 ENUM_PARSER(syslog_format, { "rfc3164", PKS_SYSLOG_RFC3164 }, { "rfc5424", PKS_SYSLOG_RFC5424 })
 ENUM_PARSER(patch, { "auto", PKS_PATCH_AUTO }, { "always", PKS_PATCH_ALWAYS },
 	    { "never", PKS_PATCH_NEVER })
+ENUM_PARSER(defer_full, { "block", PKS_FULL_BLOCK }, { "drop", PKS_FULL_DROP })
 
 /* "kern" is left out on purpose: user space may not claim the kernel's facility. */
 ENUM_PARSER(syslog_facility,
@@ -119,6 +121,38 @@ ENUM_PARSER(syslog_facility,
 static int p_line_max(struct pks_settings *s, const char *v)
 {
 	return number(v, 1, 1UL << 20, &s->line_max);
+}
+
+#define DEFER_SIZE_MIN	(64UL << 10)
+#define DEFER_SIZE_MAX	(256UL << 20)
+
+/* "N", "NK" or "NM" (KiB, MiB) within bounds, rounded up to a power of two. */
+static int p_defer_size(struct pks_settings *s, const char *v)
+{
+	static const struct word units[] = { { "", 0 }, { "K", 10 }, { "M", 20 }, { NULL, 0 } };
+	char num[24];
+	size_t n = strspn(v, "0123456789");
+	unsigned long b, p2 = DEFER_SIZE_MIN;
+	int shift = lookup(units, v + n);
+
+	if (shift < 0 || n == 0 || n >= sizeof(num))
+		return -1;
+	memcpy(num, v, n);
+	num[n] = '\0';
+	if (number(num, 1, DEFER_SIZE_MAX, &b) || b > DEFER_SIZE_MAX >> shift)
+		return -1;
+	b <<= shift;
+	if (b < DEFER_SIZE_MIN)
+		return -1;
+	while (p2 < b)
+		p2 <<= 1;
+	s->defer_size = p2;
+	return 0;
+}
+
+static int p_defer_latency(struct pks_settings *s, const char *v)
+{
+	return number(v, 1, 10000, &s->defer_latency);
 }
 
 static int copy(char *dst, size_t cap, const char *src, size_t n)
@@ -302,6 +336,14 @@ const struct pks_var pks_vars[] = {
 	{ "DYNDBG", "queries of the kernel's dynamic debug control language (at most 4095 bytes)",
 	  "none", "which KERN_DEBUG call sites print, and their decorations (\"func probe* +pf\")",
 	  false, p_dyndbg },
+	{ "DEFER", BOOL, "0", "queue complete lines in a ring that a printer thread writes in batches",
+	  true, p_defer },
+	{ "DEFER_SIZE", "64K..256M (a number of bytes, K or M: KiB or MiB)", "1M",
+	  "the deferred ring's size, rounded up to a power of two", false, p_defer_size },
+	{ "DEFER_FULL", "block|drop", "block",
+	  "when the deferred ring is full: wait for room, or drop and count the line", false, p_defer_full },
+	{ "DEFER_LATENCY", "1..10000 (milliseconds)", "10",
+	  "longest time a deferred line waits for the printer thread", false, p_defer_latency },
 };
 const size_t pks_nvars = sizeof(pks_vars) / sizeof(pks_vars[0]);
 
@@ -323,6 +365,9 @@ void pks_settings_default(struct pks_settings *s)
 	s->syslog_facility = LOG_USER;
 	s->syslog_format = PKS_SYSLOG_RFC3164;
 	s->patch = PKS_PATCH_AUTO;
+	s->defer_size = 1UL << 20;
+	s->defer_full = PKS_FULL_BLOCK;
+	s->defer_latency = 10;
 }
 
 /* The descriptor an output names: stderr is fd:2, stdout fd:1. */

@@ -24,6 +24,7 @@ enum pks_color { PKS_COLOR_AUTO, PKS_COLOR_ALWAYS, PKS_COLOR_NEVER };
 enum pks_outkind { PKS_OUT_STDERR, PKS_OUT_SYSLOG, PKS_OUT_FILE, PKS_OUT_FD, PKS_OUT_JOURNAL };
 enum pks_sysfmt { PKS_SYSLOG_RFC3164, PKS_SYSLOG_RFC5424 };
 enum pks_patch { PKS_PATCH_AUTO, PKS_PATCH_ALWAYS, PKS_PATCH_NEVER };
+enum pks_full { PKS_FULL_BLOCK, PKS_FULL_DROP };	/* a full deferred ring */
 
 struct pks_outspec {
 	enum pks_outkind kind;
@@ -40,6 +41,7 @@ struct pks_symspec {
 /* What the variables say, validated, before anything is opened. */
 struct pks_settings {
 	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
+	bool defer;			/* printk-shim(7) DEFERRED PRINTING */
 	int default_level;		/* 0..7 */
 	int level;			/* show lines with level <= this */
 	enum pks_mode cont;
@@ -57,6 +59,9 @@ struct pks_settings {
 	int nsymbols;
 	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
 	char dyndbg[PKS_DD_POOL];	/* the queries as written; config.c reads them */
+	unsigned long defer_size;	/* bytes of the ring, a power of two */
+	enum pks_full defer_full;
+	unsigned long defer_latency;	/* milliseconds */
 };
 
 struct pks_var {

@@ -29,6 +29,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "out/defer.h"
 #include "out/sink.h"
 
 #include <pthread.h>
@@ -335,6 +336,7 @@ static void thread_gone(void *p)
 static void atfork_child(void)
 {
 	memory_pid = getpid();
+	pks_defer_forked();	/* the ring's lines too: printk-shim(7) DEFERRED PRINTING */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)

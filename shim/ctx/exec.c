@@ -14,6 +14,7 @@
 #include "base/next.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
+#include "out/defer.h"
 
 #include <alloca.h>
 #include <errno.h>
@@ -30,8 +31,10 @@ static int missing(void)
 
 static void before_exec(void)
 {
-	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign())
+	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign()) {
 		pks_flush_all(PKS_FLUSH_EXEC);
+		pks_defer_drain();	/* the open lines just went into the ring */
+	}
 }
 
 static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_fexecve,

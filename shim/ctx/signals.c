@@ -21,6 +21,7 @@
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
+#include "out/defer.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -102,6 +103,7 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 	sigset_t set;
 
 	(void)si, (void)uc;
+	pks_defer_crash();	/* the ring's lines are older than the open ones */
 	pks_flush_all(PKS_FLUSH_CRASH);
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);

@@ -15,6 +15,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "out/defer.h"
 #include "out/file.h"
 #include "out/journal.h"
 #include "out/syslog.h"
@@ -190,6 +191,8 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 
 	if (l->level > c->set.level)
 		return;
+	if (unlikely(c->set.defer) && pks_defer_line(l, w))
+		return;		/* printk-shim(7) DEFERRED PRINTING */
 	if (likely((fd = plain_fd(c)) >= 0)) {
 		/* The newline goes in the tail room; the line is written as it lies. */
 		l->sb.buffer[seq_buf_used(&l->sb)] = '\n';

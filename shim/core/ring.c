@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deferred lines' ring (printk-shim(7) DEFERRED PRINTING): byte
+ * positions that only grow, a record's header (state, length) at a position
+ * a multiple of 8, a padding record where a record would cross the end.
+ * The consumer zeroes what it releases, so a position past the last
+ * committed record reads as "not committed" whatever was there before.
+ * Thread-safety: reserve and commit from any thread or signal handler
+ * (lock-free, async-signal-safe); read and release from one consumer.
+ */
+#include "core/ring.h"
+
+#include <string.h>
+
+enum { FREE, DATA, PAD };
+
+struct hdr {
+	_Atomic uint32_t state;
+	uint32_t len;		/* bytes of the whole record, header included */
+};
+
+static struct hdr *at(struct pks_ring *r, uint64_t pos)
+{
+	return (struct hdr *)(r->mem + (pos & (r->size - 1)));
+}
+
+/** pks_ring_init() - an empty ring over @size bytes of zeroed @mem (a power of two) */
+void pks_ring_init(struct pks_ring *r, void *mem, size_t size)
+{
+	r->mem = mem;
+	r->size = size;
+	atomic_store(&r->head, 0);
+	atomic_store(&r->tail, 0);
+}
+
+/** pks_ring_max() - Return: the largest payload a record can have. */
+size_t pks_ring_max(const struct pks_ring *r)
+{
+	return r->size / 2 - PKS_RING_HDR;
+}
+
+/**
+ * pks_ring_reserve() - room for a record of @n payload bytes
+ * Return: the payload, to fill and pass to pks_ring_commit(), or NULL when
+ * the ring has no room now (or never: @n above pks_ring_max()).
+ */
+void *pks_ring_reserve(struct pks_ring *r, size_t n)
+{
+	uint64_t need = (PKS_RING_HDR + n + 7) & ~(uint64_t)7;
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed), off, pad;
+	struct hdr *rec;
+
+	if (n > pks_ring_max(r))
+		return NULL;
+	do {
+		off = h & (r->size - 1);
+		pad = off + need > r->size ? r->size - off : 0;
+		if (h + pad + need - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size)
+			return NULL;
+	} while (!atomic_compare_exchange_weak(&r->head, &h, h + pad + need));
+	if (pad) {
+		rec = at(r, h);
+		rec->len = (uint32_t)pad;
+		atomic_store_explicit(&rec->state, PAD, memory_order_release);
+	}
+	rec = at(r, h + pad);
+	rec->len = (uint32_t)need;
+	return rec + 1;
+}
+
+/** pks_ring_commit() - the record whose payload is @rec may be read */
+void pks_ring_commit(void *rec)
+{
+	struct hdr *h = (struct hdr *)rec - 1;
+
+	atomic_store_explicit(&h->state, DATA, memory_order_release);
+}
+
+/**
+ * pks_ring_read() - the committed record at *@pos, and *@pos past it
+ * Return: its payload, or NULL when the record at *@pos is not committed
+ * (or not reserved) yet. Only the consumer reads, from the released end on. The record stays until pks_ring_release().
+ */
+void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
+{
+	uint64_t end = atomic_load_explicit(&r->tail, memory_order_relaxed) + r->size;
+
+	for (;;) {
+		struct hdr *h = at(r, *pos);
+		uint32_t s;
+
+		if (*pos >= end)
+			return NULL;	/* a full ring: the next lap is not written yet */
+		s = atomic_load_explicit(&h->state, memory_order_acquire);
+		if (s == FREE)
+			return NULL;
+		*pos += h->len;
+		if (s == DATA)
+			return h + 1;
+	}
+}
+
+/** pks_ring_release() - the records before @pos are done with: their room is free */
+void pks_ring_release(struct pks_ring *r, uint64_t pos)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t off = t & (r->size - 1), n = pos - t;
+
+	if (off + n > r->size) {
+		memset(r->mem + off, 0, r->size - off);
+		memset(r->mem, 0, off + n - r->size);
+	} else {
+		memset(r->mem + off, 0, n);
+	}
+	atomic_store_explicit(&r->tail, pos, memory_order_release);
+}

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred printing (printk-shim(7) DEFERRED PRINTING). A complete line is
+ * copied into a ring (core/ring.c) that every thread fills without a lock;
+ * one printer thread, started at the first line (in a fork child, at the
+ * child's first), hands the records to the sink in their order, its
+ * descriptor writes collected into one write per output and batch
+ * (base/fdio.c). Whoever empties the ring holds the consumer word: the
+ * printer for one batch, or exit, exec, a fatal signal. Lines a consumer
+ * writes, and lines of a closed ring, go to the sink as they come.
+ * The printer wakes when the ring passes half full, when a caller waits for
+ * room, when a line comes while it idles, and otherwise after the latency
+ * bound; so a caller makes a system call only for those.
+ * Thread-safety: pks_defer_line() from any thread and signal handler; the
+ * consumer word is never waited for by its own holder (a handler), nor
+ * forever by a fatal signal's flush; a fork child starts from nothing.
+ */
+#include "out/defer.h"
+#include "base/clock.h"
+#include "base/compiler.h"
+#include "base/digits.h"
+#include "base/fdio.h"
+#include "base/pid.h"
+#include "base/say.h"
+#include "config/config.h"
+#include "core/render.h"
+#include "core/ring.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_BYTES	(64u << 10)	/* per output and batch */
+#define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering, dladdr() */
+#define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
+
+enum { OFF, STARTING, RUNNING, CLOSED, FAILED };	/* state, in this order */
+enum { AWAKE, NAP, IDLE };				/* the printer's sleep */
+enum { RETRY, WRITE_IT, DROPPED };			/* what a full ring leaves a caller */
+
+/* A line in the ring: what the sink needs of it and of its writer. */
+struct rec {
+	uint32_t n;		/* bytes of text */
+	int8_t level;
+	bool cont, in_handler;
+	long tid;
+	uint64_t t_ns;
+	const void *site;
+	char text[];
+};
+
+static struct pks_ring ring;
+static _Atomic int state;
+static pid_t ring_pid;		/* the process the ring and the printer are of */
+static _Atomic int sleep_word;	/* futex: AWAKE, NAP, IDLE */
+static _Atomic uint32_t space;	/* futex: bumped at every release */
+static _Atomic int waiters;	/* callers waiting for room */
+static _Atomic int busy;	/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
+static _Atomic unsigned long dropped;
+static _Atomic bool crashing;
+static _Atomic bool told;	/* a failed batch write was reported */
+static char *mem;		/* the ring, the batch buffers and the consumer's line */
+static size_t mem_size;
+static struct pks_fd_batch batch;
+static struct pks_line line;	/* a record again, with head and tail room for the sink */
+static struct pks_writer writer;
+static PKS_TLS bool consuming;	/* this thread holds the consumer word */
+static PKS_TLS bool reserving;	/* this thread is between reserve and commit */
+
+static long futex(volatile void *word, int op, int val, unsigned long ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
+
+	return syscall(SYS_futex, (void *)word, op | FUTEX_PRIVATE_FLAG, val, ms ? &ts : NULL, NULL, 0);
+}
+
+/* The printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it. */
+static void wake(int upto)
+{
+	int s = atomic_load(&sleep_word);
+
+	if (s >= upto && atomic_exchange(&sleep_word, AWAKE) != AWAKE)
+		futex((volatile void *)&sleep_word, FUTEX_WAKE, 1, 0);
+}
+
+/* --- the consumer ------------------------------------------------------ */
+
+/* The consumer word, waiting for it (not when this thread has it). */
+static bool take(void)
+{
+	int free_ = 0;
+
+	if (consuming)
+		return false;
+	if (!atomic_compare_exchange_strong(&busy, &free_, 1))
+		while (atomic_exchange(&busy, 2) != 0)
+			futex((volatile void *)&busy, FUTEX_WAIT, 2, 0);
+	consuming = true;
+	return true;
+}
+
+static void give(void)
+{
+	consuming = false;
+	if (atomic_exchange(&busy, 0) == 2)
+		futex((volatile void *)&busy, FUTEX_WAKE, 1, 0);
+}
+
+/* One record to the sink, as the line it was; this thread writes directly. */
+static void print(const struct rec *r, bool crash)
+{
+	size_t n = r->n < line.sb.size ? r->n : line.sb.size;
+
+	memcpy(line.sb.buffer, r->text, n);
+	line.sb.len = n;
+	line.level = r->level;
+	line.cont = r->cont;
+	line.t_ns = r->t_ns;
+	line.site = r->site;
+	writer.tid = r->tid;
+	writer.in_handler = r->in_handler || crash;	/* no dladdr() in a handler */
+	pks_sink_line(&line, &writer);
+}
+
+/* The records before @pos are written: flush the batch, free their room. */
+static void settle(uint64_t pos, bool batched)
+{
+	int err = batched ? pks_fd_batch_flush(&batch) : 0;
+
+	if (err && !atomic_exchange(&told, true))
+		pks_warn("deferred lines: a batch write failed: %s; its lines are lost",
+			 pks_strerror(err));
+	pks_ring_release(&ring, pos);
+	atomic_fetch_add(&space, 1);
+	if (atomic_load(&waiters))
+		futex((volatile void *)&space, FUTEX_WAKE, INT_MAX, 0);
+}
+
+/*
+ * Write every committed record up to the first one not committed, a
+ * quarter of the ring at most per batch. @crash: one write per line, the
+ * printer's batch left alone. Return: how many.
+ */
+static size_t drain(bool crash)
+{
+	uint64_t pos = atomic_load(&ring.tail), done = pos;
+	const struct rec *r;
+	size_t n = 0;
+
+	if (!ring.mem)
+		return 0;
+	pks_fd_batch = crash ? NULL : &batch;
+	while ((r = pks_ring_read(&ring, &pos))) {
+		print(r, crash);
+		n++;
+		if (pos - done >= ring.size / 4)
+			settle(done = pos, !crash);
+	}
+	if (pos != done)
+		settle(pos, !crash);
+	pks_fd_batch = NULL;
+	return n;
+}
+
+/* The kernel's words for @k lost lines, in @buf. Return: their length. */
+static size_t drop_text(char *buf, unsigned long k)
+{
+	static const char head[] = "** ", tail[] = " printk messages dropped **";
+	char *p = pks_put_mem(buf, head, sizeof(head) - 1);
+
+	p = pks_put_udec(p, k, 0, ' ');
+	return (size_t)(pks_put_mem(p, tail, sizeof(tail) - 1) - buf);
+}
+
+/* Lines dropped after the last line that came: their count, now (a consumer's). */
+static void report_now(void)
+{
+	unsigned long k = atomic_exchange(&dropped, 0);
+	char text[64];
+	size_t n;
+
+	if (!k || !line.sb.size)
+		return;
+	n = drop_text(text, k);
+	n = n < line.sb.size ? n : line.sb.size;
+	memcpy(line.sb.buffer, text, n);
+	line.sb.len = n;
+	line.level = 4;
+	line.cont = false;
+	line.t_ns = pks_now_ns();
+	line.site = NULL;
+	writer.tid = gettid();
+	writer.in_handler = true;
+	pks_sink_line(&line, &writer);
+}
+
+/* --- the printer thread -------------------------------------------------- */
+
+/*
+ * Whether the printer is the process's last thread (main called
+ * pthread_exit): /proc counts the main thread, a zombie then, until the end.
+ */
+static bool alone(void)
+{
+	char buf[512], *p, st;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	long threads;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return false;
+	st = p[2];
+	for (int field = 2; p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	threads = p ? strtol(p + 1, NULL, 10) : 0;
+	return threads == 1 || (threads == 2 && st == 'Z');
+}
+
+/*
+ * Sleep until woken or the latency bound passes; @idle: the ring was empty
+ * for a whole bound, so sleep until a line comes (a second at most, to see
+ * whether the printer is all that is left). Return: whether time ran out.
+ */
+static bool doze(bool idle)
+{
+	unsigned long ms = pks_config()->set.defer_latency;
+	int kind = NAP;
+
+	if (idle) {
+		atomic_store(&sleep_word, IDLE);
+		if (pks_ring_used(&ring) == 0) {
+			kind = IDLE;
+			ms = 1000;
+		}
+	}
+	atomic_store(&sleep_word, kind);
+	if (kind == NAP && pks_ring_used(&ring) > ring.size / 2) {
+		atomic_store(&sleep_word, AWAKE);
+		return false;
+	}
+	if (futex((volatile void *)&sleep_word, FUTEX_WAIT, kind, ms) == 0 || errno != ETIMEDOUT) {
+		atomic_store(&sleep_word, AWAKE);
+		return false;
+	}
+	atomic_store(&sleep_word, AWAKE);
+	return true;
+}
+
+/* Until the ring closes; it may not say RUNNING yet when the thread starts. */
+static void *printer(void *arg)
+{
+	bool quiet = false, idle;
+	size_t n;
+
+	(void)arg;
+	while (atomic_load(&state) <= RUNNING) {
+		if (!take())
+			break;
+		n = drain(false);
+		give();
+		idle = quiet && !n;
+		quiet = doze(idle) && !n;
+		if (idle && quiet && alone()) {
+			pks_defer_close();
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* --- starting, the callers -------------------------------------------------- */
+
+/*
+ * The ring, the batch buffers and the consumer's line, in one mapping,
+ * touched now: a first touch of a page on a caller's path would cost it a
+ * page fault.
+ */
+static bool map(const struct pks_config *c)
+{
+	size_t ring_size = c->set.defer_size, lmax = c->set.line_max;
+	size_t room = pks_render_room(c->format, lmax);
+	size_t size = ring_size + PKS_BATCH_FDS * BATCH_BYTES + PKS_HEAD_MAX + lmax +
+		      PKS_TAIL_MAX + room;
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return false;
+	mem = p;
+	mem_size = size;
+	pks_ring_init(&ring, p, ring_size);
+	p += ring_size;
+	memset(&batch, 0, sizeof(batch));
+	batch.cap = BATCH_BYTES;
+	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
+		batch.buf[i] = p;
+	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
+	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
+	memset(&writer, 0, sizeof(writer));
+	writer.render = room ? p : NULL;
+	return true;
+}
+
+/* The printer, with every signal blocked: the program's handlers are not for it. */
+static bool spawn(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int err;
+
+	if (pthread_attr_init(&attr))
+		return false;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, STACK_BYTES);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t, &attr, printer, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (err)
+		errno = err;
+	return !err;
+}
+
+/* The first deferred line of this process: the ring and its printer. */
+static bool start(void)
+{
+	int off = OFF;
+
+	if (!atomic_compare_exchange_strong(&state, &off, STARTING))
+		return false;
+	ring_pid = pks_pid();
+	if (!map(pks_config()) || !spawn()) {
+		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
+			 pks_strerror(errno));
+		atomic_store(&state, FAILED);
+		return false;
+	}
+	atomic_store(&state, RUNNING);
+	return true;
+}
+
+/* The ring is not running: may @w's line go into it (after starting it)? */
+static bool ready(const struct pks_writer *w)
+{
+	int s = atomic_load(&state);
+
+	if (s == RUNNING && ring_pid != pks_pid()) {
+		pks_defer_forked();	/* a child made without the fork handlers */
+		s = atomic_load(&state);
+	}
+	if (s == OFF && !w->in_handler)
+		return start();
+	if (s == CLOSED && !atomic_load(&crashing) && take()) {
+		drain(false);		/* the ring's lines first: this one follows them */
+		give();
+	}
+	return s == RUNNING;
+}
+
+/*
+ * No room for a record of @n bytes. A handler that interrupted this thread's
+ * own reservation cannot wait: the printer waits for that record.
+ */
+static int full(size_t n, bool interrupted)
+{
+	uint32_t seen = atomic_load(&space);
+
+	if (n > pks_ring_max(&ring)) {
+		if (take()) {
+			drain(false);	/* too long for the ring: its elders first */
+			give();
+		}
+		return WRITE_IT;
+	}
+	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
+		atomic_fetch_add(&dropped, 1);
+		return DROPPED;
+	}
+	if (interrupted || consuming)
+		return WRITE_IT;
+	reserving = false;
+	atomic_fetch_add(&waiters, 1);
+	wake(NAP);
+	futex((volatile void *)&space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
+	atomic_fetch_sub(&waiters, 1);
+	reserving = true;
+	return RETRY;
+}
+
+/* Copy @n bytes of @text, with @l's and @w's facts, into a record and commit it. */
+static void put(struct rec *r, const char *text, size_t n, const struct pks_line *l,
+		const struct pks_writer *w)
+{
+	r->n = (uint32_t)n;
+	r->level = (int8_t)l->level;
+	r->cont = l->cont;
+	r->in_handler = w->in_handler;
+	r->tid = w->tid;
+	r->t_ns = l->t_ns;
+	r->site = l->site;
+	memcpy(r->text, text, n);
+	pks_ring_commit(r);
+}
+
+/* The count of lines dropped so far, as a line where they went missing. */
+static void report(const struct pks_line *l, const struct pks_writer *w)
+{
+	unsigned long k = atomic_exchange(&dropped, 0);
+	char text[64];
+	size_t n = drop_text(text, k);
+	struct rec *r = k ? pks_ring_reserve(&ring, sizeof(*r) + n) : NULL;
+
+	if (r)
+		put(r, text, n, l, w);
+	else if (k)
+		atomic_fetch_add(&dropped, k);
+}
+
+/**
+ * pks_defer_line() - a complete line, if deferred printing takes it
+ * Return: true when the line is in the ring (or counted as dropped); false:
+ * the caller writes it now (this thread empties the ring, the ring is
+ * closed or could not start, or there is no room a handler may wait for).
+ */
+bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
+{
+	size_t n = seq_buf_used(&l->sb);
+	bool interrupted = reserving;
+	struct rec *r;
+	int why;
+
+	if (consuming)
+		return false;
+	if (unlikely(atomic_load_explicit(&state, memory_order_acquire) != RUNNING ||
+		     ring_pid != pks_pid()) && !ready(w))
+		return false;
+	reserving = true;
+	if (unlikely(atomic_load_explicit(&dropped, memory_order_relaxed)))
+		report(l, w);
+	while (!(r = pks_ring_reserve(&ring, sizeof(*r) + n))) {
+		why = full(sizeof(*r) + n, interrupted);
+		if (why != RETRY) {
+			reserving = interrupted;
+			return why == DROPPED;
+		}
+	}
+	put(r, l->sb.buffer, n, l, w);
+	reserving = interrupted;
+	if (unlikely(atomic_load(&sleep_word) != AWAKE))
+		wake(pks_ring_used(&ring) > ring.size / 2 ? NAP : IDLE);
+	return true;
+}
+
+/* --- the ends -------------------------------------------------------------- */
+
+/** pks_defer_drain() - before an exec: every committed line written */
+void pks_defer_drain(void)
+{
+	if (atomic_load(&state) == RUNNING && ring_pid == pks_pid() && take()) {
+		drain(false);
+		give();
+	}
+}
+
+/**
+ * pks_defer_close() - at exit: the ring written and closed; a line from now
+ * on is written by its caller (the printer, woken, ends)
+ */
+void pks_defer_close(void)
+{
+	int s = atomic_exchange(&state, CLOSED);
+
+	if (s != RUNNING || ring_pid != pks_pid())
+		return;
+	wake(NAP);
+	if (!take())
+		return;
+	drain(false);
+	report_now();
+	give();
+}
+
+/**
+ * pks_defer_crash() - a fatal signal: the ring written from the handler,
+ * one write per line. The printer's batch is waited for a moment, then
+ * taken over: a line may be written twice, none is lost.
+ */
+void pks_defer_crash(void)
+{
+	int free_ = 0;
+
+	atomic_store(&crashing, true);
+	if (atomic_exchange(&state, CLOSED) != RUNNING || ring_pid != pks_pid())
+		return;
+	for (int ms = 0; !consuming && ms < CRASH_WAIT_MS; ms++) {
+		struct timespec ts = { 0, 1000000 };
+
+		free_ = 0;
+		if (atomic_compare_exchange_strong(&busy, &free_, 1))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	consuming = true;
+	drain(true);
+	report_now();
+}
+
+/**
+ * pks_defer_forked() - in a fork child: the parent's pending lines are the
+ * parent's to write; the child's first deferred line starts its own ring
+ */
+void pks_defer_forked(void)
+{
+	if (mem)
+		munmap(mem, mem_size);
+	mem = NULL;
+	memset(&ring, 0, sizeof(ring));
+	if (atomic_load(&state) != CLOSED)
+		atomic_store(&state, OFF);
+	atomic_store(&busy, 0);
+	atomic_store(&sleep_word, AWAKE);
+	atomic_store(&waiters, 0);
+	atomic_store(&dropped, 0);
+	consuming = false;
+	reserving = false;
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Deferred printing (printk-shim(7) DEFERRED PRINTING): lines reach the
+# output through the printer thread, in order, and none is lost at exit,
+# exec, fork or a fatal signal; the latency bound; the full ring's two
+# policies; the variables' warnings; the stress run in deferred mode.
+# A long PRINTK_SHIM_DEFER_LATENCY keeps lines in the ring: the printer
+# writes the first line at once, then sleeps the whole bound.
+
+load helper
+
+# defer VAR=VALUE... -- CMD...: CMD with the module and PRINTK_SHIM_DEFER=1.
+defer() {
+	local vars=(PRINTK_SHIM_DEFER=1)
+	while [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	env LD_PRELOAD="$MODULE" "${vars[@]}" "$@"
+}
+
+# appears FILE TEXT: FILE holds a line TEXT within 2 s.
+appears() {
+	local end=$(($(date +%s%N) + 2000000000))
+	while [ "$(date +%s%N)" -lt "$end" ]; do
+		grep -qxF -- "$2" "$1" && return 0
+		sleep 0.02
+	done
+	echo "no line \"$2\" in $1 after 2 s: $(cat "$1")" >&2
+	return 1
+}
+
+@test "defer: lines come out in order, at exit and on return from main" {
+	capture shim env PRINTK_SHIM_DEFER=1 "$FIX/emit" $'\0016one\n' $'\0013two\n' @exit
+	[ "$status" -eq 0 ]
+	err_is $'one\ntwo\n'
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 "$FIX/emit" $'first\n' @sleep 50 \
+		$'pending\n' $'open' @return
+	[ "$status" -eq 0 ]
+	err_is $'first\npending\nopen\n'
+}
+
+@test "defer: a line reaches the output while the program sleeps, idle printer or napping" {
+	local E=$BATS_TEST_TMPDIR/err pid
+	defer -- "$FIX/emit" $'alone\n' @sleep 3000 $'later\n' 2>"$E" &
+	pid=$!
+	appears "$E" alone
+	kill -0 "$pid"			# still asleep: the printer wrote it
+	! grep -q later "$E"
+	wait "$pid"
+	file_is "$E" $'alone\nlater\n'
+	# The second line comes while the printer naps after the first: the
+	# bound (300 ms) wakes it, well before the program goes on at 3 s.
+	defer PRINTK_SHIM_DEFER_LATENCY=300 -- "$FIX/emit" $'one\n' @sleep 20 $'two\n' \
+		@sleep 3000 $'three\n' 2>"$E" &
+	pid=$!
+	appears "$E" two
+	kill -0 "$pid"
+	! grep -q three "$E"
+	wait "$pid"
+	file_is "$E" $'one\ntwo\nthree\n'
+}
+
+@test "defer: exec writes the ring's lines, then the open ones, before the new image" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 "$FIX/emit" $'first\n' @sleep 50 \
+		$'queued\n' 'open' @exec /bin/sh -c 'echo exec ran >&2'
+	[ "$status" -eq 0 ]
+	err_is $'first\nqueued\nopen\nexec ran\n'
+}
+
+@test "defer: a fork child starts empty; the parent writes its lines once" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 "$FIX/emit" $'first\n' @sleep 50 \
+		$'queued\n' @fork $'after\n'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c first "$ERR")" -eq 1 ]
+	[ "$(grep -c queued "$ERR")" -eq 1 ]
+	[ "$(grep -c after "$ERR")" -eq 2 ]
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 "$FIX/emit" $'first\n' @sleep 50 \
+		$'queued\n' @rawfork $'after\n'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c queued "$ERR")" -eq 1 ]
+	[ "$(grep -c after "$ERR")" -eq 2 ]
+}
+
+@test "defer: SIGSEGV writes the ring's lines, then the open line, then kills" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 "$FIX/emit" $'first\n' @sleep 50 \
+		$'queued\n' $'\0016open' @segv
+	[ "$status" -eq 139 ]
+	err_is $'first\nqueued\nopen\n'
+}
+
+@test "defer: a signal handler's line takes its place after the thread's" {
+	capture shim env PRINTK_SHIM_DEFER=1 "$FIX/emit" $'before\n' @signal $'in the handler\n' $'after\n'
+	[ "$status" -eq 0 ]
+	err_is $'before\nin the handler\nafter\n'
+}
+
+@test "defer: 4 threads x 20000 lines through a 64 KiB ring that blocks: all, in order" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=64K "$FIX/defer-flood" 20000 4
+	[ "$status" -eq 0 ]
+	out_is $'printed\nreturning\n'
+	run awk '{ split($1, a, "."); if (a[2] != ++n[a[1]] || $0 !~ / the lazy dog$/) bad++ }
+		END { print NR, bad + 0, n[1], n[2], n[3], n[4] }' "$ERR"
+	[ "$output" = "80000 0 20000 20000 20000 20000" ]
+}
+
+@test "defer: main ends with pthread_exit: the printer writes the lines and the process ends" {
+	capture shim env PRINTK_SHIM_DEFER=1 timeout 20 "$FIX/defer-flood" 1000 2 pthread_exit
+	[ "$status" -eq 0 ]
+	run awk 'END { print NR }' "$ERR"
+	[ "$output" = 2000 ]
+}
+
+@test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
+	local T=$BATS_TEST_TMPDIR
+	# The reader reads only once the program has printed everything.
+	{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop -- \
+		"$FIX/defer-flood" 20000 2 2>&1 >"$T/stdout"; } |
+		{ for ((i = 0; i < 600; i++)); do
+			grep -q returning "$T/stdout" 2>/dev/null && break
+			sleep 0.05
+		  done; cat >"$T/read"; }
+	file_is "$T/stdout" $'printed\nreturning\n'
+	grep -q '^\*\* [0-9]* printk messages dropped \*\*$' "$T/read"
+	run awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { lost += $2; next }
+		{ split($1, a, "."); if (a[2] <= last[a[1]]) bad++; last[a[1]] = a[2]; seen++ }
+		END { print seen + lost, bad + 0 }' "$T/read"
+	[ "$output" = "40000 0" ]
+}
+
+@test "defer: syslog gets every line, one datagram each" {
+	load syslog-helper
+	rs_paths
+	listen_start dgram
+	capture env "${SLOG[@]}" PRINTK_SHIM_DEFER=1 "$FIX/emit" $'\0013one\n' $'\0016two\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	listen_stop
+	run grep -c 'emit\[' "$RAW"
+	[ "$output" -eq 2 ]
+	grep -q '^<11>.* emit\[[0-9]*\]: one$' <(tr '\0' '\n' <"$RAW")
+}
+
+@test "defer: bad values are reported once each and the defaults used" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=12 PRINTK_SHIM_DEFER_FULL=wait \
+		PRINTK_SHIM_DEFER_LATENCY=0 "$FIX/emit" $'x\n'
+	[ "$status" -eq 0 ]
+	err_is 'printk-shim: warning: PRINTK_SHIM_DEFER_SIZE="12": expected 64K..256M (a number of bytes, K or M: KiB or MiB); using 1M
+printk-shim: warning: PRINTK_SHIM_DEFER_FULL="wait": expected block|drop; using block
+printk-shim: warning: PRINTK_SHIM_DEFER_LATENCY="0": expected 1..10000 (milliseconds); using 10
+x
+'
+	capture shim env PRINTK_SHIM_DEFER=maybe PRINTK_SHIM_DEFER_SIZE=300M "$FIX/emit" $'x\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_DEFER="maybe": expected 0|1; using 0
+printk-shim: warning: PRINTK_SHIM_DEFER_SIZE="300M": expected 64K..256M (a number of bytes, K or M: KiB or MiB); using 1M
+x
+'
+}
+
+@test "defer: DEBUG reports the deferred settings, the size as rounded up" {
+	capture shim env PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=100K \
+		PRINTK_SHIM_DEFER_FULL=drop "$FIX/emit" $'x\n'
+	[ "$status" -eq 0 ]
+	grep -qx 'printk-shim: debug: PRINTK_SHIM_DEFER=1 DEFER_SIZE=128K DEFER_FULL=drop DEFER_LATENCY=10' "$ERR"
+}
+
+@test "defer: the wrapper's --defer options" {
+	capture "$WRAPPER" --defer --defer-size=64K --defer-full=drop --defer-latency=5 -- \
+		"$FIX/emit" $'\0016via the wrapper\n'
+	[ "$status" -eq 0 ]
+	err_is $'via the wrapper\n'
+}
+
+@test "defer: stress, 4 threads x 5000 lines, timer signals, SIGUSR1, 5 children, a 64 KiB ring" {
+	local T=$BATS_TEST_TMPDIR status=0
+	timeout -k 5 300 env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=64K \
+		PRINTK_SHIM_FORMAT=prefix LD_PRELOAD="$MODULE" \
+		"$abs_top_builddir/tests/stress/stress" -t 4 -n 5000 -c 5 -u 200 -w 30 \
+		>"$T/summary" 2>>"$T/log" || status=$?
+	[ "$status" -eq 0 ]
+	run "$abs_top_builddir/tests/stress/stress" check "$T/log" "$T/summary"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "stress: ok: "*" lines checked, 0 errors" ]]
+	[ "$(grep -c '^child .* status 0$' "$T/summary")" -eq 5 ]
+}
