@@ -182,3 +182,11 @@ x
 	[[ $output == "stress: ok: "*" lines checked, 0 errors" ]]
 	[ "$(grep -c '^child .* status 0$' "$T/summary")" -eq 5 ]
 }
+
+@test "defer: an output that is /dev/full: the batch's lines reported lost once, and counted at exit" {
+	capture env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=fd:3 LD_PRELOAD="$MODULE" "$FIX/fault-host" lines 50 20 3>/dev/full
+	[ "$status" -eq 42 ]
+	err_is "printk-shim: warning: output 1 (fd:3): No space left on device; its lines are being lost
+printk-shim: warning: output 1 (fd:3): 50 lines lost (No space left on device)
+"
+}

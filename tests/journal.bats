@@ -76,6 +76,14 @@ jshim() {
 	[ "$(journalctl --namespace="$NS" _PID="$(cat "$BATS_TEST_TMPDIR/pid")" -o cat --no-pager | tr -d '\n' | md5sum)" = "$want" ]
 }
 
+@test "journal: deferred, a 300 KB line (past a datagram's limit) goes whole in its memfd" {
+	jshim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_LINE_MAX=400000 sh -c 'echo $$ >"$0"; exec "$1" @long 307200' \
+		"$BATS_TEST_TMPDIR/pid" "$FIX/emit"
+	err_is ''
+	got=$(jsel "$(cat "$BATS_TEST_TMPDIR/pid")" '.MESSAGE | length')
+	[ "$got" = 307200 ]
+}
+
 @test "journal: control bytes and invalid UTF-8 arrive as they were" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'\0016a\x02b\xff\xfe\t\xc3\xa9\n'
 	err_is ''

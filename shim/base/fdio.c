@@ -24,26 +24,25 @@ static int write_all(int fd, const char *p, size_t n)
 	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n)) : 0;
 }
 
-/** pks_fd_batch_flush() - write what @b holds. Return: 0, or the first errno since the last flush. */
-int pks_fd_batch_flush(struct pks_fd_batch *b)
+/** pks_fd_batch_flush() - write what @b holds; a failed write is told to @b->failed */
+void pks_fd_batch_flush(struct pks_fd_batch *b)
 {
-	int err = b->err;
-
 	for (int i = 0; i < b->n; i++) {
-		int e = b->len[i] ? write_all(b->fd[i], b->buf[i], b->len[i]) : 0;
+		int err = write_all(b->fd[i], b->buf[i], b->len[i]);
 
-		err = err ? err : e;
+		if (err && b->failed)
+			b->failed(b->tag[i], b->puts[i], err);
 		b->len[i] = 0;
+		b->puts[i] = 0;
 	}
-	b->err = 0;
-	return err;
 }
 
 /**
  * pks_fd_batch_add() - @n bytes into @b's buffer for @fd, what it holds
- * written first if they would not fit. Return: 0, or the errno of a write.
+ * written first if they would not fit; with no buffer for them, written now.
+ * Return: 0, or the errno of writing them now.
  */
-int pks_fd_batch_add(struct pks_fd_batch *b, int fd, const char *p, size_t n)
+int pks_fd_batch_add(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n)
 {
 	int i = 0;
 
@@ -52,19 +51,20 @@ int pks_fd_batch_add(struct pks_fd_batch *b, int fd, const char *p, size_t n)
 	if (i == b->n) {
 		if (i == PKS_BATCH_FDS)
 			return write_all(fd, p, n);
-		b->fd[b->n++] = fd;
+		b->fd[i] = fd;
+		b->tag[i] = tag;
 		b->len[i] = 0;
+		b->puts[i] = 0;
+		b->n++;
 	}
 	if (b->len[i] + n > b->cap) {
-		int err = pks_fd_batch_flush(b);
-
-		if (err)
-			b->err = err;
+		pks_fd_batch_flush(b);
 		if (n > b->cap)
 			return write_all(fd, p, n);
 	}
 	memcpy(b->buf[i] + b->len[i], p, n);
 	b->len[i] += n;
+	b->puts[i]++;
 	return 0;
 }
 

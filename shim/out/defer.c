@@ -69,7 +69,6 @@ static _Atomic int waiters;	/* callers waiting for room */
 static _Atomic int busy;	/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
 static _Atomic unsigned long dropped;
 static _Atomic bool crashing;
-static _Atomic bool told;	/* a failed batch write was reported */
 static char *mem;		/* the ring, the batch buffers and the consumer's line */
 static size_t mem_size;
 static struct pks_fd_batch batch;
@@ -136,11 +135,8 @@ static void print(const struct rec *r, bool crash)
 /* The records before @pos are written: flush the batch, free their room. */
 static void settle(uint64_t pos, bool batched)
 {
-	int err = batched ? pks_fd_batch_flush(&batch) : 0;
-
-	if (err && !atomic_exchange(&told, true))
-		pks_warn("deferred lines: a batch write failed: %s; its lines are lost",
-			 pks_strerror(err));
+	if (batched)
+		pks_fd_batch_flush(&batch);	/* a failed write's lines: pks_sink_failed() */
 	pks_ring_release(&ring, pos);
 	atomic_fetch_add(&space, 1);
 	if (atomic_load(&waiters))
@@ -309,6 +305,7 @@ static bool map(const struct pks_config *c)
 	p += ring_size;
 	memset(&batch, 0, sizeof(batch));
 	batch.cap = BATCH_BYTES;
+	batch.failed = pks_sink_failed;
 	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
 		batch.buf[i] = p;
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);

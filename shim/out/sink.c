@@ -50,15 +50,27 @@ static const char *name_of(const struct pks_config *c, int i, char *buf, size_t 
 	}
 }
 
-static void count_lost(const struct pks_config *c, int i, int err)
+static void count_lost(const struct pks_config *c, int i, unsigned long k, int err)
 {
 	char buf[16];
 
-	if (atomic_fetch_add(&lost[i], 1) == 0) {
+	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);
 		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
 			 name_of(c, i, buf, sizeof(buf)), pks_strerror(err));
 	}
+}
+
+/**
+ * pks_sink_failed() - @k lines for output @i were lost to @err in a batch
+ * (struct pks_fd_batch's failed(): the deferred printer's)
+ */
+void pks_sink_failed(int i, unsigned long k, int err)
+{
+	const struct pks_config *c = pks_config();
+
+	if (i >= 0 && i < c->nout && k)
+		count_lost(c, i, k, err);
 }
 
 /** pks_sink_report_lost() - at exit: how many lines each output lost, and why */
@@ -97,21 +109,22 @@ static const char *func_of(struct pks_writer *w, const void *site)
 	return w->func[0] ? w->func : NULL;
 }
 
-/* One line to one descriptor, in @r's format. Return: 0 or an errno. */
-static int to_fd(const struct pks_writer *w, struct pks_line *l, int fd, struct pks_render *r)
+/* One line for output @i to one descriptor, in @r's format. Return: 0 or an errno. */
+static int to_fd(const struct pks_writer *w, struct pks_line *l, int i, int fd,
+		 struct pks_render *r)
 {
 	char head[PKS_HEAD_MAX];
 	char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb), hn, tn;
 
 	if (r->format == PKS_LINE_KMSG && w->render)
-		return pks_fd_write(fd, w->render, pks_render_kmsg(w->render, r, text, n));
+		return pks_fd_put(fd, i, w->render, pks_render_kmsg(w->render, r, text, n));
 	if (r->format == PKS_LINE_JSON && w->render)
-		return pks_fd_write(fd, w->render, pks_render_json(w->render, r, text, n));
+		return pks_fd_put(fd, i, w->render, pks_render_json(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
 	tn = pks_render_suffix(text + n, r);
-	return pks_fd_write(fd, text - hn, hn + n + tn);
+	return pks_fd_put(fd, i, text - hn, hn + n + tn);
 }
 
 /* A line for a daemon's socket. Return: 0 delivered, -1 not (it goes to stderr). */
@@ -151,17 +164,17 @@ static int to_file(const struct pks_config *c, int i, const struct pks_writer *w
 	int fd = pks_file_fd(c, i), err;
 
 	if (likely(fd >= 0)) {
-		err = to_fd(w, l, fd, r);
+		err = to_fd(w, l, i, fd, r);
 		if (likely(err != EBADF))
 			return err;
 		fd = pks_file_gone(c, i, fd);
 		if (fd >= 0)
-			return to_fd(w, l, fd, r);
+			return to_fd(w, l, i, fd, r);
 	}
 	if (c->has_stderr)
 		return 0;
 	r->color = false;
-	return to_fd(w, l, 2, r);
+	return to_fd(w, l, i, 2, r);
 }
 
 /*
@@ -196,9 +209,9 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	if (likely((fd = plain_fd(c)) >= 0)) {
 		/* The newline goes in the tail room; the line is written as it lies. */
 		l->sb.buffer[seq_buf_used(&l->sb)] = '\n';
-		err = pks_fd_write(fd, l->sb.buffer, seq_buf_used(&l->sb) + 1);
+		err = pks_fd_put(fd, 0, l->sb.buffer, seq_buf_used(&l->sb) + 1);
 		if (unlikely(err))
-			count_lost(c, 0, err);
+			count_lost(c, 0, 1, err);
 		return;
 	}
 	r = (struct pks_render){
@@ -220,11 +233,11 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 			if (!to_daemon(c, o, w, l) || c->has_stderr)
 				continue;
 			r.color = false;
-			err = to_fd(w, l, 2, &r);
+			err = to_fd(w, l, i, 2, &r);
 		} else {
-			err = to_fd(w, l, o->fd, &r);
+			err = to_fd(w, l, i, o->fd, &r);
 		}
 		if (unlikely(err))
-			count_lost(c, i, err);
+			count_lost(c, i, 1, err);
 	}
 }

@@ -23,6 +23,7 @@ struct pks_writer {
 };
 
 void pks_sink_line(struct pks_line *l, void *writer);
+void pks_sink_failed(int i, unsigned long k, int err);
 void pks_sink_report_lost(void);
 
 #endif
