@@ -102,6 +102,14 @@ appears() {
 	[ "$output" = "80000 0 20000 20000 20000 20000" ]
 }
 
+@test "defer: threads that take turns: their lines in the order the program made them, across lanes" {
+	capture shim env PRINTK_SHIM_DEFER=1 "$FIX/defer-flood" 3000 4 relay
+	[ "$status" -eq 0 ]
+	run awk '{ split($1, a, "."); if ($3 != NR || a[2] != ++n[a[1]]) bad++ }
+		END { print NR, bad + 0 }' "$ERR"
+	[ "$output" = "12000 0" ]
+}
+
 @test "defer: main ends with pthread_exit: the printer writes the lines and the process ends" {
 	capture shim env PRINTK_SHIM_DEFER=1 timeout 20 "$FIX/defer-flood" 1000 2 pthread_exit
 	[ "$status" -eq 0 ]

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Deferred printing (printk-shim(7) DEFERRED PRINTING). A complete line is
- * copied into a ring (core/ring.c) that every thread fills without a lock;
- * one printer thread, started at the first line (in a fork child, at the
- * child's first), hands the records to the sink in their order, its
- * descriptor writes collected into one write per output and batch
- * (base/fdio.c). Whoever empties the ring holds the consumer word: the
- * printer for one batch, or exit, exec, a fatal signal. Lines a consumer
- * writes, and lines of a closed ring, go to the sink as they come.
- * The printer wakes when the ring passes half full, when a caller waits for
+ * copied into a ring (core/ring.c) that every thread fills without a lock,
+ * its thread's lane of it; one printer thread, started at the first line
+ * (in a fork child, at the child's first), hands the records to the sink,
+ * the lanes merged by the time each record went in, its descriptor writes
+ * collected into one write per output and batch (base/fdio.c). Whoever
+ * empties the ring holds the consumer word: the printer for one batch, or
+ * exit, exec, a fatal signal. Lines a consumer writes, and lines of a
+ * closed ring, go to the sink as they come.
+ * The printer wakes when a lane passes half full, when a caller waits for
  * room, when a line comes while it idles, and otherwise after the latency
  * bound; so a caller makes a system call only for those.
  * Thread-safety: pks_defer_line() from any thread and signal handler; the
@@ -31,6 +32,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -44,6 +46,8 @@
 #define BATCH_BYTES	(64u << 10)	/* per output and batch */
 #define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering, dladdr() */
 #define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
+#define LANES_MAX	8
+#define LANE_MIN	(64u << 10)
 
 enum { OFF, STARTING, RUNNING, CLOSED, FAILED };	/* state, in this order */
 enum { AWAKE, NAP, IDLE };				/* the printer's sleep */
@@ -51,6 +55,7 @@ enum { RETRY, WRITE_IT, DROPPED };			/* what a full ring leaves a caller */
 
 /* A line in the ring: what the sink needs of it and of its writer. */
 struct rec {
+	uint64_t stamp;		/* CLOCK_MONOTONIC when it went in: the order across lanes */
 	uint32_t n;		/* bytes of text */
 	int8_t level;
 	bool cont, in_handler;
@@ -60,7 +65,21 @@ struct rec {
 	char text[];
 };
 
-static struct pks_ring ring;
+/*
+ * The ring is split in lanes, one per CPU the process may use (LANES_MAX at
+ * most): a thread's lines go to lane tid % nlanes, so threads running at
+ * once rarely reserve from the same head or write the same cache lines;
+ * the consumer merges the lanes by stamp.
+ */
+struct lane {
+	struct pks_ring ring;
+	uint64_t pos, done;	/* the consumer's: read up to, released up to */
+	const struct rec *next;	/* the consumer's: the record at pos, if committed */
+	uint64_t after;		/* the position past next */
+};
+
+static struct lane lanes[LANES_MAX];
+static int nlanes;
 static _Atomic int state;
 static pid_t ring_pid;		/* the process the ring and the printer are of */
 static _Atomic int sleep_word;	/* futex: AWAKE, NAP, IDLE */
@@ -132,41 +151,91 @@ static void print(const struct rec *r, bool crash)
 	pks_sink_line(&line, &writer);
 }
 
-/* The records before @pos are written: flush the batch, free their room. */
-static void settle(uint64_t pos, bool batched)
+/* The lines read so far are written: flush the batch, free their room. */
+static void settle(bool batched)
 {
 	if (batched)
 		pks_fd_batch_flush(&batch);	/* a failed write's lines: pks_sink_failed() */
-	pks_ring_release(&ring, pos);
+	for (int i = 0; i < nlanes; i++)
+		if (lanes[i].done != lanes[i].pos)
+			pks_ring_release(&lanes[i].ring, lanes[i].done = lanes[i].pos);
 	atomic_fetch_add(&space, 1);
 	if (atomic_load(&waiters))
 		futex((volatile void *)&space, FUTEX_WAKE, INT_MAX, 0);
 }
 
+/* @l's next committed record, if there is one yet. */
+static void peek(struct lane *l)
+{
+	l->after = l->pos;
+	l->next = pks_ring_read(&l->ring, &l->after);
+}
+
 /*
- * Write every committed record up to the first one not committed, a
- * quarter of the ring at most per batch. @crash: one write per line, the
- * printer's batch left alone. Return: how many.
+ * The lane whose next record went in first, or NULL: none is committed.
+ * @look: look again at lanes that had none. A lane not looked at again
+ * holds no line committed before the ones being written now.
+ */
+static struct lane *oldest(bool look)
+{
+	struct lane *o = NULL;
+
+	for (int i = 0; i < nlanes; i++) {
+		struct lane *l = &lanes[i];
+
+		if (look && !l->next)
+			peek(l);
+		if (l->next && (!o || l->next->stamp < o->next->stamp))
+			o = l;
+	}
+	return o;
+}
+
+/*
+ * Write every committed record, the lanes merged by stamp, up to the first
+ * one not committed in each lane, a quarter of a lane at most per batch.
+ * @crash: one write per line, the printer's batch left alone.
+ * Return: how many.
  */
 static size_t drain(bool crash)
 {
-	uint64_t pos = atomic_load(&ring.tail), done = pos;
-	const struct rec *r;
 	size_t n = 0;
+	struct lane *l;
+	bool look = true;
 
-	if (!ring.mem)
+	if (!nlanes)
 		return 0;
-	pks_fd_batch = crash ? NULL : &batch;
-	while ((r = pks_ring_read(&ring, &pos))) {
-		print(r, crash);
-		n++;
-		if (pos - done >= ring.size / 4)
-			settle(done = pos, !crash);
+	for (int i = 0; i < nlanes; i++) {
+		lanes[i].pos = lanes[i].done = atomic_load(&lanes[i].ring.tail);
+		lanes[i].next = NULL;
 	}
-	if (pos != done)
-		settle(pos, !crash);
+	pks_fd_batch = crash ? NULL : &batch;
+	while ((l = oldest(look)) || (!look && (l = oldest(true)))) {
+		print(l->next, crash);
+		n++;
+		l->pos = l->after;
+		peek(l);
+		look = l->pos - l->done >= l->ring.size / 4;
+		if (look)
+			settle(!crash);
+	}
+	settle(!crash);
 	pks_fd_batch = NULL;
 	return n;
+}
+
+/* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
+static int fill(void)
+{
+	int most = 0;
+
+	for (int i = 0; i < nlanes; i++) {
+		uint64_t used = pks_ring_used(&lanes[i].ring);
+		int f = used > lanes[i].ring.size / 2 ? 2 : used > 0;
+
+		most = f > most ? f : most;
+	}
+	return most;
 }
 
 /* The kernel's words for @k lost lines, in @buf. Return: their length. */
@@ -241,13 +310,13 @@ static bool doze(bool idle)
 
 	if (idle) {
 		atomic_store(&sleep_word, IDLE);
-		if (pks_ring_used(&ring) == 0) {
+		if (fill() == 0) {
 			kind = IDLE;
 			ms = 1000;
 		}
 	}
 	atomic_store(&sleep_word, kind);
-	if (kind == NAP && pks_ring_used(&ring) > ring.size / 2) {
+	if (kind == NAP && fill() == 2) {
 		atomic_store(&sleep_word, AWAKE);
 		return false;
 	}
@@ -283,6 +352,17 @@ static void *printer(void *arg)
 
 /* --- starting, the callers -------------------------------------------------- */
 
+/* Lanes for a ring of @size bytes: a power of two, one a CPU at most, LANE_MIN each at least. */
+static int lanes_for(size_t size)
+{
+	cpu_set_t set;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set), n = 1;
+
+	while (n * 2 <= 4 * cpus && n * 2 <= LANES_MAX && size / (size_t)(n * 2) >= LANE_MIN)
+		n *= 2;
+	return n;
+}
+
 /*
  * The ring, the batch buffers and the consumer's line, in one mapping,
  * touched now: a first touch of a page on a caller's path would cost it a
@@ -301,8 +381,9 @@ static bool map(const struct pks_config *c)
 		return false;
 	mem = p;
 	mem_size = size;
-	pks_ring_init(&ring, p, ring_size);
-	p += ring_size;
+	nlanes = lanes_for(ring_size);
+	for (int i = 0; i < nlanes; i++, p += ring_size / (size_t)nlanes)
+		pks_ring_init(&lanes[i].ring, p, ring_size / (size_t)nlanes);
 	memset(&batch, 0, sizeof(batch));
 	batch.cap = BATCH_BYTES;
 	batch.failed = pks_sink_failed;
@@ -377,11 +458,11 @@ static bool ready(const struct pks_writer *w)
  * No room for a record of @n bytes. A handler that interrupted this thread's
  * own reservation cannot wait: the printer waits for that record.
  */
-static int full(size_t n, bool interrupted)
+static int full(const struct pks_ring *ring, size_t n, bool interrupted)
 {
 	uint32_t seen = atomic_load(&space);
 
-	if (n > pks_ring_max(&ring)) {
+	if (n > pks_ring_max(ring)) {
 		if (take()) {
 			drain(false);	/* too long for the ring: its elders first */
 			give();
@@ -407,6 +488,7 @@ static int full(size_t n, bool interrupted)
 static void put(struct rec *r, const char *text, size_t n, const struct pks_line *l,
 		const struct pks_writer *w)
 {
+	r->stamp = pks_now_ns();
 	r->n = (uint32_t)n;
 	r->level = (int8_t)l->level;
 	r->cont = l->cont;
@@ -419,12 +501,12 @@ static void put(struct rec *r, const char *text, size_t n, const struct pks_line
 }
 
 /* The count of lines dropped so far, as a line where they went missing. */
-static void report(const struct pks_line *l, const struct pks_writer *w)
+static void report(struct pks_ring *ring, const struct pks_line *l, const struct pks_writer *w)
 {
 	unsigned long k = atomic_exchange(&dropped, 0);
 	char text[64];
 	size_t n = drop_text(text, k);
-	struct rec *r = k ? pks_ring_reserve(&ring, sizeof(*r) + n) : NULL;
+	struct rec *r = k ? pks_ring_reserve(ring, sizeof(*r) + n) : NULL;
 
 	if (r)
 		put(r, text, n, l, w);
@@ -442,6 +524,7 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 {
 	size_t n = seq_buf_used(&l->sb);
 	bool interrupted = reserving;
+	struct pks_ring *ring;
 	struct rec *r;
 	int why;
 
@@ -450,11 +533,12 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 	if (unlikely(atomic_load_explicit(&state, memory_order_acquire) != RUNNING ||
 		     ring_pid != pks_pid()) && !ready(w))
 		return false;
+	ring = &lanes[(unsigned long)w->tid % (unsigned int)nlanes].ring;
 	reserving = true;
 	if (unlikely(atomic_load_explicit(&dropped, memory_order_relaxed)))
-		report(l, w);
-	while (!(r = pks_ring_reserve(&ring, sizeof(*r) + n))) {
-		why = full(sizeof(*r) + n, interrupted);
+		report(ring, l, w);
+	while (!(r = pks_ring_reserve(ring, sizeof(*r) + n))) {
+		why = full(ring, sizeof(*r) + n, interrupted);
 		if (why != RETRY) {
 			reserving = interrupted;
 			return why == DROPPED;
@@ -463,7 +547,7 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 	put(r, l->sb.buffer, n, l, w);
 	reserving = interrupted;
 	if (unlikely(atomic_load(&sleep_word) != AWAKE))
-		wake(pks_ring_used(&ring) > ring.size / 2 ? NAP : IDLE);
+		wake(pks_ring_used(ring) > ring->size / 2 ? NAP : IDLE);
 	return true;
 }
 
@@ -527,12 +611,13 @@ void pks_defer_crash(void)
  */
 void pks_defer_forked(void)
 {
+	if (atomic_load(&state) != CLOSED)
+		atomic_store(&state, OFF);	/* first: a handler's line now goes out at once */
 	if (mem)
 		munmap(mem, mem_size);
 	mem = NULL;
-	memset(&ring, 0, sizeof(ring));
-	if (atomic_load(&state) != CLOSED)
-		atomic_store(&state, OFF);
+	memset(lanes, 0, sizeof(lanes));
+	nlanes = 0;
 	atomic_store(&busy, 0);
 	atomic_store(&sleep_word, AWAKE);
 	atomic_store(&waiters, 0);
