@@ -488,7 +488,7 @@ static int full(const struct pks_ring *ring, size_t n, bool interrupted)
 static void put(struct rec *r, const char *text, size_t n, const struct pks_line *l,
 		const struct pks_writer *w)
 {
-	r->stamp = pks_now_ns();
+	r->stamp = nlanes > 1 ? pks_now_ns() : 0;	/* one lane needs no merging */
 	r->n = (uint32_t)n;
 	r->level = (int8_t)l->level;
 	r->cont = l->cont;
@@ -605,14 +605,22 @@ void pks_defer_crash(void)
 	report_now();
 }
 
+/*
+ * ThreadSanitizer's runtime, when the program has one: it kills a fork child
+ * of a threaded process that starts a thread (printk-shim(7) DEFERRED
+ * PRINTING).
+ */
+extern void __tsan_init(void) __attribute__((weak, visibility("default")));
+
 /**
  * pks_defer_forked() - in a fork child: the parent's pending lines are the
  * parent's to write; the child's first deferred line starts its own ring
+ * (under ThreadSanitizer, the child writes its lines at once)
  */
 void pks_defer_forked(void)
 {
-	if (atomic_load(&state) != CLOSED)
-		atomic_store(&state, OFF);	/* first: a handler's line now goes out at once */
+	if (atomic_load(&state) != CLOSED)	/* first: a handler's line now goes out at once */
+		atomic_store(&state, __tsan_init ? FAILED : OFF);
 	if (mem)
 		munmap(mem, mem_size);
 	mem = NULL;
