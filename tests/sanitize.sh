@@ -9,7 +9,8 @@
 #   asan   ./configure --enable-sanitizers=address,undefined; make check,
 #          the whole suite
 #   tsan   ./configure --enable-sanitizers=thread; make check of the thread
-#          tests (Bats tests whose name mentions threads)
+#          tests (Bats tests whose name mentions threads, deferred printing's
+#          among them, or pthread_atfork)
 #
 # Builds go to $SANITIZE_DIR (default /tmp/printk-shim-sanitize), with
 # $JOBS jobs (default 2). A source tree configured in place cannot host a
@@ -114,8 +115,8 @@ fi
 if [ "$what" = tsan ] || [ "$what" = all ]; then
 	export TSAN_OPTIONS="halt_on_error=1:exitcode=66:report_signal_unsafe=0:second_deadlock_stack=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0"
 	if build tsan thread; then
-		check tsan TESTS="tests/threads.bats tests/faults.bats tests/stress/stress.bats" \
-			BATS_LOG_FLAGS="--filter thread" || status=1
+		check tsan TESTS="tests/threads.bats tests/faults.bats tests/stress/stress.bats tests/defer.bats" \
+			BATS_LOG_FLAGS="--filter 'threads|pthread_atfork'" || status=1
 	else
 		status=1
 	fi
