@@ -166,16 +166,7 @@ struct device;
 	dev_level_ratelimited(dev_info, dev, fmt, ##__VA_ARGS__)
 /* The kernel's: the limit counts only the calls of an enabled site. */
 #define dev_dbg_ratelimited(dev, fmt, ...)				\
-	do {								\
-		static DEFINE_RATELIMIT_STATE(pks_rs,			\
-					      DEFAULT_RATELIMIT_INTERVAL, \
-					      DEFAULT_RATELIMIT_BURST);	\
-		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
-									\
-		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug) && __ratelimit(&pks_rs)) \
-			pks_dynamic_dev_dbg(&pks_ddebug, dev, dev_fmt(fmt), \
-					    ##__VA_ARGS__);		\
-	} while (0)
+	pks_dynamic_call_ratelimited(fmt, pks_dynamic_dev_dbg, dev, dev_fmt(fmt), ##__VA_ARGS__)
 
 /*
  * The kernel's "error %pe: <message>" for a failed probe: nothing for

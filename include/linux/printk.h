@@ -246,8 +246,11 @@ struct pi_entry {
 	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #endif
 
-/* The kernel's: the limit counts only the calls of an enabled site. */
-#define pr_debug_ratelimited(fmt, ...)					\
+/*
+ * _dynamic_func_call() under a ratelimit state of the site's own; the
+ * kernel's rule: the limit counts only the calls of an enabled site.
+ */
+#define pks_dynamic_call_ratelimited(fmt, func, ...)			\
 	do {								\
 		static DEFINE_RATELIMIT_STATE(pks_rs,			\
 					      DEFAULT_RATELIMIT_INTERVAL, \
@@ -255,9 +258,11 @@ struct pi_entry {
 		DEFINE_DYNAMIC_DEBUG_METADATA(pks_ddebug, fmt);		\
 									\
 		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug) && __ratelimit(&pks_rs)) \
-			__dynamic_pr_debug(&pks_ddebug, pr_fmt(fmt),	\
-					   ##__VA_ARGS__);		\
+			func(&pks_ddebug, ##__VA_ARGS__);		\
 	} while (0)
+
+#define pr_debug_ratelimited(fmt, ...)					\
+	pks_dynamic_call_ratelimited(fmt, __dynamic_pr_debug, pr_fmt(fmt), ##__VA_ARGS__)
 
 #ifdef __cplusplus
 extern "C" {
