@@ -84,6 +84,20 @@ jshim() {
 	[ "$got" = 307200 ]
 }
 
+@test "journal: deferred, 2 threads x 500 lines go in sendmmsg batches, each once, in order per thread" {
+	jshim env PRINTK_SHIM_DEFER=1 strace -f -qq -e trace=sendmmsg -o "$BATS_TEST_TMPDIR/trace" \
+		sh -c 'echo $$ >"$0"; exec "$1" 500 2' "$BATS_TEST_TMPDIR/pid" "$FIX/defer-flood"
+	[ "$status" -eq 0 ]
+	err_is ''
+	got=$(jsel "$(cat "$BATS_TEST_TMPDIR/pid")" '.MESSAGE' | wc -l)
+	[ "$got" = 1000 ]
+	run sh -c "journalctl --namespace=$NS _PID=$(cat "$BATS_TEST_TMPDIR/pid") -o cat --no-pager |
+		awk '{ split(\$1, a, \".\"); if (a[2] != ++n[a[1]]) bad++ } END { print NR, bad + 0 }'"
+	[ "$output" = "1000 0" ]
+	run awk '/sendmmsg\(/ && $NF + 0 > 1 { n++ } END { print n + 0 }' "$BATS_TEST_TMPDIR/trace"
+	[ "$output" -gt 0 ]
+}
+
 @test "journal: control bytes and invalid UTF-8 arrive as they were" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'\0016a\x02b\xff\xfe\t\xc3\xa9\n'
 	err_is ''

@@ -234,11 +234,13 @@ t0 l2 end
 "
 }
 
-@test "syslog: daemon killed and restarted mid-run, 2 threads x 2000 lines: each line once" {
+# restart_check [VAR=VALUE]...: 2 threads x 2000 lines, the daemon killed
+# and restarted while they run: each line once, in syslog or on stderr.
+restart_check() {
 	local err=$BATS_TEST_TMPDIR/err all=$BATS_TEST_TMPDIR/all
 	local before_kill at_restart delivered fallback lost twice
 	rs_start
-	"${SLOG[@]}" "$FIX/syslog-flood" 2 2000 300 >"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
+	"${SLOG[@]}" "$@" "$FIX/syslog-flood" 2 2000 300 >"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
 	CLIENT_PID=$!
 	wait_for "400 lines in syslog" at_least 400 rs_count
 	# A datagram the daemon has not read when it dies is dropped by the
@@ -270,6 +272,37 @@ t0 l2 end
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[0]}" == "printk-shim: warning: syslog: $RS_SOCK: "*"; writing its lines to stderr until it is back" ]]
 	[ "${lines[1]}" = "printk-shim: warning: syslog: $RS_SOCK: delivering again; $fallback lines went to stderr meanwhile" ]
+}
+
+@test "syslog: daemon killed and restarted mid-run, 2 threads x 2000 lines: each line once" {
+	restart_check
+}
+
+@test "syslog: deferred, daemon killed and restarted mid-run: each line once" {
+	restart_check PRINTK_SHIM_DEFER=1
+}
+
+@test "syslog: deferred, daemon down at start: every line on stderr after one warning" {
+	rs_paths
+	capture slog PRINTK_SHIM_DEFER=1 "$FIX/syslog-flood" 1 3 0 7
+	[ "$status" -eq 7 ]
+	err_is "printk-shim: warning: syslog: $RS_SOCK: No such file or directory; writing its lines to stderr until it is back
+t0 l0 end
+t0 l1 end
+t0 l2 end
+"
+}
+
+@test "syslog: deferred, 2 threads x 2000 lines, many to a sendmmsg: each once, in order per thread" {
+	rs_start
+	strace -f -qq -e trace=sendmmsg -o "$BATS_TEST_TMPDIR/trace" \
+		"${SLOG[@]}" PRINTK_SHIM_DEFER=1 "$FIX/syslog-flood" 2 2000 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	wait_for "4000 messages" rs_has 4000
+	same <(flood_lines 2 2000) <(cut -d' ' -f3- "$RS/out.log" | sort -s -k1,1)
+	# the printer sent them in batches: some sendmmsg(2) took many at once
+	run awk '/sendmmsg\(/ && $NF + 0 > 1 { n++ } END { print n + 0 }' "$BATS_TEST_TMPDIR/trace"
+	[ "$output" -gt 0 ]
 }
 
 @test "syslog: a stopped daemon blocks the senders; nothing is lost once it continues" {

@@ -91,6 +91,7 @@ static _Atomic bool crashing;
 static char *mem;		/* the ring, the batch buffers and the consumer's line */
 static size_t mem_size;
 static struct pks_fd_batch batch;
+static struct pks_dgrams dgrams;	/* for syslog and the journal, when they are outputs */
 static struct pks_line line;	/* a record again, with head and tail room for the sink */
 static struct pks_writer writer;
 static PKS_TLS bool consuming;	/* this thread holds the consumer word */
@@ -140,6 +141,12 @@ static void print(const struct rec *r, bool crash)
 {
 	size_t n = r->n < line.sb.size ? r->n : line.sb.size;
 
+	if (pks_sink_dgrams) {
+		if (!pks_sink_dgrams_room(&dgrams, n))
+			pks_sink_dgrams_flush(&dgrams);
+		dgrams.key = r;
+	}
+
 	memcpy(line.sb.buffer, r->text, n);
 	line.sb.len = n;
 	line.level = r->level;
@@ -151,9 +158,28 @@ static void print(const struct rec *r, bool crash)
 	pks_sink_line(&line, &writer);
 }
 
-/* The lines read so far are written: flush the batch, free their room. */
+/*
+ * A daemon's message that its batch did not deliver: the record again,
+ * to output @out alone, the usual way (which may write it to stderr).
+ */
+static void redo(const void *key, int out)
+{
+	struct pks_fd_batch *fb = pks_fd_batch;
+
+	pks_fd_batch = NULL;
+	pks_sink_dgrams = NULL;
+	pks_sink_only = out;
+	print(key, false);
+	pks_sink_only = -1;
+	pks_sink_dgrams = &dgrams;
+	pks_fd_batch = fb;
+}
+
+/* The lines read so far are written: flush the batches, free their room. */
 static void settle(bool batched)
 {
+	if (batched && pks_sink_dgrams)
+		pks_sink_dgrams_flush(&dgrams);
 	if (batched)
 		pks_fd_batch_flush(&batch);	/* a failed write's lines: pks_sink_failed() */
 	for (int i = 0; i < nlanes; i++)
@@ -210,6 +236,7 @@ static size_t drain(bool crash)
 		lanes[i].next = NULL;
 	}
 	pks_fd_batch = crash ? NULL : &batch;
+	pks_sink_dgrams = crash || !dgrams.buf ? NULL : &dgrams;
 	while ((l = oldest(look)) || (!look && (l = oldest(true)))) {
 		print(l->next, crash);
 		n++;
@@ -221,6 +248,7 @@ static size_t drain(bool crash)
 	}
 	settle(!crash);
 	pks_fd_batch = NULL;
+	pks_sink_dgrams = NULL;
 	return n;
 }
 
@@ -372,7 +400,7 @@ static bool map(const struct pks_config *c)
 {
 	size_t ring_size = c->set.defer_size, lmax = c->set.line_max;
 	size_t room = pks_render_room(c->format, lmax);
-	size_t size = ring_size + PKS_BATCH_FDS * BATCH_BYTES + PKS_HEAD_MAX + lmax +
+	size_t size = ring_size + PKS_BATCH_FDS * BATCH_BYTES + BATCH_BYTES + PKS_HEAD_MAX + lmax +
 		      PKS_TAIL_MAX + room;
 	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -389,6 +417,13 @@ static bool map(const struct pks_config *c)
 	batch.failed = pks_sink_failed;
 	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
 		batch.buf[i] = p;
+	memset(&dgrams, 0, sizeof(dgrams));
+	dgrams.redo = redo;
+	for (int i = 0; i < c->nout; i++)
+		if (c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL)
+			dgrams.buf = p;	/* else no batch: none of the records' time goes to it */
+	dgrams.cap = BATCH_BYTES;
+	p += BATCH_BYTES;
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));

@@ -203,6 +203,52 @@ static void delivered(const struct pks_config *c)
 }
 
 /**
+ * pks_journal_render() - @j's line as the entry pks_journal_line() sends
+ * Return: its length in @buf, or 0: it might not fit @room.
+ */
+size_t pks_journal_render(const struct pks_config *c, const struct pks_meta *j,
+			  const char *text, size_t n, char *buf, size_t room)
+{
+	char *p;
+
+	if (room < FIELDS_MAX + 17 || room - FIELDS_MAX - 17 < n)
+		return 0;
+	p = fields(buf, c, j);
+	p += message_head(p, text, n);
+	p = pks_put_mem(p, text, n);
+	*p++ = '\n';
+	return (size_t)(p - buf);
+}
+
+/**
+ * pks_journal_send_many() - @k rendered entries, in order, with one
+ * sendmmsg(2) outside an outage. Return: how many were delivered; the
+ * caller sends the rest again with pks_journal_line(), which knows what to
+ * do with an entry too large for a datagram or a journal that is gone.
+ */
+unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v, unsigned int k)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	const char *path = c->set.journal_socket;
+	int fd = socket_get(), r;
+	unsigned int sent = 0;
+
+	if (fd < 0 || atomic_load(&down))
+		return 0;
+	memcpy(a.sun_path, path, strnlen(path, sizeof(a.sun_path) - 1));	/* checked when read */
+	for (unsigned int i = 0; i < k; i++) {
+		v[i].msg_hdr.msg_name = &a;
+		v[i].msg_hdr.msg_namelen = sizeof(a);
+	}
+	while (sent < k && ((r = sendmmsg(fd, v + sent, k - sent, MSG_NOSIGNAL)) > 0 ||
+			    (r < 0 && errno == EINTR)))
+		sent += r > 0 ? (unsigned int)r : 0;
+	if (sent)
+		delivered(c);
+	return sent;
+}
+
+/**
  * pks_journal_line() - one complete line as one journal entry
  * Return: 0 delivered; -1 not, and the caller writes it to stderr.
  */

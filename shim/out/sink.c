@@ -30,6 +30,9 @@ static _Atomic uint64_t kmsg_seq;
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
 static _Atomic int lost_errno[PKS_OUTPUTS_MAX];
 
+PKS_TLS struct pks_dgrams *pks_sink_dgrams;
+PKS_TLS int pks_sink_only = -1;
+
 /* How an output is called in a warning: "stderr", "syslog", "fd:3", a path. */
 static const char *name_of(const struct pks_config *c, int i, char *buf, size_t size)
 {
@@ -71,6 +74,66 @@ void pks_sink_failed(int i, unsigned long k, int err)
 
 	if (i >= 0 && i < c->nout && k)
 		count_lost(c, i, k, err);
+}
+
+/* Whether output @i is one that pks_sink_dgrams takes messages for. */
+static bool daemon_out(const struct pks_config *c, int i)
+{
+	return c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL;
+}
+
+/**
+ * pks_sink_dgrams_room() - Return: whether @b has room for every daemon
+ * output's message of a line of @n bytes; if not, flush @b first, and a
+ * line that still does not fit goes the usual way.
+ */
+bool pks_sink_dgrams_room(const struct pks_dgrams *b, size_t n)
+{
+	enum { HEAD_ROOM = 1024 };	/* more than syslog's or the journal's fields */
+	const struct pks_config *c = pks_config();
+	size_t need = 0;
+	int k = 0;
+
+	for (int i = 0; i < c->nout; i++)
+		if (daemon_out(c, i)) {
+			need += HEAD_ROOM + n;
+			k++;
+		}
+	return b->n + k <= PKS_DGRAMS_MAX && b->cap - b->used >= need;
+}
+
+/**
+ * pks_sink_dgrams_flush() - send what @b holds, one sendmmsg(2) per output
+ * where it can; each message that did not go, in order, to @b->redo
+ */
+void pks_sink_dgrams_flush(struct pks_dgrams *b)
+{
+	const struct pks_config *c = pks_config();
+	struct mmsghdr v[PKS_DGRAMS_MAX];
+	struct iovec iov[PKS_DGRAMS_MAX];
+	int at[PKS_DGRAMS_MAX];
+
+	for (int i = 0; i < c->nout && b->n; i++) {
+		unsigned int k = 0, sent;
+
+		for (int j = 0; j < b->n; j++) {
+			if (b->m[j].out != i)
+				continue;
+			iov[k] = (struct iovec){ b->buf + b->m[j].off, b->m[j].len };
+			v[k] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[k], .msg_iovlen = 1 } };
+			at[k++] = j;
+		}
+		if (!k)
+			continue;
+		if (c->out[i].kind == PKS_OUT_JOURNAL)
+			sent = pks_journal_send_many(c, v, k);
+		else
+			sent = pks_syslog_send_many(c, v, k);
+		while (sent < k)
+			b->redo(b->m[at[sent++]].key, i);
+	}
+	b->n = 0;
+	b->used = 0;
 }
 
 /** pks_sink_report_lost() - at exit: how many lines each output lost, and why */
@@ -127,14 +190,41 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int i, int fd,
 	return pks_fd_put(fd, i, text - hn, hn + n + tn);
 }
 
-/* A line for a daemon's socket. Return: 0 delivered, -1 not (it goes to stderr). */
-static int to_daemon(const struct pks_config *c, const struct pks_out *o,
+/* Output @i's message into the printer's batch. Return: whether it took it. */
+static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
+		  const struct pks_meta *m, const char *text, size_t n)
+{
+	struct pks_dgrams *b = pks_sink_dgrams;
+	char *at = b->buf + b->used;
+	size_t room = b->cap - b->used, len;
+
+	if (b->n == PKS_DGRAMS_MAX)
+		return false;
+	if (o->kind == PKS_OUT_JOURNAL)
+		len = pks_journal_render(c, m, text, n, at, room);
+	else
+		len = pks_syslog_render(c, m, text, n, at, room);
+	if (!len)
+		return false;
+	b->m[b->n++] = (struct pks_dgram){ i, b->key, b->used, len };
+	b->used += len;
+	return true;
+}
+
+/*
+ * A line for a daemon's socket, output @i; with the printer's batch, into
+ * it when there is room (see pks_sink_dgrams_room()).
+ * Return: 0 delivered or queued, -1 not (it goes to stderr).
+ */
+static int to_daemon(const struct pks_config *c, const struct pks_out *o, int i,
 		     struct pks_writer *w, struct pks_line *l)
 {
 	struct pks_meta m = { l->level, w->tid, func_of(w, l->site), !w->in_handler };
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
 
+	if (unlikely(pks_sink_dgrams) && queue(c, o, i, &m, text, n))
+		return 0;
 	if (o->kind == PKS_OUT_JOURNAL)
 		return pks_journal_line(c, &m, text, n);
 	return pks_syslog_line(c, &m, text, n);
@@ -200,7 +290,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	const struct pks_config *c = pks_config();
 	struct pks_writer *w = writer;
 	struct pks_render r;
-	int err, fd;
+	int err, fd, only;
 
 	if (l->level > c->set.level)
 		return;
@@ -222,15 +312,18 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
+	only = pks_sink_only;
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
 
+		if (unlikely(only >= 0) && i != only)
+			continue;
 		r.color = o->color;
 		if (o->kind == PKS_OUT_FILE) {
 			err = to_file(c, i, w, l, &r);
 		} else if (o->fd < 0) {
 			/* Undelivered: to stderr, unless stderr already has it. */
-			if (!to_daemon(c, o, w, l) || c->has_stderr)
+			if (!to_daemon(c, o, i, w, l) || c->has_stderr)
 				continue;
 			r.color = false;
 			err = to_fd(w, l, i, 2, &r);

@@ -297,6 +297,33 @@ int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n)
 	}
 }
 
+/**
+ * pks_slconn_send_many() - @k datagrams in order, each whole, a full queue
+ * waited for as pks_slconn_send() waits
+ * Return: 0, or the errno that stopped it; how many went in *@sent.
+ */
+int pks_slconn_send_many(const struct pks_slsock *s, struct mmsghdr *v, unsigned int k,
+			 unsigned int *sent)
+{
+	int ms = 1;
+
+	for (*sent = 0; *sent < k;) {
+		int r = sendmmsg(s->fd, v + *sent, k - *sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (r > 0) {
+			*sent += (unsigned int)r;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS) ||
+		    s->hasty)
+			return r ? errno : EIO;
+		wait_room(s->fd, errno, &ms);
+	}
+	return 0;
+}
+
 static enum verdict verdict(int err)
 {
 	switch (err) {

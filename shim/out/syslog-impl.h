@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -24,6 +25,8 @@ struct pks_slsock {
 
 int pks_slconn_get(const char *path, struct pks_slsock *s);
 int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n);
+int pks_slconn_send_many(const struct pks_slsock *s, struct mmsghdr *v, unsigned int k,
+			 unsigned int *sent);
 bool pks_slconn_put(struct pks_slsock *s, int err);
 unsigned int pks_slconn_gen(void);
 void pks_slconn_setup(void);

@@ -228,6 +228,43 @@ int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
 }
 
 /**
+ * pks_syslog_render() - @m's line as the datagram pks_syslog_line() sends
+ * Return: its length in @buf, or 0: it might not fit @room.
+ */
+size_t pks_syslog_render(const struct pks_config *c, const struct pks_meta *m,
+			 const char *text, size_t n, char *buf, size_t room)
+{
+	size_t hn;
+
+	if (room < HEAD_MAX || room - HEAD_MAX < n)
+		return 0;
+	hn = head(c, m, buf);
+	memcpy(buf + hn, text, n);
+	return hn + n;
+}
+
+/**
+ * pks_syslog_send_many() - @k rendered messages, in order, with one
+ * sendmmsg(2) where it can: on the shared datagram connection, outside an
+ * outage. Return: how many were delivered; the caller sends the rest again
+ * with pks_syslog_line(), which knows what to do when one cannot go.
+ */
+unsigned int pks_syslog_send_many(const struct pks_config *c, struct mmsghdr *v, unsigned int k)
+{
+	struct pks_slsock s;
+	unsigned int sent = 0;
+	int err;
+
+	if (atomic_load(&down) || pks_slconn_get(c->set.syslog_socket, &s))
+		return 0;
+	err = s.stream || s.own ? 0 : pks_slconn_send_many(&s, v, k, &sent);
+	pks_slconn_put(&s, err);
+	if (sent)
+		delivered(c, &s);
+	return sent;
+}
+
+/**
  * pks_syslog_setup() - before main, when syslog is an output: read the time
  * zone while the process is still one thread and in no handler, and let a
  * forked child make its own connection
