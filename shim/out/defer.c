@@ -220,7 +220,8 @@ static struct lane *oldest(bool look)
 /*
  * Write every committed record, the lanes merged by stamp, up to the first
  * one not committed in each lane, a quarter of a lane at most per batch.
- * @crash: one write per line, the printer's batch left alone.
+ * @crash: one write per line, the printer's batch left alone, no dladdr():
+ * a fatal signal's drain, or a signal handler's.
  * Return: how many.
  */
 static size_t drain(bool crash)
@@ -483,7 +484,7 @@ static bool ready(const struct pks_writer *w)
 	if (s == OFF && !w->in_handler)
 		return start();
 	if (s == CLOSED && !atomic_load(&crashing) && take()) {
-		drain(false);		/* the ring's lines first: this one follows them */
+		drain(w->in_handler);	/* the ring's lines first: this one follows them */
 		give();
 	}
 	return s == RUNNING;
@@ -491,15 +492,16 @@ static bool ready(const struct pks_writer *w)
 
 /*
  * No room for a record of @n bytes. A handler that interrupted this thread's
- * own reservation cannot wait: the printer waits for that record.
+ * own reservation cannot wait: the printer waits for that record. @handler:
+ * a handler's line, whose drain makes no dladdr() call.
  */
-static int full(const struct pks_ring *ring, size_t n, bool interrupted)
+static int full(const struct pks_ring *ring, size_t n, bool interrupted, bool handler)
 {
 	uint32_t seen = atomic_load(&space);
 
 	if (n > pks_ring_max(ring)) {
 		if (take()) {
-			drain(false);	/* too long for the ring: its elders first */
+			drain(handler);	/* too long for the ring: its elders first */
 			give();
 		}
 		return WRITE_IT;
@@ -508,8 +510,19 @@ static int full(const struct pks_ring *ring, size_t n, bool interrupted)
 		atomic_fetch_add(&dropped, 1);
 		return DROPPED;
 	}
-	if (interrupted || consuming)
+	if (consuming)
 		return WRITE_IT;
+	if (interrupted) {
+		/*
+		 * The thread's own record is not committed until this handler
+		 * returns: write what the ring holds before it, then this line.
+		 */
+		if (take()) {
+			drain(true);
+			give();
+		}
+		return WRITE_IT;
+	}
 	reserving = false;
 	atomic_fetch_add(&waiters, 1);
 	wake(NAP);
@@ -573,7 +586,7 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 	if (unlikely(atomic_load_explicit(&dropped, memory_order_relaxed)))
 		report(ring, l, w);
 	while (!(r = pks_ring_reserve(ring, sizeof(*r) + n))) {
-		why = full(ring, sizeof(*r) + n, interrupted);
+		why = full(ring, sizeof(*r) + n, interrupted, w->in_handler);
 		if (why != RETRY) {
 			reserving = interrupted;
 			return why == DROPPED;
