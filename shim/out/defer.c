@@ -66,10 +66,11 @@ struct rec {
 };
 
 /*
- * The ring is split in lanes, one per CPU the process may use (LANES_MAX at
- * most): a thread's lines go to lane tid % nlanes, so threads running at
- * once rarely reserve from the same head or write the same cache lines;
- * the consumer merges the lanes by stamp.
+ * The ring is split in lanes, four per CPU the process may use (LANES_MAX
+ * at most, LANE_MIN bytes each at least): a thread's lines go to lane
+ * tid % nlanes, so threads running at once rarely reserve from the same
+ * head or write the same cache lines; the consumer merges the lanes by
+ * stamp.
  */
 struct lane {
 	struct pks_ring ring;
@@ -381,7 +382,7 @@ static void *printer(void *arg)
 
 /* --- starting, the callers -------------------------------------------------- */
 
-/* Lanes for a ring of @size bytes: a power of two, one a CPU at most, LANE_MIN each at least. */
+/* Lanes for a ring of @size bytes: a power of two, four a CPU at most, LANE_MIN each at least. */
 static int lanes_for(size_t size)
 {
 	cpu_set_t set;
@@ -420,9 +421,8 @@ static bool map(const struct pks_config *c)
 		batch.buf[i] = p;
 	memset(&dgrams, 0, sizeof(dgrams));
 	dgrams.redo = redo;
-	for (int i = 0; i < c->nout; i++)
-		if (c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL)
-			dgrams.buf = p;	/* else no batch: none of the records' time goes to it */
+	dgrams.daemons = pks_sink_daemons(c);
+	dgrams.buf = dgrams.daemons ? p : NULL;	/* NULL: drain() sets no batch */
 	dgrams.cap = BATCH_BYTES;
 	p += BATCH_BYTES;
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);

@@ -26,8 +26,9 @@ struct pks_meta {
  */
 struct pks_dgrams {
 	int n;
+	int daemons;			/* outputs it takes messages for: pks_sink_daemons() */
 	size_t used, cap;
-	char *buf;			/* @cap bytes */
+	char *buf;			/* @cap bytes, or NULL: no such output */
 	const void *key;		/* the line being written, as @redo knows it */
 	void (*redo)(const void *key, int out);
 	struct pks_dgram {

@@ -76,10 +76,14 @@ void pks_sink_failed(int i, unsigned long k, int err)
 		count_lost(c, i, k, err);
 }
 
-/* Whether output @i is one that pks_sink_dgrams takes messages for. */
-static bool daemon_out(const struct pks_config *c, int i)
+/** pks_sink_daemons() - Return: how many outputs pks_sink_dgrams takes messages for. */
+int pks_sink_daemons(const struct pks_config *c)
 {
-	return c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL;
+	int k = 0;
+
+	for (int i = 0; i < c->nout; i++)
+		k += c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL;
+	return k;
 }
 
 /**
@@ -90,16 +94,9 @@ static bool daemon_out(const struct pks_config *c, int i)
 bool pks_sink_dgrams_room(const struct pks_dgrams *b, size_t n)
 {
 	enum { HEAD_ROOM = 1024 };	/* more than syslog's or the journal's fields */
-	const struct pks_config *c = pks_config();
-	size_t need = 0;
-	int k = 0;
 
-	for (int i = 0; i < c->nout; i++)
-		if (daemon_out(c, i)) {
-			need += HEAD_ROOM + n;
-			k++;
-		}
-	return b->n + k <= PKS_DGRAMS_MAX && b->cap - b->used >= need;
+	return b->n + b->daemons <= PKS_DGRAMS_MAX &&
+	       b->cap - b->used >= (size_t)b->daemons * (HEAD_ROOM + n);
 }
 
 /**

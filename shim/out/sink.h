@@ -24,11 +24,14 @@ struct pks_writer {
 	struct pks_utc utc;	/* a JSON line's time text, per second */
 };
 
+struct pks_config;
+
 /* The deferred printer's: daemon messages go into its batch; a redo writes to one output. */
 extern PKS_TLS struct pks_dgrams *pks_sink_dgrams;
 extern PKS_TLS int pks_sink_only;
 
 void pks_sink_line(struct pks_line *l, void *writer);
+int pks_sink_daemons(const struct pks_config *c);
 bool pks_sink_dgrams_room(const struct pks_dgrams *b, size_t n);
 void pks_sink_dgrams_flush(struct pks_dgrams *b);
 void pks_sink_failed(int i, unsigned long k, int err);
