@@ -151,6 +151,13 @@ static int send_memfd(int fd, struct msghdr *m)
 	return err;
 }
 
+/* journald's socket at @path (checked when it was read) in @a. */
+static void address(struct sockaddr_un *a, const char *path)
+{
+	*a = (struct sockaddr_un){ .sun_family = AF_UNIX };
+	memcpy(a->sun_path, path, strnlen(path, sizeof(a->sun_path) - 1));
+}
+
 /*
  * @wait: up to WAIT_S for room in a full journal; never in a handler, nor
  * during an outage, whose lines go to stderr at once.
@@ -158,14 +165,14 @@ static int send_memfd(int fd, struct msghdr *m)
  */
 static int send_entry(const char *path, struct iovec *iov, int n, bool wait)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sockaddr_un a;
 	struct msghdr m = { .msg_name = &a, .msg_namelen = sizeof(a), .msg_iov = iov,
 			    .msg_iovlen = (size_t)n };
 	int fd = socket_get();
 
 	if (fd < 0)
 		return -fd;
-	memcpy(a.sun_path, path, strnlen(path, sizeof(a.sun_path) - 1));	/* checked when read */
+	address(&a, path);
 	for (;;) {
 		if (sendmsg(fd, &m, MSG_NOSIGNAL | (wait ? 0 : MSG_DONTWAIT)) >= 0)
 			return 0;
@@ -228,14 +235,13 @@ size_t pks_journal_render(const struct pks_config *c, const struct pks_meta *j,
  */
 unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v, unsigned int k)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	const char *path = c->set.journal_socket;
+	struct sockaddr_un a;
 	int fd = socket_get(), r;
 	unsigned int sent = 0;
 
 	if (fd < 0 || atomic_load(&down))
 		return 0;
-	memcpy(a.sun_path, path, strnlen(path, sizeof(a.sun_path) - 1));	/* checked when read */
+	address(&a, c->set.journal_socket);
 	for (unsigned int i = 0; i < k; i++) {
 		v[i].msg_hdr.msg_name = &a;
 		v[i].msg_hdr.msg_namelen = sizeof(a);
