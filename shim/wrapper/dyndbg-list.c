@@ -17,16 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An unsigned field of @size bytes at @p, in the file's byte order. */
-static uint64_t field(const unsigned char *p, unsigned int size, bool msb)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < size; i++)
-		v |= (uint64_t)p[msb ? size - 1 - i : i] << (8 * i);
-	return v;
-}
-
 /* The kernel's name for an object: its file's base name up to the first '.'. */
 static void object_name(char *dst, size_t size, const char *path)
 {
@@ -97,16 +87,16 @@ static int list(const struct ctx *c, const char *path)
 	}
 	for (p = sec; t && p + rec <= sec + size; p += rec, n++) {
 		t[n].s = (struct pks_dd_site){
-			pks_elf_string(&im, field(p, ps, im.msb)),
-			pks_elf_string(&im, field(p + ps, ps, im.msb)),
-			pks_elf_string(&im, field(p + 2 * ps, ps, im.msb)),
-			pks_elf_string(&im, field(p + 3 * ps, ps, im.msb)),
-			(unsigned int)field(p + 4 * ps, 4, im.msb),
+			pks_elf_string(&im, pks_elf_word(&im, p, ps)),
+			pks_elf_string(&im, pks_elf_word(&im, p + ps, ps)),
+			pks_elf_string(&im, pks_elf_word(&im, p + 2 * ps, ps)),
+			pks_elf_string(&im, pks_elf_word(&im, p + 3 * ps, ps)),
+			(unsigned int)pks_elf_word(&im, p + 4 * ps, 4),
 		};
 		if (!t[n].s.module)
 			t[n].s.module = name;
 		t[n].flags = pks_dd_apply(c->rules, &t[n].s,
-					  (unsigned int)field(p + 4 * ps + 4, 4, im.msb));
+					  (unsigned int)pks_elf_word(&im, p + 4 * ps + 4, 4));
 	}
 	if (n)
 		qsort(t, n, sizeof(*t), by_place);
