@@ -139,21 +139,14 @@ int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
 	return r;
 }
 
-/* The kernel's name for an object: its file's base name up to the first '.'. */
+/* The kernel's name for the object that holds @addr (pks_dd_object_name()). */
 static size_t object_name(char *dst, size_t size, const void *addr)
 {
 	Dl_info di;
 	const char *path = dladdr(addr, &di) && di.dli_fname && *di.dli_fname ?
 			   di.dli_fname : program_invocation_name;
-	const char *base = strrchr(path, '/');
-	size_t n;
 
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	n = n < size ? n : size - 1;
-	memcpy(dst, base, n);
-	dst[n] = '\0';
-	return n;
+	return pks_dd_object_name(dst, size, path);
 }
 
 #define OBJECTS	64

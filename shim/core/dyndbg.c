@@ -317,6 +317,21 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/**
+ * pks_dd_object_name() - the kernel's name for the object at @path: its
+ * base name up to the first '.', in @dst (@size > 0). Return: its length.
+ */
+size_t pks_dd_object_name(char *dst, size_t size, const char *path)
+{
+	const char *b = base(path);
+	size_t n = strcspn(b, ".");
+
+	n = n < size ? n : size - 1;
+	memcpy(dst, b, n);
+	dst[n] = '\0';
+	return n;
+}
+
 static bool match(const struct pks_dd_query *q, const struct pks_dd_site *s)
 {
 	const char *at;

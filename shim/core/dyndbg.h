@@ -59,6 +59,7 @@ bool pks_dd_wild(const char *pat, const char *s);
 size_t pks_dd_prefix(char *buf, size_t size, unsigned int flags, const struct pks_dd_site *s,
 		     long tid);
 size_t pks_dd_flags_text(char *buf, unsigned int flags);
+size_t pks_dd_object_name(char *dst, size_t size, const char *path);
 size_t pks_dd_site_text(char *buf, size_t size, const struct pks_dd_site *s, unsigned int flags);
 
 #endif

@@ -17,15 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernel's name for an object: its file's base name up to the first '.'. */
-static void object_name(char *dst, size_t size, const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	snprintf(dst, size, "%.*s", (int)strcspn(base, "."), base);
-}
-
 struct ctx {
 	const struct pks_dd_rules *rules;
 	pks_ddlist_warn_fn *warn;
@@ -76,7 +67,7 @@ static int list(const struct ctx *c, const char *path)
 			err == -ENOEXEC ? "not an ELF file this reads" : strerror(-err));
 		return -1;
 	}
-	object_name(name, sizeof(name), path);
+	pks_dd_object_name(name, sizeof(name), path);
 	ps = pks_elf_ptrsize(&im);
 	rec = (4 * (size_t)ps + 8 + 7) & ~(size_t)7;
 	sec = pks_elf_section(&im, "__dyndbg", &size);

@@ -168,6 +168,14 @@ int main(void)
 	n = pks_dd_flags_text(buf, 0x3f);
 	is_mem(buf, n, "pmfslt", 6, "flags in the control file's order");
 
+	/* An object's name, as the kernel's module names read. */
+	n = pks_dd_object_name(buf, sizeof(buf), "/usr/lib/libfoo.so.1");
+	is_mem(buf, n + 1, "libfoo", 7, "object name: base name to the first '.'");
+	n = pks_dd_object_name(buf, 4, "drv");
+	is_mem(buf, n + 1, "drv", 4, "object name without a directory or a '.'");
+	n = pks_dd_object_name(buf, 3, "/a/driver.ko");
+	is_mem(buf, n + 1, "dr", 3, "object name cut to the room, NUL-ended");
+
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
