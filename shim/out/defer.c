@@ -77,10 +77,12 @@ struct lane {
 	uint64_t pos, done;	/* the consumer's: read up to, released up to */
 	const struct rec *next;	/* the consumer's: the record at pos, if committed */
 	uint64_t after;		/* the position past next */
+	unsigned long seen;	/* the consumer's look at pos: a count of looks */
 };
 
 static struct lane lanes[LANES_MAX];
 static int nlanes;
+static unsigned long looks;	/* the consumer's, for lane.seen */
 static _Atomic int state;
 static pid_t ring_pid;		/* the process the ring and the printer are of */
 static _Atomic int sleep_word;	/* futex: AWAKE, NAP, IDLE */
@@ -196,25 +198,30 @@ static void peek(struct lane *l)
 {
 	l->after = l->pos;
 	l->next = pks_ring_read(&l->ring, &l->after);
+	l->seen = ++looks;
 }
 
 /*
  * The lane whose next record went in first, or NULL: none is committed.
- * @look: look again at lanes that had none. A lane not looked at again
- * holds no line committed before the ones being written now.
+ * A line that the program ordered before the chosen one was committed
+ * before it: so each lane that had none is looked at again once the chosen
+ * record has been seen, until a look changes nothing.
  */
-static struct lane *oldest(bool look)
+static struct lane *oldest(void)
 {
-	struct lane *o = NULL;
+	struct lane *o = NULL, *was;
 
-	for (int i = 0; i < nlanes; i++) {
-		struct lane *l = &lanes[i];
+	do {
+		was = o;
+		for (int i = 0; i < nlanes; i++) {
+			struct lane *l = &lanes[i];
 
-		if (look && !l->next)
-			peek(l);
-		if (l->next && (!o || l->next->stamp < o->next->stamp))
-			o = l;
-	}
+			if (!l->next && (!o || l->seen < o->seen))
+				peek(l);
+			if (l->next && (!o || l->next->stamp < o->next->stamp))
+				o = l;
+		}
+	} while (o != was);
 	return o;
 }
 
@@ -229,7 +236,6 @@ static size_t drain(bool crash)
 {
 	size_t n = 0;
 	struct lane *l;
-	bool look = true;
 
 	if (!nlanes)
 		return 0;
@@ -239,13 +245,12 @@ static size_t drain(bool crash)
 	}
 	pks_fd_batch = crash ? NULL : &batch;
 	pks_sink_dgrams = crash || !dgrams.buf ? NULL : &dgrams;
-	while ((l = oldest(look)) || (!look && (l = oldest(true)))) {
+	while ((l = oldest())) {
 		print(l->next, crash);
 		n++;
 		l->pos = l->after;
 		peek(l);
-		look = l->pos - l->done >= l->ring.size / 4;
-		if (look)
+		if (l->pos - l->done >= l->ring.size / 4)
 			settle(!crash);
 	}
 	settle(!crash);
@@ -533,10 +538,10 @@ static int full(const struct pks_ring *ring, size_t n, bool interrupted, bool ha
 }
 
 /* Copy @n bytes of @text, with @l's and @w's facts, into a record and commit it. */
-static void put(struct rec *r, const char *text, size_t n, const struct pks_line *l,
-		const struct pks_writer *w)
+static void put(struct rec *r, uint64_t stamp, const char *text, size_t n,
+		const struct pks_line *l, const struct pks_writer *w)
 {
-	r->stamp = nlanes > 1 ? pks_now_ns() : 0;	/* one lane needs no merging */
+	r->stamp = stamp;
 	r->n = (uint32_t)n;
 	r->level = (int8_t)l->level;
 	r->cont = l->cont;
@@ -549,7 +554,8 @@ static void put(struct rec *r, const char *text, size_t n, const struct pks_line
 }
 
 /* The count of lines dropped so far, as a line where they went missing. */
-static void report(struct pks_ring *ring, const struct pks_line *l, const struct pks_writer *w)
+static void report(struct pks_ring *ring, uint64_t stamp, const struct pks_line *l,
+		   const struct pks_writer *w)
 {
 	unsigned long k = atomic_exchange(&dropped, 0);
 	char text[64];
@@ -557,7 +563,7 @@ static void report(struct pks_ring *ring, const struct pks_line *l, const struct
 	struct rec *r = k ? pks_ring_reserve(ring, sizeof(*r) + n) : NULL;
 
 	if (r)
-		put(r, text, n, l, w);
+		put(r, stamp, text, n, l, w);
 	else if (k)
 		atomic_fetch_add(&dropped, k);
 }
@@ -573,6 +579,7 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 	size_t n = seq_buf_used(&l->sb);
 	bool interrupted = reserving;
 	struct pks_ring *ring;
+	uint64_t stamp;
 	struct rec *r;
 	int why;
 
@@ -582,9 +589,15 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 		     ring_pid != pks_pid()) && !ready(w))
 		return false;
 	ring = &lanes[(unsigned long)w->tid % (unsigned int)nlanes].ring;
+	/*
+	 * Taken before the reservation: a line reserved after this one in the
+	 * same lane, by another thread, then has the later stamp. One lane
+	 * needs no merging.
+	 */
+	stamp = nlanes > 1 ? pks_now_ns() : 0;
 	reserving = true;
 	if (unlikely(atomic_load_explicit(&dropped, memory_order_relaxed)))
-		report(ring, l, w);
+		report(ring, stamp, l, w);
 	while (!(r = pks_ring_reserve(ring, sizeof(*r) + n))) {
 		why = full(ring, sizeof(*r) + n, interrupted, w->in_handler);
 		if (why != RETRY) {
@@ -592,7 +605,7 @@ bool pks_defer_line(struct pks_line *l, const struct pks_writer *w)
 			return why == DROPPED;
 		}
 	}
-	put(r, l->sb.buffer, n, l, w);
+	put(r, stamp, l->sb.buffer, n, l, w);
 	reserving = interrupted;
 	if (unlikely(atomic_load(&sleep_word) != AWAKE))
 		wake(pks_ring_used(ring) > ring->size / 2 ? NAP : IDLE);
