@@ -44,7 +44,7 @@ appears() {
 	pid=$!
 	appears "$E" alone
 	kill -0 "$pid"			# still asleep: the printer wrote it
-	! grep -q later "$E"
+	run ! grep -q later "$E"
 	wait "$pid"
 	file_is "$E" $'alone\nlater\n'
 	# The second line comes while the printer naps after the first: the
@@ -54,7 +54,7 @@ appears() {
 	pid=$!
 	appears "$E" two
 	kill -0 "$pid"
-	! grep -q three "$E"
+	run ! grep -q three "$E"
 	wait "$pid"
 	file_is "$E" $'one\ntwo\nthree\n'
 }

@@ -131,7 +131,7 @@ frame() {
 	frame 2 stack_outer
 	frame 3 main
 	# every line whole, at the default level, one frame each
-	! grep -qv '^<4>' "$ERR"
+	run ! grep -qv '^<4>' "$ERR"
 	[ "$(grep -c '^<4> ' "$ERR")" -ge 4 ]
 }
 

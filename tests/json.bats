@@ -49,7 +49,7 @@ untimed() {
 		PRINTK_SHIM_OUTPUT="stderr,file:$BATS_TEST_TMPDIR/log" "$FIX/emit" $'\0012boom\n'
 	cmp "$ERR" "$BATS_TEST_TMPDIR/log"
 	[ "$(jq -r .msg "$BATS_TEST_TMPDIR/log")" = boom ]
-	! grep -q $'\033' "$ERR"
+	run ! grep -q $'\033' "$ERR"
 }
 
 @test "json: 8 threads, every line an object, whole and in order per thread" {

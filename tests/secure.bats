@@ -74,7 +74,7 @@ checking the caller
 	as_user PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_PATCH=always PRINTK_SHIM_SYMBOLS=authorized:v
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
-	! grep -E '0x[0-9a-f]{6,}|\(nil\)' "$ERR"
+	run ! grep -E '0x[0-9a-f]{6,}|\(nil\)' "$ERR"
 	grep -qx 'printk-shim: debug: PRINTK_SHIM_PATCH=auto SYMBOLS=none' "$ERR"
 	grep -qx "printk-shim: debug: printk: $(size_of "$SECDIR/libkcompat.so" printk) bytes (.symtab): interposed: the dynamic linker routes its calls to the shim; not patched" "$ERR"
 	[ "$(grep -c authorized "$ERR")" -eq 1 ]

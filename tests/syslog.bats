@@ -266,7 +266,9 @@ restart_check() {
 	echo "# delivered=$delivered fallback=$fallback lost=$lost twice=$twice" \
 		"(before the kill $before_kill, after the restart $((delivered - at_restart)))" >&3
 	same <(flood_lines 2 2000 | sort) "$all"
-	[ "$before_kill" -ge 400 ] && [ "$fallback" -ge 400 ] && [ "$delivered" -gt "$at_restart" ]
+	[ "$before_kill" -ge 400 ]
+	[ "$fallback" -ge 400 ]
+	[ "$delivered" -gt "$at_restart" ]
 	# one warning for the one outage, and one when it ends, with the count
 	run grep -v '^t' "$err"
 	[ "${#lines[@]}" -eq 2 ]

@@ -33,7 +33,7 @@ check() {
 
 @test "threads: without the shim the same program tears lines (the baseline)" {
 	capture "$FIX/threads" 8 2000
-	! check 8 2000 "$ERR" >/dev/null
+	run ! check 8 2000 "$ERR" >/dev/null
 }
 
 @test "threads: whole lines also to a file output shared by all threads" {
