@@ -10,6 +10,7 @@
 #
 # Each run starts from the seed corpus in the source tree
 # (tests/fuzz/corpus/TARGET) and keeps what it finds in tests/fuzz/work.
+# Targets run side by side, as many at a time as there are CPUs.
 # Without a clang that links libFuzzer, it says so and does nothing.
 set -eu
 
@@ -47,8 +48,11 @@ for t in $TARGETS; do
 done
 [ "$what" = build ] && exit 0
 
-failed=0
-for t in $TARGETS; do
+# run TARGET: fuzz it for FUZZ_SECONDS, then print one line of its figures
+# (and where it failed). Targets run side by side, as many as there are CPUs,
+# each single-threaded: every target gets its seconds of a whole CPU.
+run() {
+	t=$1
 	mkdir -p "$work/$t"
 	dict=
 	[ -f "$s/tests/fuzz/$t.dict" ] && dict="-dict=$s/tests/fuzz/$t.dict"
@@ -61,11 +65,26 @@ for t in $TARGETS; do
 		/^stat::number_of_executed_units/ { runs = $2 }
 		/^stat::average_exec_per_sec/ { eps = $2 }
 		END { printf "fuzz-%s: %d runs, %d exec/s, %d new inputs kept, %s\n", t, runs, eps, corpus,
-			st ? "FAILED (status " st ")" : "no crash" }' "$logs/$t.log"
+			st ? "FAILED (status " st ")" : "no crash" }' "$logs/$t.log" >"$logs/$t.sum"
 	if [ $st -ne 0 ]; then
-		failed=1
-		grep -m1 -A30 'ERROR\|==ERROR\|fuzz-' "$logs/$t.log" | head -40
-		ls "$logs/$t-"* 2>/dev/null || true
+		grep -m1 -A30 'ERROR\|==ERROR\|fuzz-' "$logs/$t.log" | head -40 >>"$logs/$t.sum"
+		ls "$logs/$t-"* >>"$logs/$t.sum" 2>/dev/null || true
+	fi
+	return $st
+}
+
+cpus=$(nproc 2>/dev/null || echo 1)
+failed=0
+pids=
+for t in $TARGETS; do
+	run "$t" &
+	pids="$pids $!"
+	# shellcheck disable=SC2086
+	if [ "$(echo $pids | wc -w)" -ge "$cpus" ]; then
+		for p in $pids; do wait "$p" || failed=1; done
+		pids=
 	fi
 done
+for p in $pids; do wait "$p" || failed=1; done
+for t in $TARGETS; do cat "$logs/$t.sum"; done
 exit $failed
