@@ -13,15 +13,16 @@
 #          among them, or pthread_atfork)
 #
 # Builds go to $SANITIZE_DIR (default /tmp/printk-shim-sanitize), with
-# $JOBS jobs (default 2). A source tree configured in place cannot host a
-# VPATH build; its files (not its build products) are copied first.
+# $JOBS jobs (default: the number of CPUs). A source tree configured in
+# place cannot host a VPATH build; its files (not its build products) are
+# copied first.
 # Exits non-zero if any test failed; prints "N passed, N failed" per build
 # and for all of them.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=${SANITIZE_DIR:-/tmp/printk-shim-sanitize}
-jobs=${JOBS:-2}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 what=${1:-all}
 
 mkdir -p "$work"
