@@ -8,7 +8,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 #include "patch/patch.h"
 
 #include <dlfcn.h>

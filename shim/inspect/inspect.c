@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * printk-shim --index and --check: a binary's file read, never run
- * (patch/elfsym.c reads it). --index prints the .printk_index records the
+ * (elf/elf.c reads it). --index prints the .printk_index records the
  * headers leave, in the kernel's debugfs format, or for a binary built
  * without them the read-only strings that start with a level marker;
  * --check says, per binary and the libraries it names, whether its printk
@@ -11,8 +11,9 @@
  */
 #include "inspect/inspect.h"
 #include "base/sym.h"
+#include "core/level.h"
 #include "patch/arch.h"
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 #include "patch/why.h"
 
 #include <elf.h>
@@ -117,7 +118,7 @@ static int by_place(const void *a, const void *b)
 static const char unknown[] = "?";	/* a field whose pointer leads nowhere */
 
 /* The string field @i of the record at @p: NULL when it is 0, unknown when it leads nowhere. */
-static const char *field_str(const struct pks_elf_image *im, const unsigned char *p, int i)
+static const char *field_str(struct pks_elf_image *im, const unsigned char *p, int i)
 {
 	unsigned ps = pks_elf_ptrsize(im);
 	uint64_t a = pks_elf_word(im, p + (size_t)i * ps, ps);
@@ -149,7 +150,7 @@ static void print_entry(FILE *out, const struct entry *e)
  * fields, the line an unsigned int in the fourth. Those without a format
  * (a call whose format was no literal) are left out, as the kernel does.
  */
-static void print_records(FILE *out, const struct pks_elf_image *im, const unsigned char *sec,
+static void print_records(FILE *out, struct pks_elf_image *im, const unsigned char *sec,
 			  size_t size)
 {
 	size_t stride = 6 * (size_t)pks_elf_ptrsize(im), n = 0;
@@ -178,47 +179,36 @@ static void print_records(FILE *out, const struct pks_elf_image *im, const unsig
 	free(e);
 }
 
-/* A string of read-only data that starts with a level marker, and more than markers. */
-static bool print_marked(FILE *out, const char *s)
+/* A string of read-only data that starts with level markers before text that looks like a format. */
+static int print_marked(void *arg, const char *s)
 {
+	FILE *out = arg;
 	int level = LOGLEVEL_DEFAULT;
 	bool cont = false;
-	size_t skip = parse_prefix(s, &level, &cont);
+	size_t skip;
 
-	if (skip == 0 || s[skip] == '\0')
-		return false;
+	if (!pks_level_marked(s))
+		return 0;
 	if (!out)
-		return true;
+		return 1;	/* one is enough to know */
+	skip = parse_prefix(s, &level, &cont);
 	print_level(out, level, cont);
 	fputs(" ?:? ? \"", out);
 	escape(out, s + skip);
 	fputs("\"\n", out);
-	return true;
+	return 0;
 }
 
 /*
  * Without the index: every NUL-terminated string of the allocated,
  * read-only, non-executable sections that starts where a string can (at
- * the section's start or after a NUL) with a level marker, in file order.
- * Return: how many, listed on @out unless it is NULL.
+ * the section's start or after a NUL) with level markers before text that
+ * looks like a format (core/level.c), in file order, listed on @out.
+ * With @out NULL: whether there is one.
  */
-static size_t print_partial(FILE *out, const struct pks_elf_image *im)
+static bool print_partial(FILE *out, const struct pks_elf_image *im)
 {
-	struct pks_elf_sect s;
-	size_t n = 0;
-
-	for (unsigned i = 1; pks_elf_sect_at(im, i, &s); i++) {
-		if (s.type != SHT_PROGBITS || !s.bytes || !(s.flags & SHF_ALLOC) ||
-		    (s.flags & (SHF_WRITE | SHF_EXECINSTR)))
-			continue;
-		for (size_t off = 0; off + 2 < s.size; off++) {
-			const unsigned char *p = s.bytes + off;
-
-			if (p[0] == SOH && (off == 0 || p[-1] == '\0') && memchr(p, '\0', s.size - off))
-				n += print_marked(out, (const char *)p);
-		}
-	}
-	return n;
+	return pks_elf_rodata_strings(im, SOH, print_marked, out) != 0;
 }
 
 /* One line on stderr for a file that cannot be read as ELF: what, what was expected, what is done. */
@@ -227,7 +217,7 @@ static int cannot(const char *opt, const char *path, int err)
 	fprintf(stderr, "printk-shim: %s: '", opt);
 	escape(stderr, path);
 	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
-		err == -ENOEXEC ? "not an ELF file" : strerror(-err));
+		pks_elf_strerror(err));
 	return PKS_INSPECT_ERROR;
 }
 
@@ -431,7 +421,7 @@ static const struct { unsigned machine; const char *triplet; } triplets[] = {
  * @origin, as the dynamic linker would for @exe: the first of its class
  * and machine. Return: true with @lib open.
  */
-static bool open_in(const struct pks_elf_image *exe, const char *dirs, const char *origin,
+static bool open_in(struct pks_elf_image *exe, const char *dirs, const char *origin,
 		    const char *name, struct pks_elf_image *lib)
 {
 	char path[4096];
@@ -458,7 +448,7 @@ static bool open_in(const struct pks_elf_image *exe, const char *dirs, const cha
  * DT_RPATH (without DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, then the
  * default directories; /etc/ld.so.cache is not read.
  */
-static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, const char *name,
+static bool open_needed(struct pks_elf_image *exe, const char *exe_path, const char *name,
 			struct pks_elf_image *lib)
 {
 	char origin[4096], defaults[512] = "";
@@ -491,7 +481,7 @@ static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, c
  * LD_PRELOAD away from all of them.
  * Return: whether its printk calls reach the shim.
  */
-static bool verdict(const struct pks_elf_image *im, const char *path, const struct stat *st,
+static bool verdict(struct pks_elf_image *im, const char *path, const struct stat *st,
 		    FILE *out)
 {
 	uint64_t flags1 = 0, strtab = 0, needed[64];

@@ -7,7 +7,7 @@
  * order (a shim loaded by dlopen); also every definition of a
  * PRINTK_SHIM_SYMBOLS name, which the shim does not export (with
  * PRINTK_SHIM_PATCH=always, every definition found). Once, before main, each
- * loaded object's file is read (.symtab, else .dynsym: elfsym.c) for
+ * loaded object's file is read (.symtab, else .dynsym: elf/elf.c) for
  * definitions of the wanted names, and the entry of each that needs it is
  * overwritten with a jump to the shim's entry of the same prototype (printk
  * or vprintk), after a landing pad (endbr64, bti) which stays. Every call
@@ -27,7 +27,7 @@
 #include "base/say.h"
 #include "base/sym.h"
 #include "patch/arch.h"
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 #include "patch/why.h"
 
 #include <elf.h>
@@ -243,16 +243,13 @@ static void note_exe(const struct pks_elf *e, const char *path)
  * ld.so run as a program, not a library replaced on disk). */
 static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e)
 {
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)e->base;
-	const ElfW(Phdr) *ph, *mem = info->dlpi_phdr;
+	const ElfW(Phdr) *mem = info->dlpi_phdr;
+	struct pks_elf_seg s;
 
-	if (eh->e_phnum != info->dlpi_phnum || eh->e_phentsize != sizeof(*ph) ||
-	    eh->e_phoff > e->size || (size_t)eh->e_phnum * sizeof(*ph) > e->size - eh->e_phoff)
+	if (e->im.phnum != info->dlpi_phnum)
 		return false;
-	ph = (const ElfW(Phdr) *)(e->base + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type != mem[i].p_type || ph[i].p_vaddr != mem[i].p_vaddr ||
-		    ph[i].p_memsz != mem[i].p_memsz)
+	for (unsigned i = 0; pks_elf_seg_at(&e->im, i, &s); i++)
+		if (s.type != mem[i].p_type || s.vaddr != mem[i].p_vaddr || s.memsz != mem[i].p_memsz)
 			return false;
 	return true;
 }

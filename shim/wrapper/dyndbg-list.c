@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * printk-shim --dyndbg-list BINARY...: each struct _ddebug in a binary's
- * __dyndbg section, read from the file (patch/elfsym.c applies the relative
+ * __dyndbg section, read from the file (elf/elf.c applies the relative
  * relocations), printed as the kernel's control file prints a call site,
  * with the flags that PRINTK_SHIM_DYNDBG would give it (printk-shim(1)).
  * A descriptor is four pointers and two 32-bit words, 8-byte aligned, in
@@ -9,7 +9,7 @@
  */
 #include "wrapper/dyndbg-list.h"
 #include "core/dyndbg.h"
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 
 #include <errno.h>
 #include <stdint.h>

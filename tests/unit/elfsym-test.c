@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of shim/patch/elfsym.c's inspection reader: a section's
+ * Unit tests of shim/elf/elf.c's inspection reader: a section's
  * pointers as the loader would relocate them, and the strings they lead to,
  * in tests/fixtures/elfsym-data.c built PIE, non-PIE and shared, 64-bit
  * with $CC and 32-bit with i686-linux-gnu-gcc, and with the section's bytes
@@ -8,7 +8,7 @@
  * writes them; files that are not ELF, cut short or scrambled get an error
  * or NULL, never a crash.
  */
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 #include "tap.h"
 
 #include <elf.h>
@@ -63,7 +63,7 @@ static uint64_t ptr_at(const unsigned char *p, unsigned size)
 	return v;
 }
 
-static const char *str_at(const struct pks_elf_image *im, const unsigned char *p)
+static const char *str_at(struct pks_elf_image *im, const unsigned char *p)
 {
 	const char *s = pks_elf_string(im, ptr_at(p, pks_elf_ptrsize(im)));
 
