@@ -192,9 +192,13 @@ void pks_report_debug(const struct pks_sym *syms)
 
 /**
  * pks_report_unreached() - at exit, when no call ever reached the shim: say
- * so, once: that the executable defines printk itself and it was not
- * patched, the case LD_PRELOAD cannot help; else, in the process the
- * printk-shim command ran, that the shim went unused, and why if it is known.
+ * so, once, when what the executable's file says means a printk exists that
+ * cannot reach it: the executable defines printk itself and it was not
+ * patched, the case LD_PRELOAD cannot help; or, in the process the
+ * printk-shim command ran, it is stripped with formats among its strings
+ * (pks_patch_exe_opaque()). A program without printk, a shell running a
+ * script above all, and one whose printk is reached but was not called,
+ * get nothing.
  */
 void pks_report_unreached(const struct pks_sym *syms)
 {
@@ -212,12 +216,7 @@ void pks_report_unreached(const struct pks_sym *syms)
 			 syms[i].name, exe);
 		return;
 	}
-	if (!pks_config()->wrapped)
-		return;
-	if ((exe = pks_patch_exe_opaque()))
+	if (pks_config()->wrapped && (exe = pks_patch_exe_opaque()))
 		pks_warn("no printk call reached the shim: %s is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)",
 			 exe);
-	else
-		pks_warn("no printk call reached the shim in %s, the program the printk-shim command ran (see PRINTK_SHIM_DEBUG=1)",
-			 (exe = pks_patch_exe()) ? exe : program_invocation_name);
 }

@@ -27,6 +27,7 @@
 #include "base/say.h"
 #include "base/sym.h"
 #include "patch/arch.h"
+#include "core/level.h"
 #include "elf/elf.h"
 #include "patch/why.h"
 
@@ -84,6 +85,8 @@ static struct site sites[SITES_MAX];
 static int nsites;
 static bool exe_read;		/* the executable's file was read: what follows holds */
 static bool exe_stripped;	/* the executable has no .symtab */
+static bool exe_proc;		/* it was read as /proc/self/exe */
+static int exe_formats;		/* its strings hold a marked format: 0 not known yet, 1, -1 */
 static char exe_path[4096];
 
 /* An object whose .dynsym asks for standard names (PRINTK_SHIM_DEBUG only). */
@@ -231,6 +234,7 @@ static void note_exe(const struct pks_elf *e, const char *path)
 	}
 	exe_path[n] = '\0';
 	exe_read = true;
+	exe_proc = !strcmp(path, "/proc/self/exe");
 	exe_stripped = !e->symtab;
 	for (int w = 0; w < nwants; w++) {
 		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
@@ -647,11 +651,32 @@ int pks_patch_importers(const char *name, char *list, size_t size)
 	return n;
 }
 
+static int marked(void *arg, const char *s)
+{
+	(void)arg;
+	return pks_level_marked(s) != 0;
+}
+
+/* Does the executable's read-only data hold a format with level markers (core/level.c)? */
+static bool exe_has_formats(void)
+{
+	struct pks_elf_image im;
+
+	if (!exe_formats && !pks_elf_open(&im, exe_proc ? "/proc/self/exe" : exe_path)) {
+		exe_formats = pks_elf_rodata_strings(&im, '\001', marked, NULL) ? 1 : -1;
+		pks_elf_close(&im);
+	}
+	return exe_formats > 0;
+}
+
 /**
  * pks_patch_exe_opaque() - Return: the executable's path when the start-up
- * scan read it and it tells nothing of its printk: stripped (no .symtab),
- * neither importing nor exporting any standard name. A printk of its own,
- * if it has one, can then be neither seen nor patched. NULL otherwise.
+ * scan read it and what it says of its printk cannot be checked: stripped
+ * (no .symtab), neither importing nor exporting any standard name, and
+ * with a format after level markers among its strings. A printk of its
+ * own, if it has one, can then be neither seen nor patched. NULL otherwise,
+ * as for a shell, whose strings have no format.
+ * Context: start-up or exit; it reads the file the first time.
  */
 const char *pks_patch_exe_opaque(void)
 {
@@ -663,7 +688,7 @@ const char *pks_patch_exe_opaque(void)
 	for (int i = 0; i < nsites; i++)
 		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS)
 			return NULL;
-	return exe_path;
+	return exe_has_formats() ? exe_path : NULL;
 }
 
 /** pks_patch_exe() - Return: the executable's path, if the start-up scan read it, else NULL. */
