@@ -11,6 +11,7 @@
  */
 #include "inspect/inspect.h"
 #include "base/sym.h"
+#include "core/escape.h"
 #include "core/level.h"
 #include "patch/arch.h"
 #include "elf/elf.h"
@@ -36,34 +37,13 @@ static const char *const names[PKS_NSYMS] = {
 
 /* ---- the kernel's escaping and level markers ------------------------------ */
 
-/*
- * @s as the kernel's printk index shows a format (seq_escape_str() with
- * ESCAPE_ANY | ESCAPE_NAP | ESCAPE_APPEND and "\"\\"): printable ASCII
- * as it is but for '"' and '\\', \n \r \t \v \f \a \e by name, any other
- * byte as three octal digits.
- */
+/* @s as the kernel's printk index shows a format (core/escape.c). */
 static void escape(FILE *out, const char *s)
 {
-	static const char named[][2] = {
-		{ '\n', 'n' }, { '\r', 'r' }, { '\t', 't' }, { '\v', 'v' }, { '\f', 'f' },
-		{ '"', '"' }, { '\\', '\\' }, { '\a', 'a' }, { '\033', 'e' },
-	};
+	char one[PKS_ESCAPE_MAX];
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		size_t i;
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			fputc(c, out);
-			continue;
-		}
-		for (i = 0; i < sizeof(named) / sizeof(named[0]) && named[i][0] != (char)c; i++)
-			;
-		if (i < sizeof(named) / sizeof(named[0]))
-			fprintf(out, "\\%c", named[i][1]);
-		else
-			fprintf(out, "\\%03o", c);
-	}
+	for (; *s; s++)
+		fwrite(one, 1, pks_escape_byte(one, (unsigned char)*s), out);
 }
 
 /*
