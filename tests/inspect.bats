@@ -130,9 +130,10 @@ $INDEX"
 "
 }
 
-# check_is BINARY STATUS LINE: --check BINARY says LINE (after "BINARY: ") and exits STATUS.
+# check_is BINARY STATUS LINE: --check BINARY says LINE (after "BINARY: ") and exits STATUS,
+# within 10 s.
 check_is() {
-	capture "$WRAPPER" --check "$1"
+	capture timeout 10 "$WRAPPER" --check "$1"
 	[ "$status" -eq "$2" ] || { echo "status $status" >&2; return 1; }
 	file_is "$OUT" "$1: $3
 "
@@ -277,6 +278,93 @@ printk-shim: --check: '$TMP': Is a directory: expected an ELF program or shared 
 printk-shim: --check: '$TMP/script': not an ELF file: expected an ELF program or shared object; skipped
 printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or shared object; skipped
 "
+}
+
+@test "index, check, dyndbg-list: a FIFO is refused at once, one line on stderr, the others listed" {
+	mkfifo "$TMP/fifo"
+	for opt in --index --check; do
+		capture timeout 10 "$WRAPPER" $opt "$TMP/fifo" "$FIX/emit"
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: $opt: '$TMP/fifo': not a regular file: expected an ELF program or shared object; skipped
+"
+	done
+	file_is "$OUT" "$FIX/emit: interposed: it imports printk through the PLT
+"
+	capture timeout 10 "$WRAPPER" --dyndbg-list "$TMP/fifo" "$FIX/emit"
+	[ "$status" -eq 1 ]
+	out_is "# filename:lineno [module]function flags format
+# $FIX/emit: no dynamic debug call sites (no __dyndbg section)
+"
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/fifo: not a regular file; skipping it
+"
+}
+
+@test "check: a library it names replaced by a FIFO is passed over without blocking" {
+	mkdir "$TMP/lib"
+	mkfifo "$TMP/lib/libkcompat.so"
+	LD_LIBRARY_PATH=$TMP/lib capture timeout 10 "$WRAPPER" --check "$FIX/emit"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" "$FIX/emit: interposed: it imports printk through the PLT
+"
+	err_is ''
+}
+
+# crafted SO OUT NREL NHDR: SO with a block of NREL relative relocations
+# appended, and NHDR more SHT_RELA section headers, every one covering it.
+crafted() {
+	cat >"$TMP/craft.c" <<'EOF'
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	static unsigned char in[1 << 24];
+	FILE *f = fopen(argv[1], "rb"), *o = fopen(argv[2], "wb");
+	size_t n = fread(in, 1, sizeof(in), f), nrel = strtoul(argv[3], 0, 0), nhdr = strtoul(argv[4], 0, 0);
+	Elf64_Ehdr eh = *(Elf64_Ehdr *)in;
+	size_t rel = (n + 7) & ~(size_t)7;
+	Elf64_Shdr sh = { .sh_type = SHT_RELA, .sh_offset = rel, .sh_size = nrel * sizeof(Elf64_Rela),
+			  .sh_entsize = sizeof(Elf64_Rela) };
+
+	(void)argc;
+	fwrite(in, 1, n, o);
+	for (size_t i = n; i < rel; i++)
+		fputc(0, o);
+	for (size_t i = 0; i < nrel; i++) {	/* each lands outside every section */
+		Elf64_Rela r = { 0x40000000 + 8 * i, ELF64_R_INFO(0, R_X86_64_RELATIVE), 1 };
+		fwrite(&r, sizeof(r), 1, o);
+	}
+	fwrite(in + eh.e_shoff, sizeof(Elf64_Shdr), eh.e_shnum, o);
+	for (size_t i = 0; i < nhdr; i++)
+		fwrite(&sh, sizeof(sh), 1, o);
+	eh.e_shoff = rel + nrel * sizeof(Elf64_Rela);
+	eh.e_shnum += nhdr;
+	fseek(o, 0, SEEK_SET);
+	fwrite(&eh, sizeof(eh), 1, o);
+	return fclose(o) != 0;
+}
+EOF
+	$CC -O2 -o "$TMP/craft" "$TMP/craft.c" && "$TMP/craft" "$@"
+}
+
+@test "index, check, dyndbg-list: 8 MB of relocation headers over one block, each byte read once" {
+	[[ $(uname -m) == x86_64 ]] || skip "the crafted file is x86-64"
+	sites "$TMP/sites.so"
+	crafted "$TMP/sites.so" "$TMP/big.so" 170000 60000
+	[ "$(stat -c %s "$TMP/big.so")" -gt 7900000 ]
+	# Read as before, every section header applied to every section read,
+	# this took hours; linear, it takes milliseconds (make bench has no case).
+	capture timeout 10 "$WRAPPER" --index "$TMP/big.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" "$INDEX"
+	check_is "$TMP/big.so" 0 'interposed: it imports printk through the PLT'
+	capture timeout 10 "$WRAPPER" --dyndbg-list "$TMP/big.so"
+	[ "$status" -eq 0 ]
+	out_is '# filename:lineno [module]function flags format
+tests/fixtures/index-sites.c:31 [big]sites =_ "not built: %d\n"
+'
+
 }
 
 @test "index, check: without a BINARY, the usage error" {
