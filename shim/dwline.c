@@ -68,7 +68,7 @@ static int no_debuginfo(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
 #define FN(name, field) { name, offsetof(__typeof__(dw), field) }
 
 /* Every function, by name, into @dw; the callbacks libdw wants for a live process. */
-static bool load(void)
+static bool load_libdw(void)
 {
 	static const struct { const char *name; size_t at; } fns[] = {
 		FN("dwfl_begin", begin), FN("dwfl_report_begin", report_begin),
@@ -116,13 +116,9 @@ static void say_no_lines(void)
 	said = true;
 }
 
-/**
- * pks_dwline() - where the call that returns to @addr is in the source
- * @file: out, @size bytes: the file as the line table names it
- * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
- * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
- */
-enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
+/* pks_dwline(), libdw loaded first when @load, else only when it already is. */
+static enum pks_dwline lookup(const void *addr, char *file, size_t size, unsigned int *line,
+			      bool load)
 {
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NONE;
@@ -133,9 +129,9 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 
 	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
-	if (!state)
-		state = load() && report() ? 1 : -1;
-	if (state < 0)
+	if (!state && load)
+		state = load_libdw() && report() ? 1 : -1;
+	if (state <= 0)
 		goto out;
 	m = dw.addrmodule(dwfl, at);
 	if (!m && report())
@@ -146,10 +142,30 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 		snprintf(file, size, "%s", src);
 		*line = (unsigned int)n;
 		r = PKS_DW_FOUND;
-	} else {
+	} else if (load) {
 		say_no_lines();
 	}
 out:
 	pthread_mutex_unlock(&lock);
 	return r;
+}
+
+/**
+ * pks_dwline() - where the call that returns to @addr is in the source
+ * @file: out, @size bytes: the file as the line table names it
+ * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
+ * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
+ */
+enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
+{
+	return lookup(addr, file, size, line, true);
+}
+
+/**
+ * pks_dwline_loaded() - pks_dwline() for a diagnostic: only when a dynamic
+ * debug query has loaded libdw already, never loading it, and silent.
+ */
+enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, unsigned int *line)
+{
+	return lookup(addr, file, size, line, false);
 }
