@@ -467,16 +467,10 @@ const char *pks_elf_string(struct pks_elf_image *im, uint64_t addr)
 		else
 			hi = mid;
 	}
-	while (lo-- > 0) {	/* sections may nest in address, not in the file */
-		const struct pks_elf_span *s = &im->spans[lo];
-
-		if (addr - s->addr < s->size)
-			return addr - s->addr < s->term ?
-			       (const char *)im->base + s->offset + (addr - s->addr) : NULL;
-		if (lo + 1 < im->nspans && s->addr + s->size <= im->spans[lo + 1].addr)
-			break;
-	}
-	return NULL;
+	if (lo-- == 0 || addr - im->spans[lo].addr >= im->spans[lo].size)
+		return NULL;	/* loaded sections do not overlap; in a file where they do, one is asked */
+	addr -= im->spans[lo].addr;
+	return addr < im->spans[lo].term ? (const char *)im->base + im->spans[lo].offset + addr : NULL;
 }
 
 /** pks_elf_word() - Return: the @n-byte number (1, 2, 4 or 8) at @p, in the file's byte order. */
