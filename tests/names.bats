@@ -57,3 +57,14 @@ probe_size() {
 	err_is 'debug from the probe
 '
 }
+
+@test "names: the lint location adds file:line once a dynamic debug query has loaded DWARF" {
+	local line
+	line=$(grep -n 'printk("b\\n")' "$abs_top_srcdir/tests/fixtures/names.c" | cut -d: -f1)
+	capture shim env PRINTK_SHIM_LINT=1 PRINTK_SHIM_DYNDBG='file names.c +p' "$FIX/names" debug lint
+	[ "$status" -eq 0 ]
+	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\) at (.*/)?tests/fixtures/names\\.c:$line: fragment \"b\\\\n\" continues" "$ERR"
+	# without a query, lint never loads libdw itself: no file and line
+	capture shim env PRINTK_SHIM_LINT=1 "$FIX/names" lint
+	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\): fragment" "$ERR"
+}
