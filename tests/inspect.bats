@@ -173,6 +173,17 @@ check_is() {
 		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
 }
 
+@test "check: a library's name from the file is escaped as --index escapes" {
+	local name=$'libn\nforged: patched.so'
+	mkdir "$TMP/lib"
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \
+		'int lib(void) { return printk("\0016x\n"); }' >"$TMP/lib/n.c"
+	$CC -O2 -fPIC -shared -Wl,-soname,"$name" -o "$TMP/lib/$name" "$TMP/lib/n.c"
+	program "$TMP/uses" 'int lib(void); int main(void) { return lib(); }' "$TMP/lib/$name"
+	LD_LIBRARY_PATH=$TMP/lib check_is "$TMP/uses" 0 \
+		"interposed: its library libn\\nforged: patched.so exports printk, and the shim's comes first in the lookup order"
+}
+
 @test "check: a library that binds its own calls (hidden) is patched" {
 	check_is "$FIX/.libs/libpatch-hidden.so" 0 \
 		'patched: it defines printk itself (.symtab); the shim writes a jump at its entry'

@@ -476,11 +476,12 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 	for (unsigned i = 0; i < n; i++) {
 		const char *name = pks_elf_string(im, strtab + needed[i]);
 		struct pks_elf_image lib;
-		char who[160];
+		char who[160] = "its library ";
 
 		if (!name || !open_needed(im, path, name, &lib))
 			continue;
-		snprintf(who, sizeof(who), "its library %s", name);
+		/* a name from the file, escaped as --index escapes, so no newline forges a line */
+		pks_escape(who + strlen(who), sizeof(who) - strlen(who), name);
 		object(&lib, false, who, &lv);
 		if (lv.reach > v.reach)
 			v = lv;
