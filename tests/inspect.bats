@@ -320,8 +320,10 @@ printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or sh
 	err_is ''
 }
 
-# crafted SO OUT NREL NHDR: SO with a block of NREL relative relocations
-# appended, and NHDR more SHT_RELA section headers, every one covering it.
+# crafted SO OUT NREL NHDR [rodata]: SO with a block of NREL relative
+# relocations appended, and NHDR more SHT_RELA section headers, every one
+# covering it; with rodata, the block is as many bytes of read-only data,
+# one marked format and zeros, under NHDR SHT_PROGBITS headers.
 crafted() {
 	cat >"$TMP/craft.c" <<'EOF'
 #include <elf.h>
@@ -337,15 +339,21 @@ int main(int argc, char **argv)
 	size_t rel = (n + 7) & ~(size_t)7;
 	Elf64_Shdr sh = { .sh_type = SHT_RELA, .sh_offset = rel, .sh_size = nrel * sizeof(Elf64_Rela),
 			  .sh_entsize = sizeof(Elf64_Rela) };
+	int rodata = argc > 5 && !strcmp(argv[5], "rodata");
 
-	(void)argc;
 	fwrite(in, 1, n, o);
 	for (size_t i = n; i < rel; i++)
 		fputc(0, o);
 	for (size_t i = 0; i < nrel; i++) {	/* each lands outside every section */
 		Elf64_Rela r = { 0x40000000 + 8 * i, ELF64_R_INFO(0, R_X86_64_RELATIVE), 1 };
-		fwrite(&r, sizeof(r), 1, o);
+		static const char fmt[sizeof(r)] = "\0013crafted %d\n";
+
+		fwrite(rodata ? (const void *)(i ? (const char[sizeof(r)]){ 0 } : fmt) : (const void *)&r,
+		       sizeof(r), 1, o);
 	}
+	if (rodata)
+		sh = (Elf64_Shdr){ .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC, .sh_addr = 0x40000000,
+				   .sh_offset = rel, .sh_size = nrel * sizeof(Elf64_Rela) };
 	fwrite(in + eh.e_shoff, sizeof(Elf64_Shdr), eh.e_shnum, o);
 	for (size_t i = 0; i < nhdr; i++)
 		fwrite(&sh, sizeof(sh), 1, o);
@@ -376,6 +384,17 @@ EOF
 tests/fixtures/index-sites.c:31 [big]sites =_ "not built: %d\n"
 '
 
+}
+
+@test "index: 8 MB of read-only section headers over one block, each byte read once" {
+	[[ $(uname -m) == x86_64 ]] || skip "the crafted file is x86-64"
+	sites "$TMP/plain.so" -DPKS_NO_PRINTK_INDEX
+	crafted "$TMP/plain.so" "$TMP/big.so" 170000 60000 rodata
+	[ "$(stat -c %s "$TMP/big.so")" -gt 7900000 ]
+	capture timeout 10 "$WRAPPER" --index "$TMP/big.so"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '' "$OUT")" -eq 13 ]
+	[ "$(grep -c '^<3> ?:? ? "crafted %d\\n"$' "$OUT")" -eq 1 ]
 }
 
 @test "index, check: without a BINARY, the usage error" {
