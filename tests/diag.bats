@@ -93,6 +93,15 @@ steady_err() {
 		echo .)"
 }
 
+@test "diag: DEBUG on a stripped program without printk or formats: nothing is said to be unseen" {
+	local true_path
+	true_path=$(readlink -f "$(type -P true)")
+	capture shim env PRINTK_SHIM_DEBUG=1 "$true_path"
+	[ "$status" -eq 0 ]
+	! grep -q 'is stripped' "$ERR"
+	[ "$(grep -c ': no loaded object imports or defines it$' "$ERR")" -eq 5 ]
+}
+
 @test "diag: a stripped executable with its own printk, run by the wrapper: one warning at exit" {
 	local exe
 	exe=$(stripped selfdef)
