@@ -672,10 +672,10 @@ int pks_elf_rodata_strings(const struct pks_elf_image *im, char first, pks_elf_s
 
 /* ---- the native view ---------------------------------------------------- */
 
-/* A table of @n <link.h> records at @p, if it is aligned for them. */
-static const void *aligned(const unsigned char *p, size_t align)
+/* Is @p aligned to @align, as a <link.h> table must be to be read in place? */
+static bool aligned(const unsigned char *p, size_t align)
 {
-	return (uintptr_t)p % align ? NULL : p;
+	return (uintptr_t)p % align == 0;
 }
 
 /* The native symbol table (.dynsym when @dynamic, else .symtab) of @e's image, if sound. */
@@ -699,9 +699,10 @@ static void take(struct pks_elf *e, bool dynamic)
  */
 int pks_elf_map(struct pks_elf *e, const char *path)
 {
-	int err = pks_elf_open(&e->im, path);
+	struct pks_elf_image im;
+	int err = pks_elf_open(&im, path);
 
-	memset((char *)e + sizeof(e->im), 0, sizeof(*e) - sizeof(e->im));
+	*e = (struct pks_elf){ .im = im };
 	if (err && err != -ENOEXEC) {
 		errno = err == PKS_ELF_NOT_REGULAR ? ENODEV : -err;
 		return -1;

@@ -40,6 +40,7 @@ static bool (*_Atomic guard)(void);
 /** pks_elf_name_guard() - @may_read says whether a file may be read for the first time now. */
 void pks_elf_name_guard(bool (*may_read)(void))
 {
+	/* Relaxed, as its load in add(): set by a constructor, before any thread asks. */
 	atomic_store_explicit(&guard, may_read, memory_order_relaxed);
 }
 
@@ -99,11 +100,13 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 
 	if ((may && !may()) || pthread_mutex_trylock(&writer))
 		return NULL;
+	/* Relaxed: only the writer, who holds the lock, stores it. */
 	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
-	if (!(o = find(base)) && n < OBJS_MAX &&
-	    pks_elf_map(&objs[n].elf, main ? "/proc/self/exe" : map->l_name) == 0) {
-		if (!same_file(map, main, &objs[n].elf))
-			pks_elf_unmap(&objs[n].elf);	/* kept, without tables: not read again */
+	if (!(o = find(base)) && n < OBJS_MAX) {
+		/* A file that cannot be read or is not the object's is kept without tables: not read again. */
+		if (pks_elf_map(&objs[n].elf, main ? "/proc/self/exe" : map->l_name) == 0 &&
+		    !same_file(map, main, &objs[n].elf))
+			pks_elf_unmap(&objs[n].elf);
 		objs[n].base = base;
 		objs[n].bias = map->l_addr;
 		/* Pairs with the acquire in find(). */
