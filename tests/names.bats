@@ -68,3 +68,13 @@ probe_size() {
 	capture shim env PRINTK_SHIM_LINT=1 "$FIX/names" lint
 	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\): fragment" "$ERR"
 }
+
+@test "names: a program that ld.so runs is read by its own name, not ld.so's" {
+	local ldso
+	ldso=$(readelf -l "$FIX/names" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -x "$ldso" ] || skip "no $ldso"
+	capture shim "$ldso" "$FIX/names" pS
+	[ "$status" -eq 0 ]
+	err_is "port_probe+0x0/$(probe_size) port_probe port_probe+0x1/$(probe_size)
+"
+}

@@ -782,6 +782,23 @@ const void *pks_elf_bytes(const struct pks_elf *e, ElfW(Addr) vaddr, size_t n)
 	return NULL;
 }
 
+/**
+ * pks_elf_loaded_as() - are @e's program headers the @phnum ones @ph of a
+ * loaded object (type, address and size each)? Then the file is that
+ * object: not ld.so run as a program, not a library replaced on disk.
+ */
+bool pks_elf_loaded_as(const struct pks_elf *e, const ElfW(Phdr) *ph, size_t phnum)
+{
+	struct pks_elf_seg s;
+
+	if (e->im.phnum != phnum)
+		return false;
+	for (unsigned i = 0; pks_elf_seg_at(&e->im, i, &s); i++)
+		if (s.type != ph[i].p_type || s.vaddr != ph[i].p_vaddr || s.memsz != ph[i].p_memsz)
+			return false;
+	return true;
+}
+
 struct wanted {
 	const char *const *names;	/* NULL entries are skipped */
 	int n;

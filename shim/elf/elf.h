@@ -106,6 +106,7 @@ void pks_elf_unmap(struct pks_elf *e);
 int pks_elf_walk(const struct pks_elf *e, bool dynamic, pks_elf_visit *fn, void *arg);
 const ElfW(Sym) *pks_elf_find(const struct pks_elf *e, bool dynamic, const char *name);
 const void *pks_elf_bytes(const struct pks_elf *e, ElfW(Addr) vaddr, size_t n);
+bool pks_elf_loaded_as(const struct pks_elf *e, const ElfW(Phdr) *ph, size_t phnum);
 
 const char *pks_elf_exe_defines(const char *const *names, int n, int *which);
 

@@ -3,9 +3,11 @@
  * A code address's function, as kallsyms gives the kernel: dladdr1()'s
  * dynamic symbol when one spans it, else the object's file's .symtab
  * (static and hidden functions too; a program needs no -rdynamic), else
- * its .dynsym. Each object's file is mapped the first time an address in
- * it is asked for (elf/elf.c, which maps without malloc) and kept for the
- * process's life in a table that only grows. The first reading of a file
+ * its .dynsym. The program's file is /proc/self/exe, or AT_EXECFN when
+ * ld.so ran it; a file must have the loaded object's program headers.
+ * Each object's file is mapped the first time an address in it is asked
+ * for (elf/elf.c, which maps without malloc) and kept for the process's
+ * life in a table that only grows. The first reading of a file
  * never happens where the guard says no (a signal handler: the module's
  * init.c sets it), nor while another thread reads one: those get the
  * dynamic symbol only, and ask again next time.
@@ -23,6 +25,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #define OBJS_MAX 64	/* objects whose tables are kept; more get dynamic names only */
 
@@ -65,17 +68,13 @@ struct same {
 static int compare(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct same *c = arg;
-	struct pks_elf_seg seg;
 
 	(void)size;
 	if (info->dlpi_addr != c->map->l_addr ||
 	    (!c->main && strcmp(info->dlpi_name ? info->dlpi_name : "", c->map->l_name)))
 		return c->main;	/* the program is the first entry */
 	c->found = true;
-	c->same = c->elf->im.phnum == info->dlpi_phnum;
-	for (unsigned i = 0; c->same && pks_elf_seg_at(&c->elf->im, i, &seg); i++)
-		c->same = seg.type == info->dlpi_phdr[i].p_type &&
-			  seg.vaddr == info->dlpi_phdr[i].p_vaddr && seg.memsz == info->dlpi_phdr[i].p_memsz;
+	c->same = pks_elf_loaded_as(c->elf, info->dlpi_phdr, info->dlpi_phnum);
 	return 1;
 }
 
@@ -103,10 +102,17 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 	/* Relaxed: only the writer, who holds the lock, stores it. */
 	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
 	if (!(o = find(base)) && n < OBJS_MAX) {
-		/* A file that cannot be read or is not the object's is kept without tables: not read again. */
-		if (pks_elf_map(&objs[n].elf, main ? "/proc/self/exe" : map->l_name) == 0 &&
-		    !same_file(map, main, &objs[n].elf))
-			pks_elf_unmap(&objs[n].elf);
+		/* The program by AT_EXECFN when ld.so ran it; a file that cannot be read
+		 * or is not the object's is kept without tables: not read again. */
+		const char *tries[2] = { main ? "/proc/self/exe" : map->l_name,
+					 main ? (const char *)getauxval(AT_EXECFN) : NULL };
+
+		bool kept = false;
+
+		for (int i = 0; i < 2 && !kept; i++)
+			if (tries[i] && *tries[i] && pks_elf_map(&objs[n].elf, tries[i]) == 0 &&
+			    !(kept = same_file(map, main, &objs[n].elf)))
+				pks_elf_unmap(&objs[n].elf);
 		objs[n].base = base;
 		objs[n].bias = map->l_addr;
 		/* Pairs with the acquire in find(). */

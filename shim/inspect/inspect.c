@@ -3,7 +3,8 @@
  * printk-shim --index and --check: a binary's file read, never run
  * (elf/elf.c reads it). --index prints the .printk_index records the
  * headers leave, in the kernel's debugfs format, or for a binary built
- * without them the read-only strings that start with a level marker;
+ * without them the read-only strings that start with a level marker before
+ * text that looks like a format; every string from a file is escaped;
  * --check says, per binary and the libraries it names, whether its printk
  * calls will reach the shim, by the rules the patching code applies at
  * start-up (patch/why.h, and patch/arch.h for whether a jump fits).
@@ -13,8 +14,8 @@
 #include "base/sym.h"
 #include "core/escape.h"
 #include "core/level.h"
-#include "patch/arch.h"
 #include "elf/elf.h"
+#include "patch/arch.h"
 #include "patch/why.h"
 
 #include <elf.h>

@@ -26,9 +26,9 @@
 #include "config/config.h"
 #include "base/say.h"
 #include "base/sym.h"
-#include "patch/arch.h"
 #include "core/level.h"
 #include "elf/elf.h"
+#include "patch/arch.h"
 #include "patch/why.h"
 
 #include <elf.h>
@@ -243,21 +243,6 @@ static void note_exe(const struct pks_elf *e, const char *path)
 	}
 }
 
-/* The file has the loaded object's program headers: it is that object (not
- * ld.so run as a program, not a library replaced on disk). */
-static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e)
-{
-	const ElfW(Phdr) *mem = info->dlpi_phdr;
-	struct pks_elf_seg s;
-
-	if (e->im.phnum != info->dlpi_phnum)
-		return false;
-	for (unsigned i = 0; pks_elf_seg_at(&e->im, i, &s); i++)
-		if (s.type != mem[i].p_type || s.vaddr != mem[i].p_vaddr || s.memsz != mem[i].p_memsz)
-			return false;
-	return true;
-}
-
 /* For the report: which standard names the object at @path imports. */
 static void note_imports(const struct pks_elf *e, const char *path)
 {
@@ -287,7 +272,7 @@ static const char *open_object(struct pks_elf *e, const struct dl_phdr_info *inf
 	for (int i = 0; i < 2; i++) {
 		if (!tries[i] || !*tries[i] || pks_elf_map(e, tries[i]))
 			continue;
-		if (same_object(info, e))
+		if (pks_elf_loaded_as(e, info->dlpi_phdr, info->dlpi_phnum))
 			return tries[i];
 		pks_elf_unmap(e);
 	}
