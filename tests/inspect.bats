@@ -78,6 +78,17 @@ $(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
 "
 }
 
+@test "index: a file name from the records is escaped as the format is" {
+	printf '%s\n' '#include <linux/printk.h>' '#line 7 "evil\n<0> forged\033[2J.c"' \
+		'void f(void) { pr_info("x %d\n", 1); }' >"$TMP/evil.c"
+	$CC -O2 -I "$abs_top_srcdir/include" -fPIC -shared -o "$TMP/evil.so" "$TMP/evil.c"
+	capture "$WRAPPER" --index "$TMP/evil.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+<6> evil\n<0> forged\e[2J.c:7 f "x %d\n"
+'
+}
+
 @test "index: PKS_NO_PRINTK_INDEX: the strings with a level marker, said to be partial" {
 	sites "$TMP/plain.so" -DPKS_NO_PRINTK_INDEX
 	capture "$WRAPPER" --index "$TMP/plain.so"

@@ -119,7 +119,11 @@ static void print_entry(FILE *out, const struct entry *e)
 	else
 		skip = parse_prefix(e->fmt, &level, &cont);
 	print_level(out, level, cont);
-	fprintf(out, " %s:%u %s \"", e->file, e->line, e->func);
+	fputc(' ', out);
+	escape(out, e->file);	/* as every string from the file: none forges a line */
+	fprintf(out, ":%u ", e->line);
+	escape(out, e->func);
+	fputs(" \"", out);
 	if (e->prefix)
 		escape(out, e->prefix);
 	escape(out, e->fmt + skip);
