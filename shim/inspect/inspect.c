@@ -401,17 +401,23 @@ static const struct { unsigned machine; const char *triplet; } triplets[] = {
 	{ EM_S390, "s390x-linux-gnu" },
 };
 
+/* The directories of one list tried: real ones have a few, a crafted DT_RPATH millions. */
+#define SEARCH_MAX 64
+
 /*
  * Open library @name in the colon-separated @dirs, $ORIGIN standing for
  * @origin, as the dynamic linker would for @exe: the first of its class
- * and machine. Return: true with @lib open.
+ * and machine, among the first SEARCH_MAX directories. Return: true with
+ * @lib open.
  */
-static bool open_in(struct pks_elf_image *exe, const char *dirs, const char *origin,
+static bool open_in(const struct pks_elf_image *exe, const char *dirs, const char *origin,
 		    const char *name, struct pks_elf_image *lib)
 {
 	char path[4096];
+	int tried = 0;
 
-	for (const char *d = dirs; d && *d; d += strcspn(d, ":"), d += *d == ':') {
+	for (const char *d = dirs; d && *d && tried < SEARCH_MAX;
+	     d += strcspn(d, ":"), d += *d == ':', tried++) {
 		int len = (int)strcspn(d, ":");
 		bool o = !strncmp(d, "$ORIGIN", 7) || !strncmp(d, "${ORIGIN}", 9);
 		int skip = !o ? 0 : d[1] == '{' ? 9 : 7;
