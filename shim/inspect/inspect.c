@@ -87,7 +87,7 @@ struct entry {
 static int by_place(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
+	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);	/* one string, maybe megabytes */
 
 	if (c)
 		return c;

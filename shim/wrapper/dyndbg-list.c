@@ -36,7 +36,8 @@ static int by_place(const void *a, const void *b)
 {
 	const struct pks_dd_site *x = &((const struct site *)a)->s;
 	const struct pks_dd_site *y = &((const struct site *)b)->s;
-	int c = strcmp(x->filename ? x->filename : "", y->filename ? y->filename : "");
+	int c = x->filename == y->filename ? 0 :	/* one string, maybe megabytes */
+		strcmp(x->filename ? x->filename : "", y->filename ? y->filename : "");
 
 	return c ? c : (x->lineno > y->lineno) - (x->lineno < y->lineno);
 }
