@@ -68,7 +68,7 @@ static int no_debuginfo(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
 #define FN(name, field) { name, offsetof(__typeof__(dw), field) }
 
 /* Every function, by name, into @dw; the callbacks libdw wants for a live process. */
-static bool load_libdw(void)
+static bool load(void)
 {
 	static const struct { const char *name; size_t at; } fns[] = {
 		FN("dwfl_begin", begin), FN("dwfl_report_begin", report_begin),
@@ -116,9 +116,13 @@ static void say_no_lines(void)
 	said = true;
 }
 
-/* pks_dwline(), libdw loaded first when @load, else only when it already is. */
-static enum pks_dwline lookup(const void *addr, char *file, size_t size, unsigned int *line,
-			      bool load)
+/**
+ * pks_dwline() - where the call that returns to @addr is in the source
+ * @file: out, @size bytes: the file as the line table names it
+ * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
+ * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
+ */
+enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
 {
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NONE;
@@ -129,9 +133,9 @@ static enum pks_dwline lookup(const void *addr, char *file, size_t size, unsigne
 
 	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
-	if (!state && load)
-		state = load_libdw() && report() ? 1 : -1;
-	if (state <= 0)
+	if (!state)
+		state = load() && report() ? 1 : -1;
+	if (state < 0)
 		goto out;
 	m = dw.addrmodule(dwfl, at);
 	if (!m && report())
@@ -142,7 +146,7 @@ static enum pks_dwline lookup(const void *addr, char *file, size_t size, unsigne
 		snprintf(file, size, "%s", src);
 		*line = (unsigned int)n;
 		r = PKS_DW_FOUND;
-	} else if (load) {
+	} else {
 		say_no_lines();
 	}
 out:
@@ -151,21 +155,28 @@ out:
 }
 
 /**
- * pks_dwline() - where the call that returns to @addr is in the source
- * @file: out, @size bytes: the file as the line table names it
- * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
- * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
- */
-enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
-{
-	return lookup(addr, file, size, line, true);
-}
-
-/**
- * pks_dwline_loaded() - pks_dwline() for a diagnostic: only when a dynamic
- * debug query has loaded libdw already, never loading it, and silent.
+ * pks_dwline_loaded() - pks_dwline() for a diagnostic (the lint location):
+ * only when a dynamic debug query has loaded libdw already, for an object
+ * reported then; it never loads libdw, and says nothing when a line is not
+ * found. Return: PKS_DW_FOUND, else PKS_DW_NOT_NOW.
  */
 enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, unsigned int *line)
 {
-	return lookup(addr, file, size, line, false);
+	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
+	enum pks_dwline r = PKS_DW_NOT_NOW;
+	Dwfl_Module *m;
+	Dwfl_Line *l;
+	const char *src;
+	int n = 0;
+
+	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
+		return PKS_DW_NOT_NOW;
+	if (state > 0 && (m = dw.addrmodule(dwfl, at)) && (l = dw.getsrc(m, at)) &&
+	    (src = dw.lineinfo(l, NULL, &n, NULL, NULL, NULL)) && n > 0) {
+		snprintf(file, size, "%s", src);
+		*line = (unsigned int)n;
+		r = PKS_DW_FOUND;
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
 }
