@@ -153,3 +153,30 @@ out:
 	pthread_mutex_unlock(&lock);
 	return r;
 }
+
+/**
+ * pks_dwline_loaded() - pks_dwline() for a diagnostic (the lint location):
+ * only when a dynamic debug query has loaded libdw already, for an object
+ * reported then; it never loads libdw, and says nothing when a line is not
+ * found. Return: PKS_DW_FOUND, else PKS_DW_NOT_NOW.
+ */
+enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, unsigned int *line)
+{
+	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
+	enum pks_dwline r = PKS_DW_NOT_NOW;
+	Dwfl_Module *m;
+	Dwfl_Line *l;
+	const char *src;
+	int n = 0;
+
+	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
+		return PKS_DW_NOT_NOW;
+	if (state > 0 && (m = dw.addrmodule(dwfl, at)) && (l = dw.getsrc(m, at)) &&
+	    (src = dw.lineinfo(l, NULL, &n, NULL, NULL, NULL)) && n > 0) {
+		snprintf(file, size, "%s", src);
+		*line = (unsigned int)n;
+		r = PKS_DW_FOUND;
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}

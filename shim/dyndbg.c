@@ -10,7 +10,7 @@
  * Thread-safety: registration runs under the dynamic linker's lock; the
  * table is claimed slot by slot with compare-and-swap, never waits, takes
  * no memory and may be read from a signal handler. Naming a call site
- * uses dladdr(), as %pS does.
+ * uses elf/name.c, as %pS does.
  */
 #include "dyndbg.h"
 #include "dwline.h"
@@ -18,6 +18,7 @@
 #include "base/compiler.h"
 #include "base/say.h"
 #include "core/dyndbg.h"
+#include "elf/name.h"
 #include "core/level.h"
 #include "ctx/signals.h"
 #include "format/format.h"
@@ -188,17 +189,12 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 	errno = saved;
 }
 
-/* The function a return address is in, if a dynamic symbol spans it. */
+/* The function a return address is in: its dynamic symbol, else .symtab (elf/name.c). */
 static const char *function_of(const void *caller)
 {
-	const ElfW(Sym) *sym = NULL;
-	uintptr_t at = (uintptr_t)caller - 1;
-	Dl_info di;
+	struct pks_elf_name n;
 
-	if (!dladdr1((void *)at, &di, (void **)&sym, RTLD_DL_SYMENT) || !di.dli_sname || !sym ||
-	    at - (uintptr_t)di.dli_saddr >= sym->st_size)
-		return NULL;
-	return di.dli_sname;
+	return pks_elf_name((const char *)caller - 1, &n) ? n.name : NULL;
 }
 
 /* The names of a call site of code built without our headers, for struct pks_dd_site. */

@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
+#include "elf/name.h"
 #include "out/defer.h"
 #include "out/sink.h"
 #include "out/syslog.h"
@@ -37,10 +38,17 @@ void pks_init_first_call(const struct pks_config *c)
 	report_once(c);
 }
 
+/* elf/name.c maps an object's file for a name the first time outside a signal handler only. */
+static bool outside_handler(void)
+{
+	return pks_sigdepth() == 0;
+}
+
 __attribute__((constructor)) static void init(void)
 {
 	const struct pks_config *c;
 
+	pks_elf_name_guard(outside_handler);
 	pks_config_start();	/* first: the C library is ready, the configuration can be read */
 	c = pks_config();
 

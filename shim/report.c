@@ -5,10 +5,12 @@
  * PRINTK_SHIM_LINT. Thread-safety: the lint table is lock-free.
  */
 #include "report.h"
+#include "dwline.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
-#include "patch/elfsym.h"
+#include "elf/elf.h"
+#include "elf/name.h"
 #include "patch/patch.h"
 
 #include <dlfcn.h>
@@ -41,46 +43,47 @@ static int first_time(uintptr_t site)
 }
 
 /*
- * "symbol+0xoff (object)" for @p, or "0xaddr (object+0xoff)" without a
- * symbol. In a privileged (AT_SECURE) process never the address itself: its
- * caller would learn where the code is loaded.
+ * "symbol+0xoff (object)" for @p, the symbol from the dynamic table or
+ * .symtab (elf/name.c), or "0xaddr (object+0xoff)" without one. In a
+ * privileged (AT_SECURE) process never the address itself: its caller
+ * would learn where the code is loaded.
+ * Return: the length written.
  */
-static void where(const void *p, char *buf, size_t size)
+static int where(const void *p, char *buf, size_t size)
 {
 	bool secure = pks_config()->secure;
-	Dl_info info;
+	struct pks_elf_name n;
 
-	if (!dladdr(p, &info) || !info.dli_fname) {
-		if (secure)
-			snprintf(buf, size, "an address in no loaded object");
-		else
-			snprintf(buf, size, "%p", p);
-		return;
-	}
-	if (info.dli_sname)
-		snprintf(buf, size, "%s+0x%lx (%s)", info.dli_sname,
-			 (unsigned long)((const char *)p - (const char *)info.dli_saddr),
-			 info.dli_fname);
-	else if (secure)
-		snprintf(buf, size, "%s+0x%lx", info.dli_fname,
-			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
-	else
-		snprintf(buf, size, "%p (%s+0x%lx)", p, info.dli_fname,
-			 (unsigned long)((const char *)p - (const char *)info.dli_fbase));
+	if (!pks_elf_name(p, &n) || !n.obj)
+		return snprintf(buf, size, secure ? "an address in no loaded object" : "%p", p);
+	if (n.name)
+		return snprintf(buf, size, "%s+0x%lx (%s)", n.name,
+				(unsigned long)((uintptr_t)p - n.start), n.obj);
+	if (secure)
+		return snprintf(buf, size, "%s+0x%lx", n.obj, (unsigned long)((uintptr_t)p - n.obj_base));
+	return snprintf(buf, size, "%p (%s+0x%lx)", p, n.obj,
+			(unsigned long)((uintptr_t)p - n.obj_base));
 }
 
 /**
  * pks_report_lint() - a fragment that legacy mode joined without KERN_CONT
  * @site: the return address in the caller of printk
  * Reported once per call site; a 4.9+ kernel would have started a new line.
+ * The source file and line follow when a dynamic debug query has loaded
+ * DWARF's line tables already (dwline.c); lint never loads them.
  */
 void pks_report_lint(const void *site, const char *text, unsigned long n)
 {
-	char at[512];
+	char at[512], file[256];
+	unsigned int line;
+	int len;
 
 	if (!first_time((uintptr_t)site))
 		return;
-	where(site, at, sizeof(at));
+	len = where(site, at, sizeof(at));
+	if (len >= 0 && (size_t)len < sizeof(at) &&
+	    pks_dwline_loaded(site, file, sizeof(file), &line) == PKS_DW_FOUND)
+		snprintf(at + len, sizeof(at) - (size_t)len, " at %s:%u", file, line);
 	pks_say("lint", "%s: fragment \"%.*s\" continues a line without KERN_CONT; a 4.9+ kernel starts a new line here",
 		at, (int)(n > 60 ? 60 : n), text);
 }
@@ -192,9 +195,13 @@ void pks_report_debug(const struct pks_sym *syms)
 
 /**
  * pks_report_unreached() - at exit, when no call ever reached the shim: say
- * so, once: that the executable defines printk itself and it was not
- * patched, the case LD_PRELOAD cannot help; else, in the process the
- * printk-shim command ran, that the shim went unused, and why if it is known.
+ * so, once, when what the executable's file says means a printk exists that
+ * cannot reach it: the executable defines printk itself and it was not
+ * patched, the case LD_PRELOAD cannot help; or, in the process the
+ * printk-shim command ran, it is stripped with formats among its strings
+ * (pks_patch_exe_opaque()). A program without printk, a shell running a
+ * script above all, and one whose printk is reached but was not called,
+ * get nothing.
  */
 void pks_report_unreached(const struct pks_sym *syms)
 {
@@ -212,12 +219,7 @@ void pks_report_unreached(const struct pks_sym *syms)
 			 syms[i].name, exe);
 		return;
 	}
-	if (!pks_config()->wrapped)
-		return;
-	if ((exe = pks_patch_exe_opaque()))
+	if (pks_config()->wrapped && (exe = pks_patch_exe_opaque()))
 		pks_warn("no printk call reached the shim: %s is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)",
 			 exe);
-	else
-		pks_warn("no printk call reached the shim in %s, the program the printk-shim command ran (see PRINTK_SHIM_DEBUG=1)",
-			 (exe = pks_patch_exe()) ? exe : program_invocation_name);
 }

@@ -303,7 +303,7 @@ two x
 	[ "$status" -eq 0 ]
 	out_is "# filename:lineno [module]function flags format
 $SRC:26 [dd-built]alpha =_ \"alpha %d\\n\"
-$SRC:31 [dd-built]beta =_ \"beta \"%s\"\\tend\\n\"
+$SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
 $SRC:39 [dd-built]dev =_ \"dev %d\\n\"
 $SRC:46 [dd-built]net =_ \"link %s\\n\"
 $SRC:51 [dd-built]hex =_ \"hx: \"
@@ -319,7 +319,7 @@ $LIBSRC:19 [libddlib]ddlib_hello =_ \"hello %d\\n\"
 	[ "$status" -eq 0 ]
 	out_is "# filename:lineno [module]function flags format
 $SRC:26 [dd-built-debug]alpha =p \"alpha %d\\n\"
-$SRC:31 [dd-built-debug]beta =mfslt \"beta \"%s\"\\tend\\n\"
+$SRC:31 [dd-built-debug]beta =mfslt \"beta \\\"%s\\\"\\tend\\n\"
 $SRC:39 [dd-built-debug]dev =pmfslt \"dev %d\\n\"
 $SRC:46 [dd-built-debug]net =mfslt \"link %s\\n\"
 $SRC:51 [dd-built-debug]hex =p \"hx: \"
@@ -328,7 +328,7 @@ $SRC:57 [dd-built-debug]rate =p \"rate %d\\n\"
 	capture env PRINTK_SHIM_DYNDBG='func beta +x; func alpha +f' "$WRAPPER" --dyndbg-list "$FIX/dd-built"
 	out_is "# filename:lineno [module]function flags format
 $SRC:26 [dd-built]alpha =f \"alpha %d\\n\"
-$SRC:31 [dd-built]beta =_ \"beta \"%s\"\\tend\\n\"
+$SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
 $SRC:39 [dd-built]dev =_ \"dev %d\\n\"
 $SRC:46 [dd-built]net =_ \"link %s\\n\"
 $SRC:51 [dd-built]hex =_ \"hx: \"
@@ -350,6 +350,24 @@ $SRC:57 [dd-built]rate =_ \"rate %d\\n\"
 	[ "$status" -eq 125 ]
 	err_is 'printk-shim: --dyndbg-list needs a BINARY
 '
+}
+
+@test "dyndbg: --dyndbg-list escapes every string from the file as --index does" {
+	# One descriptor whose four strings hold a newline (a forged site line),
+	# an OSC title sequence, a quote, a backslash and a byte above 0x7f.
+	cat >"$BATS_TEST_TMPDIR/forge.c" <<'EOF'
+struct dd { const char *mod, *func, *file, *fmt; unsigned int line, flags; } __attribute__((aligned(8)));
+__attribute__((used, section("__dyndbg"))) static struct dd d = {
+	"m\nx.c:1 [m]f =p \"forged", "f\033]0;owned\007", "a\"b\\c\377.c", "fmt\n\033[2J\"%s\"", 7, 0 };
+int main(void) { return 0; }
+EOF
+	$CC -O2 -o "$BATS_TEST_TMPDIR/forge" "$BATS_TEST_TMPDIR/forge.c"
+	capture "$WRAPPER" --dyndbg-list "$BATS_TEST_TMPDIR/forge"
+	[ "$status" -eq 0 ]
+	out_is '# filename:lineno [module]function flags format
+a\"b\\c\377.c:7 [m\nx.c:1 [m]f =p \"forged]f\e]0;owned\a =_ "fmt\n\e[2J\"%s\""
+'
+	err_is ''
 }
 
 @test "dyndbg: --dyndbg-list reads a 32-bit object" {

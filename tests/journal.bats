@@ -58,6 +58,14 @@ jshim() {
 	[ "$got" = '["acme: temperature 72 C","4","1","journal-site","'"$pid"'","'"$pid"'","warn","acme_report"]' ]
 }
 
+@test "journal: CODE_FUNC of a static function of a program without -rdynamic, from .symtab" {
+	jshim sh -c 'echo $$ >"$0"; exec "$1" line' "$BATS_TEST_TMPDIR/pid" "$FIX/names"
+	[ "$status" -eq 0 ]
+	err_is ''
+	got=$(jsel "$(cat "$BATS_TEST_TMPDIR/pid")" '[.MESSAGE, .CODE_FUNC]')
+	[ "$got" = '["from the probe","port_probe"]' ]
+}
+
 @test "journal: continuation fragments are one entry at the first fragment's level" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2" "$3" "$4"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" \
 		$'\0013disk: ' $'\001cretry ' $'\001cfailed\n'

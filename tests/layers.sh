@@ -28,13 +28,14 @@ allow() {
 
 allow base	'base/'
 allow core	'base/(compiler|digits)\.h|core/'
-allow format	'base/(compiler|digits)\.h|format/'
+allow format	'base/(compiler|digits)\.h|elf/name\.h|format/'
 allow config	'base/|core/|config/'
-allow out	'base/|core/|config/|out/'
+allow out	'base/|core/|config/|elf/name\.h|out/'
 allow ctx	'base/|core/|config/|out/(sink|defer)\.h|ctx/'
-allow patch	'base/|config/|patch/'
-allow inspect	'base/sym\.h|patch/(arch|elfsym|why)\.h|inspect/'
-allow wrapper	'base/|core/|config/vars\.h|inspect/inspect\.h|patch/elfsym\.h|wrapper/'
+allow elf	'base/|elf/'
+allow patch	'base/|config/|core/|elf/|patch/'
+allow inspect	'base/sym\.h|core/|elf/|patch/(arch|why)\.h|inspect/'
+allow wrapper	'base/|core/|config/vars\.h|elf/elf\.h|inspect/inspect\.h|wrapper/'
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.

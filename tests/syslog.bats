@@ -108,14 +108,16 @@ user.emerg emit[PID] emerg"
 	host=$(uname -n)
 	wait_for "1 message" rs_has 1
 	local raw detail t
-	raw=$(cat "$RS/raw.log")
+	# emit's static call() names the caller from .symtab, as the compiler renamed it
+	raw=$(sed -E 's/caller="call(\.[a-z]+\.[0-9]+)*"/caller="call"/' "$RS/raw.log")
 	t=${raw:6:32}
 	[[ "$t" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+05:30$ ]]
-	assert_bytes "$raw" "<27>1 $t $host emit $pid - [printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\"] five four two four"
+	assert_bytes "$raw" "<27>1 $t $host emit $pid - [printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\" caller=\"call\"] five four two four"
 	detail=$(cat "$RS/detail.log")
 	assert_bytes "${detail#*|}" "$t|$host|emit|$pid|-|five four two four"
 	rs_is "daemon.err emit[PID] five four two four"
-	assert_bytes "$(cat "$RS/sd.log")" "[printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\"]|five four two four"
+	assert_bytes "$(sed -E 's/caller="call(\.[a-z]+\.[0-9]+)*"/caller="call"/' "$RS/sd.log")" \
+		"[printk@32473 level=\"3\" level_name=\"err\" tid=\"$pid\" caller=\"call\"]|five four two four"
 }
 
 @test "syslog: RFC 5424 structured data names the caller; rsyslog parses it" {

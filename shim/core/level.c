@@ -65,6 +65,45 @@ PKS_HOT size_t pks_level_parse(const char *s, size_t n, bool legacy, struct pks_
 	return used;
 }
 
+/* The bytes of the UTF-8 sequence at @p (two to four), or 0 when it is none. */
+static size_t utf8(const unsigned char *p)
+{
+	size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return *p > 0xf4 ? 0 : n;
+}
+
+/**
+ * pks_level_marked() - does the C string @s, found in a binary's data, look
+ * like a printk format: leading KERN_SOH markers, then printable text
+ * (ASCII, tab, newline, UTF-8) with a letter, and a space, a '%' or a final
+ * newline? A \001 and a digit before other bytes, as code, tables and
+ * packed data have ("\0010123456789ABCDEF", "\0011in-addr.arpa",
+ * "\0016\377\377t\r"), make no format; nor does a short fragment ("a").
+ * Return: the bytes the markers take, or 0 when it does not.
+ */
+size_t pks_level_marked(const char *s)
+{
+	struct pks_mark m;
+	size_t skip = pks_level_parse(s, strlen(s), false, &m), n;
+	bool letter = false, shaped = false;
+	const unsigned char *p;
+
+	if (!skip)
+		return 0;
+	for (p = (const unsigned char *)s + skip; *p; p += n) {
+		n = *p >= 0x80 ? utf8(p) : (*p >= 0x20 && *p < 0x7f) || *p == '\t' || *p == '\n';
+		if (!n)
+			return 0;
+		letter |= (*p | 0x20) >= 'a' && (*p | 0x20) <= 'z';
+		shaped |= *p == ' ' || *p == '%' || (*p == '\n' && !p[1]);
+	}
+	return letter && shaped ? skip : 0;
+}
+
 static const char *const names[] = {
 	[0] = "emerg", [1] = "alert", [2] = "crit", [3] = "err",
 	[4] = "warn", [5] = "notice", [6] = "info", [7] = "debug",

@@ -3,9 +3,10 @@
  * Code addresses as symbols: %pS and %pSR ("name+0xoff/0xsize"), %ps (the
  * name), %pB (a return address: looked up one byte back, so a call that
  * never returns still names its caller), and the old %pF/%pf aliases of
- * %pS/%ps that pre-4.x ports still use. The symbol comes from dladdr1()
- * with RTLD_DL_SYMENT, so only dynamic symbols are found: functions of the
- * main program need -rdynamic. A symbol in a shared object other than the
+ * %pS/%ps that pre-4.x ports still use. The symbol comes from
+ * elf/name.c, as kallsyms gives it to the kernel: the dynamic symbol, else
+ * the object's .symtab, so static functions and those of a program linked
+ * without -rdynamic are named too. A symbol in a shared object other than the
  * main program is a module to the kernel: " [libfoo]", the object's file
  * name with ".so" and any version after it removed. %pSb, %pSRb and %pBb
  * add the object's GNU build ID inside the bracket ("[libfoo <40 hex>]").
@@ -14,11 +15,13 @@
  * which prints 0 as "0x0". A name longer than the buffer is cut.
  *
  * Thread-safety: dladdr1() and dl_iterate_phdr() take the dynamic
- * linker's lock, so these conversions are not async-signal-safe.
+ * linker's lock, so these conversions are not async-signal-safe; an
+ * object's .symtab is read the first time outside a signal handler only.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "elf/name.h"
 #include "format/internal.h"
 
 #include <dlfcn.h>
@@ -104,18 +107,16 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;
 }
 
-/* " [module]" or " [module build-id]" when the object is not the program. */
-static void put_module(struct pks_fmt_buf *l, uintptr_t addr, int with_id)
+/* " [module]" or " [module build-id]" when the object of @n is not the program. */
+static void put_module(struct pks_fmt_buf *l, uintptr_t addr, const struct pks_elf_name *n,
+		       int with_id)
 {
 	struct build_id b = { .addr = addr };
-	struct link_map *map = NULL;
 	char name[256], hex[2 * BUILD_ID_LEN];
-	Dl_info di;
 
-	if (!dladdr1((void *)addr, &di, (void **)&map, RTLD_DL_LINKMAP) ||
-	    !map || !map->l_name || !map->l_name[0])
+	if (n->main || !n->obj || !n->obj[0])
 		return;
-	module_name(name, sizeof(name), map->l_name);
+	module_name(name, sizeof(name), n->obj);
 	pks_fmt_put(l, " [", 2);
 	pks_fmt_put(l, name, strlen(name));
 	if (with_id && (dl_iterate_phdr(find_build_id, &b), b.found)) {
@@ -134,25 +135,23 @@ static void put_module(struct pks_fmt_buf *l, uintptr_t addr, int with_id)
 static void sprint_symbol(struct pks_fmt_buf *l, uintptr_t addr, int back,
 			  int offset, int with_id)
 {
-	const ElfW(Sym) *sym = NULL;
 	struct pks_fmt_spec hex = { .width = -1, .prec = -1,
 				    .flags = PKS_FMT_SPECIAL | PKS_FMT_SMALL };
 	uintptr_t at = addr - back;
-	Dl_info di;
+	struct pks_elf_name n;
 
-	if (!dladdr1((void *)at, &di, (void **)&sym, RTLD_DL_SYMENT) ||
-	    !di.dli_sname) {
+	if (!pks_elf_name((void *)at, &n) || !n.name) {
 		pks_fmt_num(l, addr, 16, hex);
 		return;
 	}
-	pks_fmt_put(l, di.dli_sname, strlen(di.dli_sname));
+	pks_fmt_put(l, n.name, strlen(n.name));
 	if (offset) {
 		pks_fmt_putc(l, '+');
-		pks_fmt_num(l, at - (uintptr_t)di.dli_saddr + back, 16, hex);
+		pks_fmt_num(l, at - n.start + back, 16, hex);
 		pks_fmt_putc(l, '/');
-		pks_fmt_num(l, sym ? sym->st_size : 0, 16, hex);
+		pks_fmt_num(l, n.size, 16, hex);
 	}
-	put_module(l, at, with_id);
+	put_module(l, at, &n, with_id);
 }
 
 void pks_fmt_ext_symbol(struct pks_fmt_buf *b, const void *ptr, const char *ext,

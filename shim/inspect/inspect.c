@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * printk-shim --index and --check: a binary's file read, never run
- * (patch/elfsym.c reads it). --index prints the .printk_index records the
+ * (elf/elf.c reads it). --index prints the .printk_index records the
  * headers leave, in the kernel's debugfs format, or for a binary built
- * without them the read-only strings that start with a level marker;
+ * without them the read-only strings that start with a level marker before
+ * text that looks like a format; every string from a file is escaped;
  * --check says, per binary and the libraries it names, whether its printk
  * calls will reach the shim, by the rules the patching code applies at
  * start-up (patch/why.h, and patch/arch.h for whether a jump fits).
@@ -11,8 +12,10 @@
  */
 #include "inspect/inspect.h"
 #include "base/sym.h"
+#include "core/escape.h"
+#include "core/level.h"
+#include "elf/elf.h"
 #include "patch/arch.h"
-#include "patch/elfsym.h"
 #include "patch/why.h"
 
 #include <elf.h>
@@ -35,34 +38,13 @@ static const char *const names[PKS_NSYMS] = {
 
 /* ---- the kernel's escaping and level markers ------------------------------ */
 
-/*
- * @s as the kernel's printk index shows a format (seq_escape_str() with
- * ESCAPE_ANY | ESCAPE_NAP | ESCAPE_APPEND and "\"\\"): printable ASCII
- * as it is but for '"' and '\\', \n \r \t \v \f \a \e by name, any other
- * byte as three octal digits.
- */
+/* @s as the kernel's printk index shows a format (core/escape.c). */
 static void escape(FILE *out, const char *s)
 {
-	static const char named[][2] = {
-		{ '\n', 'n' }, { '\r', 'r' }, { '\t', 't' }, { '\v', 'v' }, { '\f', 'f' },
-		{ '"', '"' }, { '\\', '\\' }, { '\a', 'a' }, { '\033', 'e' },
-	};
+	char one[PKS_ESCAPE_MAX];
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		size_t i;
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			fputc(c, out);
-			continue;
-		}
-		for (i = 0; i < sizeof(named) / sizeof(named[0]) && named[i][0] != (char)c; i++)
-			;
-		if (i < sizeof(named) / sizeof(named[0]))
-			fprintf(out, "\\%c", named[i][1]);
-		else
-			fprintf(out, "\\%03o", c);
-	}
+	for (; *s; s++)
+		fwrite(one, 1, pks_escape_byte(one, (unsigned char)*s), out);
 }
 
 /*
@@ -105,7 +87,7 @@ struct entry {
 static int by_place(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
+	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);	/* one string, maybe megabytes */
 
 	if (c)
 		return c;
@@ -117,7 +99,7 @@ static int by_place(const void *a, const void *b)
 static const char unknown[] = "?";	/* a field whose pointer leads nowhere */
 
 /* The string field @i of the record at @p: NULL when it is 0, unknown when it leads nowhere. */
-static const char *field_str(const struct pks_elf_image *im, const unsigned char *p, int i)
+static const char *field_str(struct pks_elf_image *im, const unsigned char *p, int i)
 {
 	unsigned ps = pks_elf_ptrsize(im);
 	uint64_t a = pks_elf_word(im, p + (size_t)i * ps, ps);
@@ -137,7 +119,11 @@ static void print_entry(FILE *out, const struct entry *e)
 	else
 		skip = parse_prefix(e->fmt, &level, &cont);
 	print_level(out, level, cont);
-	fprintf(out, " %s:%u %s \"", e->file, e->line, e->func);
+	fputc(' ', out);
+	escape(out, e->file);	/* as every string from the file: none forges a line */
+	fprintf(out, ":%u ", e->line);
+	escape(out, e->func);
+	fputs(" \"", out);
 	if (e->prefix)
 		escape(out, e->prefix);
 	escape(out, e->fmt + skip);
@@ -149,7 +135,7 @@ static void print_entry(FILE *out, const struct entry *e)
  * fields, the line an unsigned int in the fourth. Those without a format
  * (a call whose format was no literal) are left out, as the kernel does.
  */
-static void print_records(FILE *out, const struct pks_elf_image *im, const unsigned char *sec,
+static void print_records(FILE *out, struct pks_elf_image *im, const unsigned char *sec,
 			  size_t size)
 {
 	size_t stride = 6 * (size_t)pks_elf_ptrsize(im), n = 0;
@@ -178,47 +164,36 @@ static void print_records(FILE *out, const struct pks_elf_image *im, const unsig
 	free(e);
 }
 
-/* A string of read-only data that starts with a level marker, and more than markers. */
-static bool print_marked(FILE *out, const char *s)
+/* A string of read-only data that starts with level markers before text that looks like a format. */
+static int print_marked(void *arg, const char *s)
 {
+	FILE *out = arg;
 	int level = LOGLEVEL_DEFAULT;
 	bool cont = false;
-	size_t skip = parse_prefix(s, &level, &cont);
+	size_t skip;
 
-	if (skip == 0 || s[skip] == '\0')
-		return false;
+	if (!pks_level_marked(s))
+		return 0;
 	if (!out)
-		return true;
+		return 1;	/* one is enough to know */
+	skip = parse_prefix(s, &level, &cont);
 	print_level(out, level, cont);
 	fputs(" ?:? ? \"", out);
 	escape(out, s + skip);
 	fputs("\"\n", out);
-	return true;
+	return 0;
 }
 
 /*
  * Without the index: every NUL-terminated string of the allocated,
  * read-only, non-executable sections that starts where a string can (at
- * the section's start or after a NUL) with a level marker, in file order.
- * Return: how many, listed on @out unless it is NULL.
+ * the section's start or after a NUL) with level markers before text that
+ * looks like a format (core/level.c), in file order, listed on @out.
+ * With @out NULL: whether there is one.
  */
-static size_t print_partial(FILE *out, const struct pks_elf_image *im)
+static bool print_partial(FILE *out, const struct pks_elf_image *im)
 {
-	struct pks_elf_sect s;
-	size_t n = 0;
-
-	for (unsigned i = 1; pks_elf_sect_at(im, i, &s); i++) {
-		if (s.type != SHT_PROGBITS || !s.bytes || !(s.flags & SHF_ALLOC) ||
-		    (s.flags & (SHF_WRITE | SHF_EXECINSTR)))
-			continue;
-		for (size_t off = 0; off + 2 < s.size; off++) {
-			const unsigned char *p = s.bytes + off;
-
-			if (p[0] == SOH && (off == 0 || p[-1] == '\0') && memchr(p, '\0', s.size - off))
-				n += print_marked(out, (const char *)p);
-		}
-	}
-	return n;
+	return pks_elf_rodata_strings(im, SOH, print_marked, out) != 0;
 }
 
 /* One line on stderr for a file that cannot be read as ELF: what, what was expected, what is done. */
@@ -227,7 +202,7 @@ static int cannot(const char *opt, const char *path, int err)
 	fprintf(stderr, "printk-shim: %s: '", opt);
 	escape(stderr, path);
 	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
-		err == -ENOEXEC ? "not an ELF file" : strerror(-err));
+		pks_elf_strerror(err));
 	return PKS_INSPECT_ERROR;
 }
 
@@ -426,17 +401,23 @@ static const struct { unsigned machine; const char *triplet; } triplets[] = {
 	{ EM_S390, "s390x-linux-gnu" },
 };
 
+/* The directories of one list tried: real ones have a few, a crafted DT_RPATH millions. */
+#define SEARCH_MAX 64
+
 /*
  * Open library @name in the colon-separated @dirs, $ORIGIN standing for
  * @origin, as the dynamic linker would for @exe: the first of its class
- * and machine. Return: true with @lib open.
+ * and machine, among the first SEARCH_MAX directories. Return: true with
+ * @lib open.
  */
 static bool open_in(const struct pks_elf_image *exe, const char *dirs, const char *origin,
 		    const char *name, struct pks_elf_image *lib)
 {
 	char path[4096];
+	int tried = 0;
 
-	for (const char *d = dirs; d && *d; d += strcspn(d, ":"), d += *d == ':') {
+	for (const char *d = dirs; d && *d && tried < SEARCH_MAX;
+	     d += strcspn(d, ":"), d += *d == ':', tried++) {
 		int len = (int)strcspn(d, ":");
 		bool o = !strncmp(d, "$ORIGIN", 7) || !strncmp(d, "${ORIGIN}", 9);
 		int skip = !o ? 0 : d[1] == '{' ? 9 : 7;
@@ -458,7 +439,7 @@ static bool open_in(const struct pks_elf_image *exe, const char *dirs, const cha
  * DT_RPATH (without DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, then the
  * default directories; /etc/ld.so.cache is not read.
  */
-static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, const char *name,
+static bool open_needed(struct pks_elf_image *exe, const char *exe_path, const char *name,
 			struct pks_elf_image *lib)
 {
 	char origin[4096], defaults[512] = "";
@@ -491,7 +472,7 @@ static bool open_needed(const struct pks_elf_image *exe, const char *exe_path, c
  * LD_PRELOAD away from all of them.
  * Return: whether its printk calls reach the shim.
  */
-static bool verdict(const struct pks_elf_image *im, const char *path, const struct stat *st,
+static bool verdict(struct pks_elf_image *im, const char *path, const struct stat *st,
 		    FILE *out)
 {
 	uint64_t flags1 = 0, strtab = 0, needed[64];
@@ -506,11 +487,12 @@ static bool verdict(const struct pks_elf_image *im, const char *path, const stru
 	for (unsigned i = 0; i < n; i++) {
 		const char *name = pks_elf_string(im, strtab + needed[i]);
 		struct pks_elf_image lib;
-		char who[160];
+		char who[160] = "its library ";
 
 		if (!name || !open_needed(im, path, name, &lib))
 			continue;
-		snprintf(who, sizeof(who), "its library %s", name);
+		/* a name from the file, escaped as --index escapes, so no newline forges a line */
+		pks_escape(who + strlen(who), sizeof(who) - strlen(who), name);
 		object(&lib, false, who, &lv);
 		if (lv.reach > v.reach)
 			v = lv;

@@ -15,6 +15,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "elf/name.h"
 #include "out/defer.h"
 #include "out/file.h"
 #include "out/journal.h"
@@ -151,20 +152,20 @@ void pks_sink_report_lost(void)
 
 /*
  * The name of the function at @site, for the formats and outputs that show
- * it; remembered per writer, since dladdr() walks symbol tables, and never
+ * it; remembered per writer, since elf/name.c walks symbol tables, and never
  * looked up in a handler, since dladdr() takes the dynamic linker's lock.
  */
 static const char *func_of(struct pks_writer *w, const void *site)
 {
-	Dl_info info;
+	struct pks_elf_name n;
 
 	if (!site || w->in_handler)
 		return NULL;
 	if (site != w->site) {
 		w->site = site;
 		w->func[0] = '\0';
-		if (dladdr(site, &info) && info.dli_sname)
-			strncat(w->func, info.dli_sname, sizeof(w->func) - 1);
+		if (pks_elf_name(site, &n) && n.name)
+			strncat(w->func, n.name, sizeof(w->func) - 1);
 	}
 	return w->func[0] ? w->func : NULL;
 }

@@ -7,7 +7,7 @@
  * order (a shim loaded by dlopen); also every definition of a
  * PRINTK_SHIM_SYMBOLS name, which the shim does not export (with
  * PRINTK_SHIM_PATCH=always, every definition found). Once, before main, each
- * loaded object's file is read (.symtab, else .dynsym: elfsym.c) for
+ * loaded object's file is read (.symtab, else .dynsym: elf/elf.c) for
  * definitions of the wanted names, and the entry of each that needs it is
  * overwritten with a jump to the shim's entry of the same prototype (printk
  * or vprintk), after a landing pad (endbr64, bti) which stays. Every call
@@ -26,8 +26,9 @@
 #include "config/config.h"
 #include "base/say.h"
 #include "base/sym.h"
+#include "core/level.h"
+#include "elf/elf.h"
 #include "patch/arch.h"
-#include "patch/elfsym.h"
 #include "patch/why.h"
 
 #include <elf.h>
@@ -84,6 +85,8 @@ static struct site sites[SITES_MAX];
 static int nsites;
 static bool exe_read;		/* the executable's file was read: what follows holds */
 static bool exe_stripped;	/* the executable has no .symtab */
+static bool exe_proc;		/* it was read as /proc/self/exe */
+static int exe_formats;		/* its strings hold a marked format: 0 not known yet, 1, -1 */
 static char exe_path[4096];
 
 /* An object whose .dynsym asks for standard names (PRINTK_SHIM_DEBUG only). */
@@ -231,30 +234,13 @@ static void note_exe(const struct pks_elf *e, const char *path)
 	}
 	exe_path[n] = '\0';
 	exe_read = true;
+	exe_proc = !strcmp(path, "/proc/self/exe");
 	exe_stripped = !e->symtab;
 	for (int w = 0; w < nwants; w++) {
 		const ElfW(Sym) *s = pks_elf_find(e, true, wants[w].name);
 
 		wants[w].imported = s && s->st_shndx == SHN_UNDEF;
 	}
-}
-
-/* The file has the loaded object's program headers: it is that object (not
- * ld.so run as a program, not a library replaced on disk). */
-static bool same_object(const struct dl_phdr_info *info, const struct pks_elf *e)
-{
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)e->base;
-	const ElfW(Phdr) *ph, *mem = info->dlpi_phdr;
-
-	if (eh->e_phnum != info->dlpi_phnum || eh->e_phentsize != sizeof(*ph) ||
-	    eh->e_phoff > e->size || (size_t)eh->e_phnum * sizeof(*ph) > e->size - eh->e_phoff)
-		return false;
-	ph = (const ElfW(Phdr) *)(e->base + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type != mem[i].p_type || ph[i].p_vaddr != mem[i].p_vaddr ||
-		    ph[i].p_memsz != mem[i].p_memsz)
-			return false;
-	return true;
 }
 
 /* For the report: which standard names the object at @path imports. */
@@ -286,7 +272,7 @@ static const char *open_object(struct pks_elf *e, const struct dl_phdr_info *inf
 	for (int i = 0; i < 2; i++) {
 		if (!tries[i] || !*tries[i] || pks_elf_map(e, tries[i]))
 			continue;
-		if (same_object(info, e))
+		if (pks_elf_loaded_as(e, info->dlpi_phdr, info->dlpi_phnum))
 			return tries[i];
 		pks_elf_unmap(e);
 	}
@@ -650,11 +636,32 @@ int pks_patch_importers(const char *name, char *list, size_t size)
 	return n;
 }
 
+static int marked(void *arg, const char *s)
+{
+	(void)arg;
+	return pks_level_marked(s) != 0;
+}
+
+/* Does the executable's read-only data hold a format with level markers (core/level.c)? */
+static bool exe_has_formats(void)
+{
+	struct pks_elf_image im;
+
+	if (!exe_formats && !pks_elf_open(&im, exe_proc ? "/proc/self/exe" : exe_path)) {
+		exe_formats = pks_elf_rodata_strings(&im, '\001', marked, NULL) ? 1 : -1;
+		pks_elf_close(&im);
+	}
+	return exe_formats > 0;
+}
+
 /**
  * pks_patch_exe_opaque() - Return: the executable's path when the start-up
- * scan read it and it tells nothing of its printk: stripped (no .symtab),
- * neither importing nor exporting any standard name. A printk of its own,
- * if it has one, can then be neither seen nor patched. NULL otherwise.
+ * scan read it and what it says of its printk cannot be checked: stripped
+ * (no .symtab), neither importing nor exporting any standard name, and
+ * with a format after level markers among its strings. A printk of its
+ * own, if it has one, can then be neither seen nor patched. NULL otherwise,
+ * as for a shell, whose strings have no format.
+ * Context: start-up or exit; it reads the file the first time.
  */
 const char *pks_patch_exe_opaque(void)
 {
@@ -666,7 +673,7 @@ const char *pks_patch_exe_opaque(void)
 	for (int i = 0; i < nsites; i++)
 		if (sites[i].why == WHY_EXE && sites[i].want < PKS_NSYMS)
 			return NULL;
-	return exe_path;
+	return exe_has_formats() ? exe_path : NULL;
 }
 
 /** pks_patch_exe() - Return: the executable's path, if the start-up scan read it, else NULL. */

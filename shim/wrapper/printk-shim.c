@@ -8,12 +8,12 @@
  * It never looks for the module in the current directory.
  */
 #include "config/vars.h"
+#include "elf/elf.h"
 #include "inspect/inspect.h"
 #include "wrapper/dyndbg-list.h"
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -443,98 +443,34 @@ static bool is_self(const struct stat *st)
 
 /* What the dynamic linker looks at in a program and in an object to preload. */
 struct elf {
-	unsigned char cls, data;	/* e_ident[EI_CLASS], e_ident[EI_DATA] */
+	unsigned char cls;		/* e_ident[EI_CLASS] */
+	bool msb;			/* big-endian */
 	unsigned int type, machine;	/* e_type, e_machine */
 	bool interp;			/* PT_INTERP: started by a dynamic linker */
 	bool pie;			/* DF_1_PIE: an executable, never preloaded */
 };
 
-/* An open file whose first bytes are read in one go: the headers, usually. */
-struct file {
-	int fd;
-	size_t got;
-	unsigned char head[4096];
-};
-
-/* @size bytes at @off of @f into @buf; false if the file is shorter. */
-static bool at(const struct file *f, uint64_t off, void *buf, size_t size)
-{
-	if (off <= f->got && size <= f->got - off) {
-		memcpy(buf, f->head + off, size);
-		return true;
-	}
-	return off < INT64_MAX && pread(f->fd, buf, size, (off_t)off) == (ssize_t)size;
-}
-
-/* @n bytes at @p as a number in @e's byte order. */
-static uint64_t num(const struct elf *e, const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[e->data == ELFDATA2MSB ? i : n - 1 - i];
-	return v;
-}
-
-/* Does the dynamic section at @off, @size bytes, carry DF_1_PIE? */
-static bool pie_flag(const struct file *f, const struct elf *e, uint64_t off, uint64_t size)
-{
-	int w = e->cls == ELFCLASS64 ? 8 : 4;
-	unsigned char d[16];
-
-	for (uint64_t p = off; p - off + 2 * w <= size && at(f, p, d, 2 * w); p += 2 * w) {
-		uint64_t tag = num(e, d, w);
-
-		if (tag == DT_NULL)
-			break;
-		if (tag == DT_FLAGS_1)
-			return num(e, d + w, w) & DF_1_PIE;
-	}
-	return false;
-}
-
 /*
- * The ELF header and program headers of @f, of either class and byte
- * order. Return: false if @f is no ELF file.
+ * The ELF and program headers of the file at @path and its dynamic
+ * section's DT_FLAGS_1, read by elf/elf.c without blocking.
+ * Return: 0, or pks_elf_open()'s error: -ENOEXEC, PKS_ELF_NOT_REGULAR (a
+ * FIFO is no program) or one of open(2).
  */
-static bool elf_read(const struct file *f, struct elf *e)
+static int elf_read(const char *path, struct elf *e)
 {
-	unsigned char h[64], ph[56];
-	bool w;
-	uint64_t phoff;
-	unsigned int phsize, phnum;
+	struct pks_elf_image im;
+	uint64_t flags1 = 0;
+	int err = pks_elf_open_loadable(&im, path);
 
-	if (!at(f, 0, h, 52) || memcmp(h, ELFMAG, SELFMAG))
-		return false;
-	*e = (struct elf){ .cls = h[EI_CLASS], .data = h[EI_DATA] };
-	w = e->cls == ELFCLASS64;
-	if ((!w && e->cls != ELFCLASS32) || (e->data != ELFDATA2LSB && e->data != ELFDATA2MSB) ||
-	    (w && !at(f, 0, h, 64)))
-		return false;
-	e->type = (unsigned int)num(e, h + 16, 2);
-	e->machine = (unsigned int)num(e, h + 18, 2);
-	phoff = w ? num(e, h + 32, 8) : num(e, h + 28, 4);
-	phsize = (unsigned int)num(e, h + (w ? 54 : 42), 2);
-	phnum = phsize >= (w ? 56 : 32) ? (unsigned int)num(e, h + (w ? 56 : 44), 2) : 0;
-	for (unsigned int i = 0; i < phnum && at(f, phoff + (uint64_t)i * phsize, ph, w ? 56 : 32); i++) {
-		uint64_t type = num(e, ph, 4);
-
-		e->interp |= type == PT_INTERP;
-		if (type == PT_DYNAMIC)
-			e->pie = pie_flag(f, e, w ? num(e, ph + 8, 8) : num(e, ph + 4, 4),
-					  w ? num(e, ph + 32, 8) : num(e, ph + 16, 4));
-	}
-	return true;
-}
-
-static bool file_open(struct file *f, const char *path)
-{
-	ssize_t got;
-
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	got = f->fd < 0 ? -1 : pread(f->fd, f->head, sizeof(f->head), 0);
-	f->got = got > 0 ? (size_t)got : 0;
-	return f->fd >= 0;
+	if (err)
+		return err;
+	*e = (struct elf){
+		.cls = im.cls, .msb = im.msb, .type = im.type, .machine = im.machine,
+		.interp = pks_elf_has_segment(&im, PT_INTERP),
+		.pie = pks_elf_dynamic(&im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE),
+	};
+	pks_elf_close(&im);
+	return 0;
 }
 
 /*
@@ -577,7 +513,7 @@ static const char *describe(char *buf, size_t size, const struct elf *e, const c
 		if (names[i].em == e->machine)
 			name = names[i].name;
 	snprintf(buf, size, "a %d-bit%s %s %s", e->cls == ELFCLASS64 ? 64 : 32,
-		 e->data == ELFDATA2MSB ? " big-endian" : "", name, kind);
+		 e->msb ? " big-endian" : "", name, kind);
 	return buf;
 }
 
@@ -596,7 +532,7 @@ static const char *kind(const struct elf *e)
 
 static bool same_target(const struct elf *a, const struct elf *b)
 {
-	return a->cls == b->cls && a->data == b->data && a->machine == b->machine;
+	return a->cls == b->cls && a->msb == b->msb && a->machine == b->machine;
 }
 
 /*
@@ -611,14 +547,12 @@ static bool same_target(const struct elf *a, const struct elf *b)
 static void check_module(const struct module *mod, const struct elf *target, const char *cmd)
 {
 	char found[96], want[96];
-	struct file f;
 	struct elf e;
-	bool elf;
+	int err = elf_read(mod->file, &e);
+	bool elf = !err;
 
-	if (!file_open(&f, mod->file))
-		return;
-	elf = elf_read(&f, &e);
-	close(f.fd);
+	if (err && err != -ENOEXEC && err != PKS_ELF_NOT_REGULAR)
+		return;	/* cannot be read: the dynamic linker says so itself */
 	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
 		target = NULL;
 	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
@@ -635,7 +569,6 @@ static void check_module(const struct module *mod, const struct elf *target, con
 static void inspect(const char *path, const char *cmd, const struct module *mod)
 {
 	struct stat st;
-	struct file f;
 	struct elf e;
 	bool elf;
 	int bit;
@@ -645,10 +578,7 @@ static void inspect(const char *path, const char *cmd, const struct module *mod)
 	if ((bit = secure_bit(path, &st)))
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     esc(cmd), bit == 'u' ? "user" : "group");
-	if (!file_open(&f, path))
-		return;
-	elf = elf_read(&f, &e);
-	close(f.fd);
+	elf = !elf_read(path, &e);
 	if (elf && !e.interp && !is_self(&st))
 		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
 	check_module(mod, elf && e.interp ? &e : NULL, cmd);

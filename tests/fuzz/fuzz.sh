@@ -21,7 +21,7 @@ what=${1:-run}
 bin=$b/tests/fuzz/bin
 work=$b/tests/fuzz/work
 logs=$b/tests/fuzz/logs
-TARGETS="assembly format confparse"
+TARGETS="assembly format confparse elf"
 
 mkdir -p "$bin" "$work" "$logs"
 probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }'
@@ -34,8 +34,17 @@ rm -f "$bin/probe"
 sources() {
 	case $1 in
 	assembly) echo "$s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/linebuf.c" ;;
-	format) echo "$s"/shim/format/*.c ;;
+	format) echo "$s"/shim/format/*.c "$s/shim/elf/name.c $s/shim/elf/elf.c" ;;
 	confparse) echo "$s/shim/config/vars.c $s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/dyndbg.c" ;;
+	elf) echo "$s/shim/elf/elf.c $s/shim/core/level.c" ;;
+	esac
+}
+
+# The longest input: an ELF file's seeds are small programs.
+max_len() {
+	case $1 in
+	elf) echo 65536 ;;
+	*) echo 2048 ;;
 	esac
 }
 
@@ -59,7 +68,7 @@ run() {
 	st=0
 	# shellcheck disable=SC2086
 	"$bin/fuzz-$t" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
-		-max_len=2048 -print_final_stats=1 -artifact_prefix="$logs/$t-" $dict \
+		-max_len="$(max_len $t)" -print_final_stats=1 -artifact_prefix="$logs/$t-" $dict \
 		"$work/$t" "$s/tests/fuzz/corpus/$t" >"$logs/$t.log" 2>&1 || st=$?
 	awk -v t="$t" -v st="$st" -v corpus="$(ls "$work/$t" | wc -l)" '
 		/^stat::number_of_executed_units/ { runs = $2 }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of shim/patch/elfsym.c's inspection reader: a section's
+ * Unit tests of shim/elf/elf.c, the one reader: a section's
  * pointers as the loader would relocate them, and the strings they lead to,
  * in tests/fixtures/elfsym-data.c built PIE, non-PIE and shared, 64-bit
  * with $CC and 32-bit with i686-linux-gnu-gcc, and with the section's bytes
  * zeroed (objcopy), as a linker that leaves RELA addends out of place
  * writes them; files that are not ELF, cut short or scrambled get an error
- * or NULL, never a crash.
+ * or NULL, never a crash; a FIFO or a device is refused without blocking;
+ * the native view and the loader's view (no sound section headers needed).
  */
-#include "patch/elfsym.h"
+#include "elf/elf.h"
 #include "tap.h"
 
 #include <elf.h>
@@ -16,6 +17,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,7 +65,7 @@ static uint64_t ptr_at(const unsigned char *p, unsigned size)
 	return v;
 }
 
-static const char *str_at(const struct pks_elf_image *im, const unsigned char *p)
+static const char *str_at(struct pks_elf_image *im, const unsigned char *p)
 {
 	const char *s = pks_elf_string(im, ptr_at(p, pks_elf_ptrsize(im)));
 
@@ -186,6 +188,61 @@ static void hostile(void)
 	free(file);
 }
 
+static int count_marked(void *arg, const char *s)
+{
+	(void)s;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Files that are not regular, section headers the loader never reads, the native view. */
+static void kinds(void)
+{
+	struct pks_elf_image im;
+	struct pks_elf e;
+	struct pks_elf_seg seg;
+	char path[256], fifo[300], cut[300];
+	unsigned char *file;
+	size_t n;
+	int strings = 0;
+	FILE *f;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	mkfifo(fifo, 0600);
+	is_int(pks_elf_open(&im, fifo), PKS_ELF_NOT_REGULAR, "a FIFO: refused at once, not regular");
+	is_str(pks_elf_strerror(PKS_ELF_NOT_REGULAR), "not a regular file", "its message");
+	is_int(pks_elf_open(&im, "/dev/null"), PKS_ELF_NOT_REGULAR, "a device: not regular");
+	ok(pks_elf_map(&e, fifo) == -1 && errno == ENODEV, "the native view of a FIFO: -1, ENODEV");
+
+	build(&builds[0], path, sizeof(path));
+	ok(pks_elf_map(&e, path) == 0 && e.symtab && e.dynsym && e.nsymtab > e.ndynsym,
+	   "the native view of the PIE fixture: both tables");
+	ok(pks_elf_find(&e, false, "main") != NULL, "main found in .symtab");
+	pks_elf_unmap(&e);
+	ok(pks_elf_map(&e, "/etc/passwd") == 0 && !e.symtab && !e.dynsym,
+	   "the native view of a text file: opens, no tables");
+
+	is_int(pks_elf_open(&im, path), 0, "the PIE fixture opens");
+	ok(pks_elf_seg_at(&im, 0, &seg) && seg.type == PT_PHDR, "its first segment is PT_PHDR");
+	pks_elf_rodata_strings(&im, 'f', count_marked, &strings);
+	ok(strings >= 1, "a read-only string starting with 'f' (\"first record\"): %d", strings);
+	pks_elf_close(&im);
+
+	f = fopen(path, "rb");
+	file = malloc(1 << 20);
+	n = f ? fread(file, 1, 1 << 20, f) : 0;
+	if (f)
+		fclose(f);
+	((Elf64_Ehdr *)file)->e_shoff = n + 4096;	/* section headers past the end */
+	snprintf(cut, sizeof(cut), "%s/noshdrs", dir);
+	write_file(cut, file, n);
+	is_int(pks_elf_open(&im, cut), -ENOEXEC, "section headers past the end: -ENOEXEC");
+	is_int(pks_elf_open_loadable(&im, cut), 0, "for the loader's view: opens");
+	ok(im.shnum == 0 && pks_elf_has_segment(&im, PT_INTERP), "without sections, with its segments");
+	pks_elf_close(&im);
+	free(file);
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -195,6 +252,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++)
 		read_back(&builds[i]);
 	hostile();
+	kinds();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	system(cmd);
 	return tap_done();

@@ -2,8 +2,8 @@
 /*
  * %pS and its family against dladdr1(): a function of this program (linked
  * with -rdynamic so its symbols are dynamic), a function of a shared
- * object (libformat-sym, a "module"), a return address, and addresses
- * inside no object. The expected sizes come from the symbol table, read
+ * object (libformat-sym, a "module"), a return address, addresses inside
+ * no object, and a static function, which only .symtab names. The expected sizes come from the symbol table, read
  * through dladdr1() here as well; what is tested is the text around them.
  * Every result is also checked with buffers from 0 bytes to one more than
  * the output.
@@ -170,8 +170,18 @@ static void test_no_object(void)
 		check(want, "%pS", page);
 		munmap(page, 4096);
 	}
-	snprintf(want, sizeof(want), "0x%lx", (unsigned long)(uintptr_t)hidden_fn);
-	check(want, "%pS", (const void *)hidden_fn);
+}
+
+/* A static function, in no dynamic table: named from the program's .symtab. */
+static void test_static(void)
+{
+	char buf[256];
+
+	fmt_to(buf, sizeof(buf), "%pS|%ps", (const void *)hidden_fn, (const void *)hidden_fn);
+	ok(!strncmp(buf, "hidden_fn+0x0/0x", 16) && strstr(buf, "|hidden_fn") && !strchr(buf, '['),
+	   "%%pS and %%ps of a static function: %s", buf);
+	fmt_to(buf, sizeof(buf), "%pB", (const char *)hidden_fn + 1);
+	ok(!strncmp(buf, "hidden_fn+0x1/0x", 16), "%%pB inside it: %s", buf);
 }
 
 int main(void)
@@ -182,5 +192,6 @@ int main(void)
 	test_return_address();
 	test_module();
 	test_no_object();
+	test_static();
 	return tap_done();
 }

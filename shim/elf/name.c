@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A code address's function, as kallsyms gives the kernel: dladdr1()'s
+ * dynamic symbol when one spans it, else the object's file's .symtab
+ * (static and hidden functions too; a program needs no -rdynamic), else
+ * its .dynsym. The program's file is /proc/self/exe, or AT_EXECFN when
+ * ld.so ran it; a file must have the loaded object's program headers.
+ * Each object's file is mapped the first time an address in it is asked
+ * for (elf/elf.c, which maps without malloc) and kept for the process's
+ * life in a table that only grows. The first reading of a file
+ * never happens where the guard says no (a signal handler: the module's
+ * init.c sets it), nor while another thread reads one: those get the
+ * dynamic symbol only, and ask again next time.
+ * Thread-safety: readers take no lock; one writer at a time, by trylock.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "elf/name.h"
+#include "elf/elf.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#define OBJS_MAX 64	/* objects whose tables are kept; more get dynamic names only */
+
+struct obj {
+	uintptr_t base;		/* dli_fbase: the key */
+	uintptr_t bias;		/* l_addr: a symbol's value + bias is its address */
+	struct pks_elf elf;	/* NULL tables when the file had none */
+};
+
+static struct obj objs[OBJS_MAX];
+static _Atomic unsigned nobjs;
+static pthread_mutex_t writer = PTHREAD_MUTEX_INITIALIZER;
+static bool (*_Atomic guard)(void);
+
+/** pks_elf_name_guard() - @may_read says whether a file may be read for the first time now. */
+void pks_elf_name_guard(bool (*may_read)(void))
+{
+	/* Relaxed, as its load in add(): set by a constructor, before any thread asks. */
+	atomic_store_explicit(&guard, may_read, memory_order_relaxed);
+}
+
+static const struct obj *find(uintptr_t base)
+{
+	/* Pairs with the release in add(): the entry is whole before it counts. */
+	unsigned n = atomic_load_explicit(&nobjs, memory_order_acquire);
+
+	for (unsigned i = 0; i < n; i++)
+		if (objs[i].base == base)
+			return &objs[i];
+	return NULL;
+}
+
+struct same {
+	const struct link_map *map;
+	bool main, found, same;
+	const struct pks_elf *elf;
+};
+
+/* Is @info the object sought, and its file's program headers the loaded ones? */
+static int compare(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct same *c = arg;
+
+	(void)size;
+	if (info->dlpi_addr != c->map->l_addr ||
+	    (!c->main && strcmp(info->dlpi_name ? info->dlpi_name : "", c->map->l_name)))
+		return c->main;	/* the program is the first entry */
+	c->found = true;
+	c->same = pks_elf_loaded_as(c->elf, info->dlpi_phdr, info->dlpi_phnum);
+	return 1;
+}
+
+/*
+ * Is @e the file of the object @map? Not when the program was started by
+ * running ld.so (/proc/self/exe is ld.so), nor a library replaced on disk.
+ */
+static bool same_file(const struct link_map *map, bool main, const struct pks_elf *e)
+{
+	struct same c = { map, main, false, false, e };
+
+	dl_iterate_phdr(compare, &c);
+	return c.found && c.same;
+}
+
+/* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
+static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
+{
+	bool (*may)(void) = atomic_load_explicit(&guard, memory_order_relaxed);
+	const struct obj *o = NULL;
+	unsigned n;
+
+	if ((may && !may()) || pthread_mutex_trylock(&writer))
+		return NULL;
+	/* Relaxed: only the writer, who holds the lock, stores it. */
+	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
+	if (!(o = find(base)) && n < OBJS_MAX) {
+		/* The program by AT_EXECFN when ld.so ran it; a file that cannot be read
+		 * or is not the object's is kept without tables: not read again. */
+		const char *tries[2] = { main ? "/proc/self/exe" : map->l_name,
+					 main ? (const char *)getauxval(AT_EXECFN) : NULL };
+
+		bool kept = false;
+
+		for (int i = 0; i < 2 && !kept; i++)
+			if (tries[i] && *tries[i] && pks_elf_map(&objs[n].elf, tries[i]) == 0 &&
+			    !(kept = same_file(map, main, &objs[n].elf)))
+				pks_elf_unmap(&objs[n].elf);
+		objs[n].base = base;
+		objs[n].bias = map->l_addr;
+		/* Pairs with the acquire in find(). */
+		atomic_store_explicit(&nobjs, n + 1, memory_order_release);
+		o = &objs[n];
+	}
+	pthread_mutex_unlock(&writer);
+	return o;
+}
+
+/* The function symbol of @e's table (.dynsym when @dynamic) that spans @value. */
+static const ElfW(Sym) *spanning(const struct pks_elf *e, bool dynamic, ElfW(Addr) value,
+				 const char **name)
+{
+	const ElfW(Sym) *tab = dynamic ? e->dynsym : e->symtab;
+	const char *str = dynamic ? e->dynstr : e->symstr;
+	size_t n = dynamic ? e->ndynsym : e->nsymtab, strsize = dynamic ? e->dynstr_size : e->symstr_size;
+
+	for (size_t i = 0; i < n; i++) {
+		const ElfW(Sym) *s = &tab[i];
+		int type = ELF64_ST_TYPE(s->st_info);
+
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
+		    s->st_name == 0 || s->st_name >= strsize || value < s->st_value ||
+		    value - s->st_value >= s->st_size)
+			continue;
+		*name = str + s->st_name;
+		return s;
+	}
+	return NULL;
+}
+
+/**
+ * pks_elf_name() - what is known of the code address @addr
+ * @out: the function (name, start, size) when a symbol spans it, and the
+ *	object it is in
+ * Return: false when it is in no loaded object. Not async-signal-safe:
+ * dladdr1() takes the dynamic linker's lock.
+ */
+bool pks_elf_name(const void *addr, struct pks_elf_name *out)
+{
+	const ElfW(Sym) *s = NULL;
+	struct link_map *map = NULL;
+	const struct obj *o;
+	Dl_info di;
+
+	memset(out, 0, sizeof(*out));
+	if (!dladdr1(addr, &di, (void **)&map, RTLD_DL_LINKMAP) || !map)
+		return false;
+	out->obj = di.dli_fname;
+	out->obj_base = (uintptr_t)di.dli_fbase;
+	out->main = !map->l_name || !map->l_name[0];
+	if (!dladdr1(addr, &di, (void **)&s, RTLD_DL_SYMENT))
+		return true;
+	if (di.dli_sname && s) {
+		*out = (struct pks_elf_name){ di.dli_sname, (uintptr_t)di.dli_saddr, s->st_size,
+					      out->obj, out->obj_base, out->main };
+		return true;
+	}
+	if (!(o = find(out->obj_base)) && !(o = add(out->obj_base, map, out->main)))
+		return true;
+	if ((s = spanning(&o->elf, false, (uintptr_t)addr - o->bias, &out->name)) ||
+	    (s = spanning(&o->elf, true, (uintptr_t)addr - o->bias, &out->name))) {
+		out->start = o->bias + s->st_value;
+		out->size = s->st_size;
+	}
+	return true;
+}

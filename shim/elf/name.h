@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The function a code address is in, as kallsyms names it for the kernel:
+ * the dynamic symbols through dladdr(), else the object's own .symtab,
+ * static functions included, read once per object; name.c.
+ */
+#ifndef PKS_ELF_NAME_H
+#define PKS_ELF_NAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pks_elf_name {
+	const char *name;	/* the function; NULL when no symbol spans the address */
+	uintptr_t start;	/* its address in the process */
+	size_t size;		/* its st_size */
+	const char *obj;	/* the object's file as the dynamic linker names it; NULL in none */
+	uintptr_t obj_base;	/* where the object is mapped */
+	bool main;		/* the object is the program */
+};
+
+bool pks_elf_name(const void *addr, struct pks_elf_name *out);
+void pks_elf_name_guard(bool (*may_read)(void));
+
+#endif

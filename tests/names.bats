@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Names without -rdynamic, as kallsyms gives them to the kernel: %pS, %ps,
+# %pB, the lint location and dynamic debug's func name a static function
+# of a program linked without -rdynamic from its .symtab, read once and
+# never for the first time in a signal handler (tests/fixtures/names.c).
+
+load helper
+
+# The size of port_probe in the fixture's .symtab, as %pS prints it.
+probe_size() {
+	printf '0x%x' "$(readelf -Ws "$FIX/names" | awk '$8 == "port_probe" { print $3; exit }')"
+}
+
+@test "names: the program has no dynamic symbol for its static function" {
+	! readelf -W --dyn-syms "$FIX/names" | grep -q port_probe
+	readelf -Ws "$FIX/names" | grep -q ' LOCAL .* port_probe$'
+}
+
+@test "names: %pS, %ps and %pB of a static function, from .symtab" {
+	capture shim "$FIX/names" pS
+	[ "$status" -eq 0 ]
+	err_is "port_probe+0x0/$(probe_size) port_probe port_probe+0x1/$(probe_size)
+"
+}
+
+@test "names: stripped, the same function is a bare address, as the kernel's without kallsyms" {
+	strip -o "$BATS_TEST_TMPDIR/names" "$FIX/names"
+	capture shim "$BATS_TEST_TMPDIR/names" pS
+	[ "$status" -eq 0 ]
+	grep -qxE '0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+' "$ERR"
+}
+
+@test "names: never read for the first time in a signal handler; named there once read" {
+	capture shim "$FIX/names" signal
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '' "$ERR")" -eq 3 ]
+	sed -n 1p "$ERR" | grep -qxE 'in the handler: 0x[0-9a-f]+'
+	[ "$(sed -n 2p "$ERR")" = "port_probe+0x0/$(probe_size) port_probe port_probe+0x1/$(probe_size)" ]
+	[ "$(sed -n 3p "$ERR")" = "in the handler: port_probe+0x0/$(probe_size)" ]
+}
+
+@test "names: the lint location names the static function" {
+	capture shim env PRINTK_SHIM_LINT=1 "$FIX/names" lint
+	[ "$status" -eq 0 ]
+	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\): fragment \"b\\\\n\" continues a line without KERN_CONT; a 4\\.9\\+ kernel starts a new line here\$" "$ERR"
+}
+
+@test "names: dynamic debug's func matches the static function" {
+	capture shim env PRINTK_SHIM_DYNDBG='func port_probe +f' "$FIX/names" debug
+	[ "$status" -eq 0 ]
+	err_is 'port_probe: debug from the probe
+'
+	capture shim env PRINTK_SHIM_DYNDBG='func port_probe -p' "$FIX/names" debug
+	err_is ''
+	capture shim env PRINTK_SHIM_DYNDBG='func main -p' "$FIX/names" debug
+	err_is 'debug from the probe
+'
+}
+
+@test "names: the lint location adds file:line once a dynamic debug query has loaded DWARF" {
+	local line
+	line=$(grep -n 'printk("b\\n")' "$abs_top_srcdir/tests/fixtures/names.c" | cut -d: -f1)
+	capture shim env PRINTK_SHIM_LINT=1 PRINTK_SHIM_DYNDBG='file names.c +p' "$FIX/names" debug lint
+	[ "$status" -eq 0 ]
+	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\) at (.*/)?tests/fixtures/names\\.c:$line: fragment \"b\\\\n\" continues" "$ERR"
+	# without a query, lint never loads libdw itself: no file and line
+	capture shim env PRINTK_SHIM_LINT=1 "$FIX/names" lint
+	grep -qE "^printk-shim: lint: port_probe\\+0x[0-9a-f]+ \\(.*names\\): fragment" "$ERR"
+}
+
+@test "names: a program that ld.so runs is read by its own name, not ld.so's" {
+	local ldso
+	ldso=$(readelf -l "$FIX/names" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -x "$ldso" ] || skip "no $ldso"
+	capture shim "$ldso" "$FIX/names" pS
+	[ "$status" -eq 0 ]
+	err_is "port_probe+0x0/$(probe_size) port_probe port_probe+0x1/$(probe_size)
+"
+}
