@@ -98,7 +98,7 @@ steady_err() {
 	true_path=$(readlink -f "$(type -P true)")
 	capture shim env PRINTK_SHIM_DEBUG=1 "$true_path"
 	[ "$status" -eq 0 ]
-	! grep -q 'is stripped' "$ERR"
+	run ! grep -q 'is stripped' "$ERR"
 	[ "$(grep -c ': no loaded object imports or defines it$' "$ERR")" -eq 5 ]
 }
 

@@ -13,7 +13,7 @@ probe_size() {
 }
 
 @test "names: the program has no dynamic symbol for its static function" {
-	! readelf -W --dyn-syms "$FIX/names" | grep -q port_probe
+	run ! grep -q port_probe < <(readelf -W --dyn-syms "$FIX/names")
 	readelf -Ws "$FIX/names" | grep -q ' LOCAL .* port_probe$'
 }
 
