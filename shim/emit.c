@@ -22,6 +22,7 @@
 #include "base/compiler.h"
 #include "base/fdio.h"
 #include "base/next.h"
+#include "base/rodata.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/cont.h"
@@ -40,16 +41,20 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A context's cache holds compiled formats, for counting filtered fragments. */
+/* A context's cache holds compiled formats, for the fragments it formats or measures. */
 enum { SHAPES = PKS_CTX_CACHE / sizeof(struct pks_shape) };
 _Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
 
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
-/** pks_emit_setup() - before main: name the flags raced on purpose to Helgrind */
+/**
+ * pks_emit_setup() - before main: name the flags raced on purpose to Helgrind;
+ * note where the formats that cannot change lie
+ */
 void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
+	pks_rodata_setup();
 }
 
 /* Decide and feed one formatted fragment. Return: printk's return value. */
@@ -184,7 +189,8 @@ static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, v
 
 /*
  * A decided fragment's text (@fmt past its markers) formatted straight to
- * the end of the open line: one pass, no copy. What does not fit there, a
+ * the end of the open line, from its compiled shape: one pass, no copy, and
+ * only a %s or %c that brought a newline makes the text searched for one. What does not fit there, a
  * format the fast path does not take, a newline before the last byte go
  * to spill(). A NUL one past the line's end lands in its tail room.
  */
@@ -192,14 +198,17 @@ static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
 {
 	size_t room, n;
 	char *at = pks_line_end(&x->line, &room);
-	int ret = pks_format_fast(at, room + 1, fmt, ap);
+	bool inner = true;	/* a newline may be inside: search */
+	int ret = likely(x->cache) ?
+		pks_format_shaped(x->cache, SHAPES, pks_rodata_fixed, at, room + 1, fmt, ap, &inner) :
+		pks_format_fast(at, room + 1, fmt, ap);
 	bool nl;
 
 	if (unlikely(ret < 0 || (size_t)ret > room))
 		return spill(x, fmt, ap);
 	n = (size_t)ret;
 	nl = n && at[n - 1] == '\n';
-	if (unlikely(n > 1 && memchr(at, '\n', n - 1)))
+	if (unlikely(inner) && n > 1 && memchr(at, '\n', n - 1))
 		return spill(x, fmt, ap);
 	pks_line_took(&x->line, n, nl, pks_ctx_out, &x->w);
 	exiting(x);
@@ -224,7 +233,7 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 	char last;
 
 	if (likely(x->cache))
-		len = pks_format_count_cached(x->cache, SHAPES, fmt, ap, &last);
+		len = pks_format_count_cached(x->cache, SHAPES, pks_rodata_fixed, fmt, ap, &last);
 	else
 		len = pks_format_count(fmt, ap, &last);
 	if (len < 0)
@@ -241,6 +250,25 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 }
 
 /*
+ * pks_level_parse() for the usual case, a lone KERN_<LEVEL> or KERN_CONT
+ * before the text: two bytes, and a third that starts no other marker.
+ * Return: whether @fmt starts so; its meaning in @m.
+ */
+static inline bool one_mark(const char *fmt, bool legacy, struct pks_mark *m)
+{
+	char k = fmt[1];
+
+	if (k >= '0' && k <= '7')
+		*m = (struct pks_mark){ k - '0', PKS_M_LEVEL };
+	else if (k == 'c')
+		*m = (struct pks_mark){ PKS_LEVEL_NONE, PKS_M_CONT };
+	else
+		return false;
+	/* fmt[2] only now: fmt[1] was no NUL */
+	return fmt[2] != '\001' && !(fmt[2] == '<' && legacy);
+}
+
+/*
  * The markers at the start of @fmt, if they are all the text's markers can
  * be: the AHEAD bytes after them are no conversion. Most formats start with
  * no marker or a KERN_* one.
@@ -252,7 +280,9 @@ static inline bool literal_marks(const struct pks_config *c, const char *fmt,
 	size_t n = 0;
 	const char *p;
 
-	if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
+	if (fmt[0] == '\001' && one_mark(fmt, c->set.legacy_markers, m)) {
+		n = 2;
+	} else if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
 		n = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
 		if (n > SEEN - AHEAD)
 			return false;	/* a longer run than we looked at */

@@ -7,6 +7,7 @@
 #define PKS_FORMAT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,28 +41,44 @@ int pks_format_count(const char *fmt, va_list ap, char *last)
 struct pks_shape_conv {
 	uint16_t width, prec, flags;
 	int8_t len;
-	char conv;
-	char before;		/* the last literal byte before it, since the last conversion; or 0 */
+	char conv;		/* or '%' for "%%" */
+	uint8_t at, n;		/* the literal run before it: offset in the text, bytes */
 };
 
 #define PKS_SHAPE_TEXT	64	/* longest format compiled, with its NUL */
 #define PKS_SHAPE_CONV	6	/* most conversions in a compiled format */
+#define PKS_SHAPE_REFUSED 0xff	/* nconv of a fixed format that has no shape */
 
-/* A format's compiled shape, for counting: a slot of pks_format_count_cached(). */
+/* A format's compiled shape: a slot of pks_format_shaped() and pks_format_count_cached(). */
 struct pks_shape {
 	const char *fmt;	/* the address it was compiled from, or NULL */
-	char text[PKS_SHAPE_TEXT];	/* and its bytes: a format may be rewritten in place */
-	uint32_t lit;		/* bytes of literal text in the output */
 	uint8_t nconv;
-	char after;		/* the last literal byte after the last conversion, or 0 */
+	uint8_t at, n;		/* the literal run after the last conversion */
+	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
+	bool nl;		/* a newline in the literal text before its last byte */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
+	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
+
+/* Whether the bytes at an address can never change while the process lives. */
+typedef bool pks_fixed_fn(const void *p);
 
 /**
  * pks_format_count_cached() - pks_format_count() through a cache of
- * compiled formats (@n slots, zeroed at first); same results
+ * compiled formats (@n slots, zeroed at first); same results. @fixed, if
+ * not NULL, tells the formats whose bytes need not be compared on each call.
  */
-int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
-			    char *last) __attribute__((visibility("hidden")));
+int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed,
+			    const char *fmt, va_list ap, char *last)
+	__attribute__((visibility("hidden")));
+
+/**
+ * pks_format_shaped() - pks_format_fast() through the same cache; same
+ * results, with a hint for the caller's newline search
+ * @inner: out; false when the output holds no newline before its last byte
+ */
+int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, char *buf,
+		      size_t size, const char *fmt, va_list ap, bool *inner)
+	__attribute__((visibility("hidden")));
 
 #endif
