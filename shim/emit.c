@@ -411,7 +411,7 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
  */
 PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
-	int saved = errno, ret;
+	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
 	struct pks_ctx *x;
 
@@ -431,7 +431,7 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 	} else {
 		ret = run_on_stack(c, fmt, ap, caller);
 	}
-	errno = saved;
+	*err = saved;
 	return ret;
 }
 

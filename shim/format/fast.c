@@ -477,6 +477,8 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	if (n >= sizeof(s->text))
 		return false;
 	s->nconv = 0;
+	s->lit = 0;
+	s->plain = true;
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
 
@@ -491,10 +493,14 @@ static bool compile(struct pks_shape *s, const char *fmt)
 		s->conv[s->nconv++] = (struct pks_shape_conv){
 			(uint16_t)pc.width, (uint16_t)pc.prec, (uint16_t)pc.flags, (int8_t)pc.len,
 			pc.conv, (uint8_t)(run - fmt), (uint8_t)(pct - run) };
+		s->lit += (uint8_t)(pct - run);
+		s->plain &= !pc.flags && !pc.width;
 		run = f;
 	}
 	s->at = (uint8_t)(run - fmt);
 	s->n = (uint8_t)(f - run);
+	s->lit += s->n;
+	s->plain &= s->n > 0;
 	/* A final newline is the output's last byte; any other one is not. */
 	s->nl = n > 1 && memchr(fmt, '\n', n - (fmt[n - 1] == '\n'));
 	memcpy(s->text, fmt, n + 1);
@@ -533,13 +539,68 @@ static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct 
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
-/* A miss: @fmt compiled into @s, or, refused, remembered as such when its bytes are fixed. */
-static __attribute__((noinline)) const struct pks_shape *learn(struct pks_shape *s,
-							       const char *fmt,
+/*
+ * print_shape() counting, for a plain shape: only the length is summed,
+ * as the last byte is the literal text's. Return: the length, or -2.
+ */
+static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
+{
+	size_t len = s->lit;
+
+	for (unsigned int i = 0; i < s->nconv; i++) {
+		const struct pks_shape_conv *k = &s->conv[i];
+		uintmax_t v;
+		const char *p;
+
+		switch (k->conv) {
+		case 'd':
+		case 'i':
+			v = signed_arg(ap, k->len);
+			len += ndecimal((intmax_t)v < 0 ? -v : v) + ((intmax_t)v < 0);
+			break;
+		case 'u':
+			len += ndecimal(unsigned_arg(ap, k->len));
+			break;
+		case 'x':
+		case 'X':
+			v = unsigned_arg(ap, k->len);
+			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
+			break;
+		case 's':
+			p = va_arg(*ap, const char *);
+			len += p ? strlen(p) : 6;	/* "(null)" */
+			break;
+		case 'c':
+			(void)va_arg(*ap, int);
+			/* fall through */
+		default:	/* '%' */
+			len++;
+		}
+	}
+	return len > INT32_MAX ? -2 : (int)len;
+}
+
+/* Whether @s holds the shape of @fmt. */
+static ALWAYS_INLINE bool holds(const struct pks_shape *s, const char *fmt)
+{
+	return likely(s->fmt == fmt) && likely(s->fixed || !strcmp(s->text, fmt));
+}
+
+/*
+ * A miss in @cache[@i] and the next slot: @fmt compiled into slot @i, whose
+ * shape moves to the next one, or, refused, remembered so when its bytes
+ * are fixed. Return: the shape, or NULL.
+ */
+static __attribute__((noinline)) const struct pks_shape *learn(struct pks_shape *cache, size_t n,
+							       size_t i, const char *fmt,
 							       pks_fixed_fn *fixed)
 {
-	bool is_fixed = fixed && fixed(fmt);
+	struct pks_shape *s = &cache[i], *next = &cache[i + 1 < n ? i + 1 : 0];
+	bool is_fixed;
 
+	if (s->fmt && next != s)
+		*next = *s;
+	is_fixed = fixed && fixed(fmt);
 	s->fmt = NULL;
 	if (!compile(s, fmt)) {
 		if (!is_fixed)
@@ -552,19 +613,23 @@ static __attribute__((noinline)) const struct pks_shape *learn(struct pks_shape 
 }
 
 /*
- * The shape of @fmt: its slot of @cache (@n slots, one chosen by @fmt's
- * address) while it holds @fmt's address and, unless they are fixed, its
- * bytes; else compiled there. Return: it, or NULL when @fmt has none.
+ * The shape of @fmt in @cache (@n slots): in the slot @fmt's address
+ * chooses or the next, while it holds that address and, unless they are
+ * fixed, the same bytes; else compiled there. Return: it, or NULL when
+ * @fmt has none.
  */
 static ALWAYS_INLINE const struct pks_shape *find(struct pks_shape *cache, size_t n,
 						  pks_fixed_fn *fixed, const char *fmt)
 {
-	uintptr_t a = (uintptr_t)fmt;
-	struct pks_shape *s = &cache[(a >> 3 ^ a >> 11) % n];
+	/* Fibonacci hashing, scaled to @n by a multiplication: no division */
+	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
+	size_t i = (size_t)(((unsigned __int128)h * n) >> 64);
 
-	if (likely(s->fmt == fmt) && likely(s->fixed || !strcmp(s->text, fmt)))
+	const struct pks_shape *s = &cache[i];
+
+	if (likely(holds(s, fmt)) || holds(s = &cache[i + 1 < n ? i + 1 : 0], fmt))
 		return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
-	return learn(s, fmt, fixed);
+	return learn(cache, n, i, fmt, fixed);
 }
 
 /**
@@ -584,6 +649,12 @@ PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed
 	if (!s)
 		return pks_format_count(fmt, ap, last);
 	va_copy(cp, ap);
+	if (likely(s->plain)) {
+		r = count_plain(s, &cp);
+		va_end(cp);
+		*last = s->text[s->at + s->n - 1];
+		return r;
+	}
 	r = print_shape(&c, true, s, &cp, NULL);
 	va_end(cp);
 	if (r)

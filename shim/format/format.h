@@ -56,6 +56,8 @@ struct pks_shape {
 	uint8_t at, n;		/* the literal run after the last conversion */
 	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
 	bool nl;		/* a newline in the literal text before its last byte */
+	bool plain;		/* no flag, no width, and literal text after the last conversion */
+	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
