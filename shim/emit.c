@@ -315,7 +315,13 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 	if (unlikely(c->set.lint) || !literal_marks(c, fmt, &m, &skip) ||
 	    unlikely((m.flags & PKS_M_CONT) && !l->open))
 		return slow(c, x, fmt, ap, caller);
-	act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
+	/* pks_cont_decide()'s answer for the usual markers, without the call */
+	if (m.flags == PKS_M_LEVEL)
+		act = PKS_NEW;
+	else if (m.flags == PKS_M_CONT)
+		act = PKS_APPEND;	/* the line is open: see above */
+	else
+		act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
 	if (act == PKS_APPEND)
 		level = l->level;
 	else

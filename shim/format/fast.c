@@ -679,18 +679,17 @@ PKS_HOT int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *f
 	va_list cp;
 	int r;
 
-	*inner = true;
-	if (!s)
+	if (!s) {
+		*inner = true;
 		return pks_format_fast(buf, size, fmt, ap);
+	}
 	nl = s->nl;
 	va_copy(cp, ap);
 	r = print_shape(&c, false, s, &cp, &nl);
 	va_end(cp);
-	if (r)
-		return -2;
 	*c.p = '\0';
 	*inner = nl;
-	return (int)c.len;
+	return r ? -2 : (int)c.len;
 }
 
 /**
