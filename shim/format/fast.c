@@ -501,6 +501,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->n = (uint8_t)(f - run);
 	s->lit += s->n;
 	s->plain &= s->n > 0;
+	s->ahead = !s->nconv || s->conv[0].n >= PKS_SHAPE_AHEAD;
 	/* A final newline is the output's last byte; any other one is not. */
 	s->nl = n > 1 && memchr(fmt, '\n', n - (fmt[n - 1] == '\n'));
 	memcpy(s->text, fmt, n + 1);
@@ -580,20 +581,14 @@ static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
 	return len > INT32_MAX ? -2 : (int)len;
 }
 
-/* Whether @s holds the shape of @fmt. */
-static ALWAYS_INLINE bool holds(const struct pks_shape *s, const char *fmt)
-{
-	return likely(s->fmt == fmt) && likely(s->fixed || !strcmp(s->text, fmt));
-}
-
-/*
- * A miss in @cache[@i] and the next slot: @fmt compiled into slot @i, whose
- * shape moves to the next one, or, refused, remembered so when its bytes
- * are fixed. Return: the shape, or NULL.
+/**
+ * pks_shape_learn() - pks_shape_find()'s miss in @cache[@i] and the next
+ * slot: @fmt compiled into slot @i, whose shape moves to the next one, or,
+ * refused, remembered so when its bytes are fixed
+ * Return: the shape, or NULL.
  */
-static __attribute__((noinline)) const struct pks_shape *learn(struct pks_shape *cache, size_t n,
-							       size_t i, const char *fmt,
-							       pks_fixed_fn *fixed)
+const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_t i,
+					const char *fmt, pks_fixed_fn *fixed)
 {
 	struct pks_shape *s = &cache[i], *next = &cache[i + 1 < n ? i + 1 : 0];
 	bool is_fixed;
@@ -612,42 +607,16 @@ static __attribute__((noinline)) const struct pks_shape *learn(struct pks_shape 
 	return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 }
 
-/*
- * The shape of @fmt in @cache (@n slots): in the slot @fmt's address
- * chooses or the next, while it holds that address and, unless they are
- * fixed, the same bytes; else compiled there. Return: it, or NULL when
- * @fmt has none.
- */
-static ALWAYS_INLINE const struct pks_shape *find(struct pks_shape *cache, size_t n,
-						  pks_fixed_fn *fixed, const char *fmt)
-{
-	/* Fibonacci hashing, scaled to @n by a multiplication: no division */
-	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(((unsigned __int128)h * n) >> 64);
-
-	const struct pks_shape *s = &cache[i];
-
-	if (likely(holds(s, fmt)) || holds(s = &cache[i + 1 < n ? i + 1 : 0], fmt))
-		return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
-	return learn(cache, n, i, fmt, fixed);
-}
-
 /**
- * pks_format_count_cached() - pks_format_count(), with the shape of @fmt
- * taken from @cache (see find())
- * @last: out, as pks_format_count()'s
+ * pks_shape_count() - pks_format_count() of the format @s was compiled from
  * Return: as pks_format_count(), having read @ap.
  */
-PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed,
-				    const char *fmt, va_list ap, char *last)
+PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 {
-	const struct pks_shape *s = find(cache, n, fixed, fmt);
 	struct cursor c = { NULL, NULL, 0, 0 };
 	va_list cp;
 	int r;
 
-	if (!s)
-		return pks_format_count(fmt, ap, last);
 	va_copy(cp, ap);
 	if (likely(s->plain)) {
 		r = count_plain(s, &cp);
@@ -664,32 +633,56 @@ PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed
 }
 
 /**
- * pks_format_shaped() - pks_format_fast(), with the shape of @fmt taken from
- * @cache as pks_format_count_cached() does
+ * pks_shape_print() - pks_format_fast() of the format @s was compiled from
  * @inner: out; false when the output holds no newline before its last byte
  * Return: as pks_format_fast(), having read @ap.
  */
-PKS_HOT int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, char *buf,
-			      size_t size, const char *fmt, va_list ap, bool *inner)
+PKS_HOT int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap,
+			    bool *inner)
 {
-	const struct pks_shape *s = find(cache, n, fixed, fmt);
 	char dummy;
 	struct cursor c = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };
-	bool nl;
+	bool nl = s->nl;
 	va_list cp;
 	int r;
 
-	if (!s) {
-		*inner = true;
-		return pks_format_fast(buf, size, fmt, ap);
-	}
-	nl = s->nl;
 	va_copy(cp, ap);
 	r = print_shape(&c, false, s, &cp, &nl);
 	va_end(cp);
 	*c.p = '\0';
 	*inner = nl;
 	return r ? -2 : (int)c.len;
+}
+
+/**
+ * pks_format_count_cached() - pks_format_count(), with the shape of @fmt
+ * taken from @cache (see pks_shape_find())
+ * @last: out, as pks_format_count()'s
+ * Return: as pks_format_count(), having read @ap.
+ */
+int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed,
+			    const char *fmt, va_list ap, char *last)
+{
+	const struct pks_shape *s = pks_shape_find(cache, n, fixed, fmt);
+
+	return s ? pks_shape_count(s, ap, last) : pks_format_count(fmt, ap, last);
+}
+
+/**
+ * pks_format_shaped() - pks_format_fast(), with the shape of @fmt taken from
+ * @cache as pks_format_count_cached() does
+ * @inner: out; false when the output holds no newline before its last byte
+ * Return: as pks_format_fast(), having read @ap.
+ */
+int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, char *buf,
+		      size_t size, const char *fmt, va_list ap, bool *inner)
+{
+	const struct pks_shape *s = pks_shape_find(cache, n, fixed, fmt);
+
+	if (s)
+		return pks_shape_print(s, buf, size, ap, inner);
+	*inner = true;
+	return pks_format_fast(buf, size, fmt, ap);
 }
 
 /**
