@@ -65,9 +65,12 @@ static ALWAYS_INLINE void append(struct cursor *c, bool count, const char *s, si
 	room = (size_t)(c->end - c->p);
 	if (room > n)
 		room = n;
-	if (room > 8) {
+	if (room > 16) {
 		memcpy(c->p, s, room);
-	} else if (room >= 4) {	/* a call, or a loop, costs more than two overlapping moves */
+	} else if (room >= 8) {	/* a call, or a loop, costs more than two overlapping moves */
+		memcpy(c->p, s, 8);
+		memcpy(c->p + room - 8, s + room - 8, 8);
+	} else if (room >= 4) {
 		memcpy(c->p, s, 4);
 		memcpy(c->p + room - 4, s + room - 4, 4);
 	} else if (room >= 2) {
