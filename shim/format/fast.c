@@ -482,6 +482,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->nconv = 0;
 	s->lit = 0;
 	s->plain = true;
+	s->simple = 0;
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
 
@@ -498,6 +499,8 @@ static bool compile(struct pks_shape *s, const char *fmt)
 			pc.conv, (uint8_t)(run - fmt), (uint8_t)(pct - run) };
 		s->lit += (uint8_t)(pct - run);
 		s->plain &= !pc.flags && !pc.width;
+		if (pc.conv != '%' && !pc.flags && !pc.width)
+			s->simple |= (uint8_t)(1u << (s->nconv - 1));
 		run = f;
 	}
 	s->at = (uint8_t)(run - fmt);
@@ -525,13 +528,12 @@ static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct 
 		int r;
 
 		append(c, count, s->text + k->at, k->n);
-		if (k->conv == '%') {
+		/* Most conversions have no flags and no width: a copy for them alone. */
+		if (likely(s->simple >> i & 1)) {
+			r = print_conv(c, count, &pc, ap, nl);
+		} else if (k->conv == '%') {
 			append(c, count, "%", 1);
 			continue;
-		}
-		/* Most conversions have no flags and no width: a copy for them alone. */
-		if (likely(!k->flags && !k->width)) {
-			r = print_conv(c, count, &pc, ap, nl);
 		} else {
 			pc = (struct plain){ k->width, k->prec, k->flags, k->len, k->conv };
 			r = print_conv(c, count, &pc, ap, nl);
@@ -636,15 +638,15 @@ PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 }
 
 /**
- * pks_shape_print() - pks_format_fast() of the format @s was compiled from
+ * pks_shape_print() - pks_format_fast() of the format @s was compiled from,
+ * into @size bytes, at least 1
  * @inner: out; false when the output holds no newline before its last byte
  * Return: as pks_format_fast(), having read @ap.
  */
 PKS_HOT int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap,
 			    bool *inner)
 {
-	char dummy;
-	struct cursor c = { size ? buf : &dummy, size ? buf + size - 1 : &dummy, 0, 0 };
+	struct cursor c = { buf, buf + size - 1, 0, 0 };	/* @size is at least 1 */
 	bool nl = s->nl;
 	va_list cp;
 	int r;
@@ -682,7 +684,7 @@ int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, ch
 {
 	const struct pks_shape *s = pks_shape_find(cache, n, fixed, fmt);
 
-	if (s)
+	if (s && size)
 		return pks_shape_print(s, buf, size, ap, inner);
 	*inner = true;
 	return pks_format_fast(buf, size, fmt, ap);

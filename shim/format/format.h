@@ -60,6 +60,7 @@ struct pks_shape {
 	bool nl;		/* a newline in the literal text before its last byte */
 	bool plain;		/* no flag, no width, and literal text after the last conversion */
 	bool ahead;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
+	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
@@ -94,7 +95,7 @@ static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, si
 	return pks_shape_learn(cache, n, i, fmt, fixed);
 }
 
-/** pks_shape_print() - pks_format_fast() from a shape; @inner as pks_format_shaped()'s */
+/** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */
 int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap, bool *inner)
 	__attribute__((visibility("hidden")));
 
