@@ -29,8 +29,10 @@
  * backoff up to 100 ms a round. A failed
  * connect is not tried again for 100 ms: a dead daemon costs nothing per
  * line.
- * Thread-safety: lock-free, async-signal-safe; a forked child starts with
- * no connection (its atfork handler).
+ * Thread-safety: the connection's state is lock-free; ordinary senders take
+ * turns on a datagram socket (send_lock), which a handler never waits for,
+ * so everything a handler calls is async-signal-safe; a forked child starts
+ * with no connection (its atfork handler), and takes the turn over.
  */
 #include "out/syslog-impl.h"
 #include "base/clock.h"
