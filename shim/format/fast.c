@@ -555,31 +555,25 @@ static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
 
 	for (unsigned int i = 0; i < s->nconv; i++) {
 		const struct pks_shape_conv *k = &s->conv[i];
+		char conv = k->conv;
 		uintmax_t v;
-		const char *p;
 
-		switch (k->conv) {
-		case 'd':
-		case 'i':
-			v = signed_arg(ap, k->len);
-			len += ndecimal((intmax_t)v < 0 ? -v : v) + ((intmax_t)v < 0);
-			break;
-		case 'u':
-			len += ndecimal(unsigned_arg(ap, k->len));
-			break;
-		case 'x':
-		case 'X':
-			v = unsigned_arg(ap, k->len);
-			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
-			break;
-		case 's':
-			p = va_arg(*ap, const char *);
+		/* the usual ones first, each without a length: no jump table */
+		if (conv == 'd' || conv == 'i') {
+			v = k->len ? signed_arg(ap, k->len) : (uintmax_t)(intmax_t)va_arg(*ap, int);
+			len += (intmax_t)v < 0 ? ndecimal(-v) + 1 : ndecimal(v);
+		} else if (conv == 's') {
+			const char *p = va_arg(*ap, const char *);
+
 			len += p ? strlen(p) : 6;	/* "(null)" */
-			break;
-		case 'c':
-			(void)va_arg(*ap, int);
-			/* fall through */
-		default:	/* '%' */
+		} else if (conv == 'u') {
+			len += ndecimal(k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int));
+		} else if (conv == 'x' || conv == 'X') {
+			v = k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int);
+			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
+		} else {	/* 'c', "%%" */
+			if (conv == 'c')
+				(void)va_arg(*ap, int);
 			len++;
 		}
 	}
