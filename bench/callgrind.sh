@@ -8,11 +8,15 @@
 # lines and filtered-out ones, PRINTK_SHIM_FORMAT=plain, to /dev/null; the
 # module with format prefix and json. With BENCH_OLD=path/to/an/older
 # libprintk-shim.so, the module's rows again with that one, on the same
-# printk-bench binary.
+# printk-bench binary. The peers' table (bench/peer-bench's line, and
+# "peers" as a second argument prints it alone) counts each thread apart:
+# the caller, and the thread a deferred or asynchronous logger writes from.
 
 set -eu
 B=$1
+what=${2:-all}
 pb=$B/bench/printk-bench
+peer=$B/bench/peer-bench
 mod=$B/shim/.libs/libprintk-shim.so
 old=${BENCH_OLD:-}
 short=2000 long=12000
@@ -43,6 +47,54 @@ ir() {
 shim() {
 	echo "LD_PRELOAD=$1 PRINTK_SHIM_OUTPUT=${4:-stderr} PRINTK_SHIM_FORMAT=$2${3:+ PRINTK_SHIM_LEVEL=$3}"
 }
+
+# VARIANT SHAPE ENV...: "caller worker" instructions per line of peer-bench,
+# the worker being every thread but the caller (the shim's printer, spdlog's pool).
+peer_ir() {
+	v=$1 shape=$2
+	shift 2
+	for n in 4000 24000; do
+		rm -f "$tmp/pc.$n"*
+		env "$@" valgrind --tool=callgrind --separate-threads=yes \
+			--callgrind-out-file="$tmp/pc.$n" --log-file="$tmp/pclog.$n" \
+			"$peer" run "$v" "$shape" 1 "$n" >/dev/null 2>&1 || :
+	done
+	sum() { cat "$@" 2>/dev/null | sed -n 's/^totals: //p' | awk '{ s += $1 } END { print s + 0 }'; }
+	c=$(( ($(sum "$tmp/pc.24000-01") - $(sum "$tmp/pc.4000-01")) / 20000 ))
+	w=$(( ($(sum "$tmp"/pc.24000-0[2-9]) - $(sum "$tmp"/pc.4000-0[2-9])) / 20000 ))
+	echo "$c $w"
+}
+
+peers() {
+	echo "Instructions per line beside the peers (callgrind, user space, 1 thread, /dev/null)"
+	echo "line \"worker %d: processed %u items in %s\": caller; the logger's own thread"
+	printf '%-40s %8s %8s\n' workload caller thread
+	sh="LD_PRELOAD=$mod PRINTK_SHIM_FORMAT=plain"
+	# LABEL|VARIANT|SHAPE|ENV
+	while IFS='|' read -r label v shape vars; do
+		[ -n "$label" ] || continue
+		set -- $(peer_ir "$v" "$shape" $vars)
+		[ "$2" -gt 0 ] && t=$2 || t=-
+		printf '%-40s %8d %8s\n' "$label" "$1" "$t"
+	done <<-EOF
+	ideal (snprintf + write)|ideal|1|
+	shim, 1 fragment|shim|1|$sh
+	shim, 3 fragments|shim|3|$sh
+	shim, filtered out|shim|1|$sh PRINTK_SHIM_LEVEL=warning
+	shim DEFER=1, 1 fragment|shim-defer|1|$sh PRINTK_SHIM_DEFER=1
+	shim DEFER=1, 3 fragments|shim-defer|3|$sh PRINTK_SHIM_DEFER=1
+	stdio _IOFBF, 1 fragment|stdio|1|
+	stdio _IOFBF, 3 fragments|stdio|3|
+	spdlog sync|spdlog|1|
+	spdlog async, block|spdlog-async-block|1|
+	spdlog async, overrun|spdlog-async-overrun|1|
+	EOF
+}
+
+if [ "$what" = peers ]; then
+	peers
+	exit 0
+fi
 
 echo "Instructions per line (callgrind, user space, 1 thread, /dev/null)"
 if [ -n "$old" ]; then
@@ -76,3 +128,6 @@ for row in "1 fragment:1" "3 fragments:3"; do
 	j=$(ir printk "$shape" $(shim "$mod" json))
 	printf '%-34s %8d %8d %10.2fx\n' "$label" "$p" "$j" "$(echo "$j $p" | awk '{ print $1 / $2 }')"
 done
+
+echo
+peers

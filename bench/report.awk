@@ -80,12 +80,12 @@ function verdict(ok, what) {
 			okret[row, var] = 1
 	} else if (kind == "sys") {
 		if (kv["ns"] < 0)
-			why[var] = "not measured: " kv["why"]
+			why[row, var] = "not measured: " kv["why"]
 		else if (kv["delivered"] < kv["lines"])
-			why[var] = "n/a: " kv["delivered"] " of " kv["lines"] " lines reached the receiver"
+			why[row, var] = "n/a: " kv["delivered"] " of " kv["lines"] " lines reached the receiver"
 		else {
-			push("sys" SUBSEP var, kv["ns"] / kv["lines"])
-			push("syscpu" SUBSEP var, kv["cpu"] / kv["lines"])
+			push("sys" SUBSEP row SUBSEP var, kv["ns"] / kv["lines"])
+			push("syscpu" SUBSEP row SUBSEP var, kv["cpu"] / kv["lines"])
 		}
 	} else if (kind == "px") {
 		push("px" SUBSEP row SUBSEP var, kv["ns"] / kv["lines"])
@@ -228,24 +228,34 @@ END {
 	}
 
 	printf "\nSyslog: %d lines per run to one AF_UNIX datagram receiver (a counting child process)\n", lines / 2
-	for (v = 1; v <= 2; v++) {
-		name = v == 1 ? "glibc" : "shim"
-		sys[name] = median("sys" SUBSEP name)
-		if (sys[name] == "") {
-			printf "  %-18s %s\n", v == 1 ? "glibc syslog(3)" : "printk-shim", why[name] == "" ? "n/a" : why[name]
-			out("syslog", "syslog", name, "status", why[name] == "" ? "n/a" : why[name])
-			continue
+	printf "  %-10s %-18s %10s %10s %16s\n", "threads", "sender", "lines/s", "ns/line", "CPU ns/line"
+	split("1 4 8", systh, " ")
+	for (k = 1; k <= 3; k++) {
+		row = "syslog-" systh[k]
+		for (v = 1; v <= 2; v++) {
+			name = v == 1 ? "glibc" : "shim"
+			sys[row, name] = median("sys" SUBSEP row SUBSEP name)
+			if (sys[row, name] == "") {
+				printf "  %-10s %-18s %s\n", systh[k], v == 1 ? "glibc syslog(3)" : "printk-shim", \
+					why[row, name] == "" ? "n/a" : why[row, name]
+				out("syslog", row, name, "status", why[row, name] == "" ? "n/a" : why[row, name])
+				continue
+			}
+			syscpu[row, name] = median("syscpu" SUBSEP row SUBSEP name)
+			printf "  %-10s %-18s %10.0f %10.1f %16.1f\n", systh[k], \
+				v == 1 ? "glibc syslog(3)" : "printk-shim", lps(sys[row, name]), sys[row, name], \
+				syscpu[row, name]
+			out("syslog", row, name, "ns_per_line", sprintf("%.1f", sys[row, name]))
+			out("syslog", row, name, "cpu_ns_per_line", sprintf("%.1f", syscpu[row, name]))
+			out("syslog", row, name, "lines_per_s", sprintf("%.0f", lps(sys[row, name])))
 		}
-		syscpu[name] = median("syscpu" SUBSEP name)
-		printf "  %-18s %8.0f lines/s %8.1f ns/line %8.1f CPU ns/line (the sender's)\n", \
-			v == 1 ? "glibc syslog(3)" : "printk-shim", lps(sys[name]), sys[name], syscpu[name]
-		out("syslog", "syslog", name, "ns_per_line", sprintf("%.1f", sys[name]))
-		out("syslog", "syslog", name, "cpu_ns_per_line", sprintf("%.1f", syscpu[name]))
-		out("syslog", "syslog", name, "lines_per_s", sprintf("%.0f", lps(sys[name])))
 	}
-	xs = ratio(sys["glibc"], sys["shim"])
+	xs = ratio(sys["syslog-1", "glibc"], sys["syslog-1", "shim"])
 	if (xs != "")
-		printf "  printk-shim is %.2fx glibc syslog(3)'s throughput\n", xs
+		printf "  1 thread: printk-shim is %.2fx glibc syslog(3)'s throughput\n", xs
+	xc8 = ratio(syscpu["syslog-8", "shim"], syscpu["syslog-8", "glibc"])
+	if (xc8 != "")
+		printf "  8 threads: printk-shim's CPU a line is %.2fx glibc syslog(3)'s\n", xc8
 
 	printf "\nSide by side, 1-fragment lines from 1 thread: the second setting's time over the first's\n"
 	printf "  %-44s %9s %9s %8s %8s\n", "first / second", "first ns", "second ns", "ratio", "cpu"
@@ -375,10 +385,15 @@ END {
 	verdict(fx >= 12 && retok, sprintf("filtered-out lines %.1fx cheaper than written (>= 12x), return value %s [cpu %.1fx]", \
 		fx, retok ? "right" : "wrong", pccf))
 	if (xs == "")
-		verdict(0, "syslog: n/a (" (why["shim"] != "" ? why["shim"] : why["glibc"]) ")")
+		verdict(0, "syslog: n/a (" (why["syslog-1", "shim"] != "" ? why["syslog-1", "shim"] : \
+			why["syslog-1", "glibc"]) ")")
 	else
 		verdict(xs >= 1, sprintf("syslog: %.2fx glibc syslog(3) (>= 1.0x) [cpu %.2fx]", xs, \
-			ratio(syscpu["glibc"], syscpu["shim"])))
+			ratio(syscpu["syslog-1", "glibc"], syscpu["syslog-1", "shim"])))
+	if (xc8 == "")
+		verdict(0, "syslog, 8 threads: n/a")
+	else
+		verdict(xc8 <= 1.2, sprintf("syslog, 8 threads: CPU a line %.2fx glibc syslog(3)'s (<= 1.2x)", xc8))
 	verdict(t2 - t0 < 1, sprintf("start-up: printk-shim -- /bin/true adds %.3f ms (< 1 ms) [cpu +%.3f ms]", \
 		t2 - t0, c2 - c0))
 	verdict(px["json"] != "" && px["json"] <= 1.3, sprintf("FORMAT=json: %.2fx FORMAT=prefix per line (<= 1.3x) [cpu %.2fx]", \

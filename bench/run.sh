@@ -8,6 +8,9 @@
 # rounds. Samples go to bench/results/samples-STAMP.txt; bench/report.awk
 # turns them into the table (stdout and bench-STAMP.txt) and the CSV
 # (bench-STAMP.csv); latest.txt and latest.csv are copies of the last run.
+# bench/peer-bench adds the peers' section (its figures in peers-STAMP.dat
+# and peers.dat, which make bench-plot draws), and bench/callgrind.sh the
+# peers' instructions per line (not with BENCH_QUICK).
 # Environment: BENCH_QUICK=1 for a smoke run of a few seconds; BENCH_ROUNDS,
 # BENCH_LINES (lines per throughput run) override the defaults; AWK;
 # BENCH_OLD=path/to/an/older/libprintk-shim.so runs the per-call rows (1 and
@@ -142,16 +145,18 @@ jr() {
 	echo "jr journal $1 $res" >>"$samples"
 }
 
-# VARIANT: one syslog run against the counting receiver.
+# VARIANT: one syslog run against the counting receiver, from 1, 4 and 8 threads.
 sys() {
 	n=$((lines / 2))
-	case $1 in
-	glibc) res=$("$B/bench/syslog-bench" glibc "$n" "$sock" 2>/dev/null) ;;
-	shim) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT=syslog \
-		PRINTK_SHIM_SYSLOG_SOCKET="$sock/log" \
-		"$B/bench/syslog-bench" printk "$n" "$sock" 2>/dev/null) ;;
-	esac
-	echo "sys syslog $1 $res" >>"$samples"
+	for t in 1 4 8; do
+		case $1 in
+		glibc) res=$("$B/bench/syslog-bench" glibc "$n" "$sock" "$t" 2>/dev/null) ;;
+		shim) res=$(env LD_PRELOAD="$mod" PRINTK_SHIM_OUTPUT=syslog \
+			PRINTK_SHIM_SYSLOG_SOCKET="$sock/log" \
+			"$B/bench/syslog-bench" printk "$n" "$sock" "$t" 2>/dev/null) ;;
+		esac
+		echo "sys syslog-$t $1 $res" >>"$samples"
+	done
 }
 
 # ROW VARIANT: instructions per line, from two callgrind runs of different length.
@@ -241,6 +246,7 @@ if [ -z "$quick" ] && command -v valgrind >/dev/null 2>&1; then
 	done
 	ir json-null-1 prefix
 	ir json-null-1 json
+	sh "$S/bench/callgrind.sh" "$B" peers >"$results/peers-ir.tmp" 2>/dev/null || :
 fi
 
 journald_stop
@@ -250,6 +256,14 @@ journald_stop
 echo "$ddline" | tee -a "$results/bench-$stamp.txt"
 echo "bench: deferred printing" >&2
 "$B/bench/defer-bench" all "$mod" "$rounds" "$lines" "$file" | tee -a "$results/bench-$stamp.txt"
+echo "bench: the peers" >&2
+"$B/bench/peer-bench" all "$mod" "$rounds" "$lines" "$file" "$results/peers-$stamp.dat" |
+	tee -a "$results/bench-$stamp.txt"
+cp "$results/peers-$stamp.dat" "$results/peers.dat"
+if [ -s "$results/peers-ir.tmp" ]; then
+	{ echo; cat "$results/peers-ir.tmp"; } | tee -a "$results/bench-$stamp.txt"
+	rm -f "$results/peers-ir.tmp"
+fi
 cp "$results/bench-$stamp.txt" "$results/latest.txt"
 cp "$results/bench-$stamp.csv" "$results/latest.csv"
 echo "bench: table in $results/bench-$stamp.txt, figures in $results/bench-$stamp.csv" >&2

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * syslog-bench glibc|printk LINES DIR: LINES messages to a syslog receiver,
- * timed; prints "ns=... cpu=... lines=... delivered=...", cpu being the
- * sender's own CPU time (the receiver's and the scheduler's are not in it).
+ * syslog-bench glibc|printk LINES DIR [THREADS]: LINES messages to a syslog
+ * receiver, from THREADS threads (1), timed; prints "ns=... cpu=...
+ * lines=... delivered=...", cpu being the senders' own CPU time, summed
+ * (the receiver's and the scheduler's are not in it).
  *
  * The receiver is a child process bound to DIR/log, an AF_UNIX datagram
  * socket as /dev/log is; it counts datagrams (with recvmmsg, to keep up)
@@ -17,7 +18,9 @@
 
 #include <errno.h>
 #include <linux/printk.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -31,8 +34,13 @@
 #define WARMUP	64
 #define STOP	"bench-stop"
 #define BATCH	64	/* datagrams per recvmmsg() */
+#define MAX_THREADS	64
 
 static struct sockaddr_un where;
+static bool glibc;
+static long per_thread;
+static pthread_barrier_t start;
+static _Atomic uint64_t t_first = UINT64_MAX, t_last, cpu_sum;
 
 static void receive(int sock, int out)
 {
@@ -114,29 +122,57 @@ static const char *private_dev(const char *dir)
 	return NULL;
 }
 
-static void one(bool glibc, long i)
+static void one(int t, long i)
 {
 	int v = (int)(i * 7 % 1000);
 
 	if (glibc)
-		syslog(LOG_INFO, "bench t%d l%ld: value=%d end", 0, i, v);
+		syslog(LOG_INFO, "bench t%d l%ld: value=%d end", t, i, v);
 	else
-		printk(KERN_INFO BENCH_LINE, 0, i, v);
+		printk(KERN_INFO BENCH_LINE, t, i, v);
+}
+
+/* One sender: its own clock readings, as the main thread may not run in time. */
+static void *work(void *arg)
+{
+	int t = (int)(long)arg;
+	uint64_t t0, t1, cpu, seen;
+
+	for (long i = 0; i < WARMUP / 8; i++)
+		one(t, -1 - i);
+	pthread_barrier_wait(&start);
+	t0 = bench_now();
+	cpu = bench_cpu();
+	for (long i = 0; i < per_thread; i++)
+		one(t, i);
+	cpu = bench_cpu() - cpu;
+	t1 = bench_now();
+	atomic_fetch_add(&cpu_sum, cpu);
+	seen = atomic_load(&t_first);
+	while (t0 < seen && !atomic_compare_exchange_weak(&t_first, &seen, t0))
+		;
+	seen = atomic_load(&t_last);
+	while (t1 > seen && !atomic_compare_exchange_weak(&t_last, &seen, t1))
+		;
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	bool glibc = argc == 4 && !strcmp(argv[1], "glibc");
-	long lines = bench_arg(argc == 4 ? argv[2] : NULL, 100000), got;
+	long lines = bench_arg(argc >= 4 ? argv[2] : NULL, 100000), got, threads;
+	pthread_t tid[MAX_THREADS];
 	const char *fail = NULL;
-	uint64_t t0 = 0, t1 = 0, cpu = 0;
 	int count_fd;
 	pid_t pid;
 
-	if (argc != 4 || (!glibc && strcmp(argv[1], "printk"))) {
-		printf("usage: syslog-bench glibc|printk LINES DIR\n");
+	glibc = (argc == 4 || argc == 5) && !strcmp(argv[1], "glibc");
+	if ((argc != 4 && argc != 5) || (!glibc && strcmp(argv[1], "printk"))) {
+		printf("usage: syslog-bench glibc|printk LINES DIR [THREADS]\n");
 		return 2;
 	}
+	threads = bench_arg(argc == 5 ? argv[4] : NULL, 1);
+	threads = threads > MAX_THREADS ? MAX_THREADS : threads;
+	per_thread = lines / threads;
 	pid = start_receiver(argv[3], &count_fd);
 	if (pid < 0) {
 		printf("ns=-1 lines=0 delivered=0 why=receiver\n");
@@ -145,20 +181,19 @@ int main(int argc, char **argv)
 	if (glibc && (fail = private_dev(argv[3])) == NULL)
 		openlog("syslog-bench", LOG_PID | LOG_NDELAY, LOG_USER);
 	if (!fail) {
-		for (long i = 0; i < WARMUP; i++)
-			one(glibc, -1 - i);
-		t0 = bench_now();
-		cpu = bench_cpu();
-		for (long i = 0; i < lines; i++)
-			one(glibc, i);
-		cpu = bench_cpu() - cpu;
-		t1 = bench_now();
+		pthread_barrier_init(&start, NULL, (unsigned int)threads);
+		for (long t = 0; t < threads; t++)
+			pthread_create(&tid[t], NULL, work, (void *)t);
+		for (long t = 0; t < threads; t++)
+			pthread_join(tid[t], NULL);
 	}
 	got = stop_receiver(pid, count_fd);
 	if (fail)
 		printf("ns=-1 lines=0 delivered=0 why=%s\n", fail);
 	else
-		printf("ns=%llu cpu=%llu lines=%ld delivered=%ld\n", (unsigned long long)(t1 - t0),
-		       (unsigned long long)cpu, lines, got > WARMUP ? got - WARMUP : 0);
+		printf("ns=%llu cpu=%llu lines=%ld delivered=%ld\n",
+		       (unsigned long long)(atomic_load(&t_last) - atomic_load(&t_first)),
+		       (unsigned long long)atomic_load(&cpu_sum), per_thread * threads,
+		       got > WARMUP / 8 * threads ? got - WARMUP / 8 * threads : 0);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "base/compiler.h"
 #include "base/fdio.h"
 #include "base/next.h"
+#include "base/rodata.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/cont.h"
@@ -40,16 +41,20 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A context's cache holds compiled formats, for counting filtered fragments. */
+/* A context's cache holds compiled formats, for the fragments it formats or measures. */
 enum { SHAPES = PKS_CTX_CACHE / sizeof(struct pks_shape) };
 _Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
 
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
-/** pks_emit_setup() - before main: name the flags raced on purpose to Helgrind */
+/**
+ * pks_emit_setup() - before main: name the flags raced on purpose to Helgrind;
+ * note where the formats that cannot change lie
+ */
 void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
+	pks_rodata_setup();
 }
 
 /* Decide and feed one formatted fragment. Return: printk's return value. */
@@ -184,22 +189,27 @@ static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, v
 
 /*
  * A decided fragment's text (@fmt past its markers) formatted straight to
- * the end of the open line: one pass, no copy. What does not fit there, a
- * format the fast path does not take, a newline before the last byte go
- * to spill(). A NUL one past the line's end lands in its tail room.
+ * the end of the open line, from its compiled shape @s if it has one: one
+ * pass, no copy, and only a %s or %c that brought a newline makes the text
+ * searched for one. What does not fit there, a format the fast path does
+ * not take, a newline before the last byte go to spill(). A NUL one past
+ * the line's end lands in its tail room.
  */
-static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
+static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const char *fmt,
+			 va_list ap)
 {
 	size_t room, n;
 	char *at = pks_line_end(&x->line, &room);
-	int ret = pks_format_fast(at, room + 1, fmt, ap);
+	bool inner = true;	/* a newline may be inside: search */
+	int ret = likely(s) ? pks_shape_print(s, at, room + 1, ap, &inner) :
+			      pks_format_fast(at, room + 1, fmt, ap);
 	bool nl;
 
 	if (unlikely(ret < 0 || (size_t)ret > room))
 		return spill(x, fmt, ap);
 	n = (size_t)ret;
 	nl = n && at[n - 1] == '\n';
-	if (unlikely(n > 1 && memchr(at, '\n', n - 1)))
+	if (unlikely(inner) && n > 1 && memchr(at, '\n', n - 1))
 		return spill(x, fmt, ap);
 	pks_line_took(&x->line, n, nl, pks_ctx_out, &x->w);
 	exiting(x);
@@ -209,22 +219,22 @@ static inline int direct(struct pks_ctx *x, const char *fmt, va_list ap)
 /*
  * A fragment of a line the level filter drops (@fmt past its markers) is
  * measured, not formatted: printk still returns its length (printk-shim(7)
- * SYMBOLS), and all the line needs is whether it stays open. The context
- * keeps the formats it measured compiled, so a format seen again is not
+ * SYMBOLS), and all the line needs is whether it stays open. It is measured
+ * from its compiled shape @s when it has one, so a format seen again is not
  * decoded again. A format the counting walk does not take goes the general
  * way, where the sink drops the line.
  */
-static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
-		 enum pks_act act, int level, const struct pks_mark *m, size_t skip,
-		 const void *caller)
+static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks_shape *s,
+		 const char *fmt, va_list ap, enum pks_act act, int level,
+		 const struct pks_mark *m, size_t skip, const void *caller)
 {
 	struct pks_line *l = &x->line;
 	int len;
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
-	if (likely(x->cache))
-		len = pks_format_count_cached(x->cache, SHAPES, fmt, ap, &last);
+	if (likely(s))
+		len = pks_shape_count(s, ap, &last);
 	else
 		len = pks_format_count(fmt, ap, &last);
 	if (len < 0)
@@ -241,18 +251,40 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 }
 
 /*
+ * pks_level_parse() for the usual case, a lone KERN_<LEVEL> or KERN_CONT
+ * before the text: two bytes, and a third that starts no other marker.
+ * Return: whether @fmt starts so; its meaning in @m.
+ */
+static inline bool one_mark(const char *fmt, bool legacy, struct pks_mark *m)
+{
+	char k = fmt[1];
+
+	if (k >= '0' && k <= '7')
+		*m = (struct pks_mark){ k - '0', PKS_M_LEVEL };
+	else if (k == 'c')
+		*m = (struct pks_mark){ PKS_LEVEL_NONE, PKS_M_CONT };
+	else
+		return false;
+	/* fmt[2] only now: fmt[1] was no NUL */
+	return fmt[2] != '\001' && !(fmt[2] == '<' && legacy);
+}
+
+/*
  * The markers at the start of @fmt, if they are all the text's markers can
  * be: the AHEAD bytes after them are no conversion. Most formats start with
- * no marker or a KERN_* one.
+ * no marker or a KERN_* one. The compiled shape of the text after them, if
+ * it has one, goes to *@s, and tells.
  */
-static inline bool literal_marks(const struct pks_config *c, const char *fmt,
-				 struct pks_mark *m, size_t *skip)
+static inline bool literal_marks(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+				 struct pks_mark *m, size_t *skip, const struct pks_shape **s)
 {
-	enum { SEEN = 16, AHEAD = 3 };	/* a marker is at most AHEAD bytes */
+	enum { SEEN = 16, AHEAD = PKS_SHAPE_AHEAD };	/* a marker is at most AHEAD bytes */
 	size_t n = 0;
 	const char *p;
 
-	if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
+	if (fmt[0] == '\001' && one_mark(fmt, c->set.legacy_markers, m)) {
+		n = 2;
+	} else if (fmt[0] == '\001' || (fmt[0] == '<' && c->set.legacy_markers)) {
 		n = pks_level_parse(fmt, SEEN, c->set.legacy_markers, m);	/* stops at the NUL */
 		if (n > SEEN - AHEAD)
 			return false;	/* a longer run than we looked at */
@@ -261,6 +293,9 @@ static inline bool literal_marks(const struct pks_config *c, const char *fmt,
 	}
 	*skip = n;
 	p = fmt + n;
+	*s = likely(x->cache) ? pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p) : NULL;
+	if (likely(*s))
+		return (*s)->ahead;
 	/* AHEAD bytes, or up to the NUL, and no '%' among them */
 	return p[0] != '%' && (!p[0] || (p[1] != '%' && (!p[1] || p[2] != '%')));
 }
@@ -277,27 +312,34 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 		       va_list ap, const void *caller)
 {
 	struct pks_line *l = &x->line;
+	const struct pks_shape *s;
 	struct pks_mark m;
 	enum pks_act act;
 	size_t skip;
 	int level;
 
-	if (unlikely(c->set.lint) || !literal_marks(c, fmt, &m, &skip) ||
+	if (unlikely(c->set.lint) || !literal_marks(c, x, fmt, &m, &skip, &s) ||
 	    unlikely((m.flags & PKS_M_CONT) && !l->open))
 		return slow(c, x, fmt, ap, caller);
-	act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
+	/* pks_cont_decide()'s answer for the usual markers, without the call */
+	if (m.flags == PKS_M_LEVEL)
+		act = PKS_NEW;
+	else if (m.flags == PKS_M_CONT)
+		act = PKS_APPEND;	/* the line is open: see above */
+	else
+		act = pks_cont_decide(l->open, m.flags, c->set.cont, false);
 	if (act == PKS_APPEND)
 		level = l->level;
 	else
 		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
 	if (unlikely(level > c->set.level))
-		return quiet(c, x, fmt + skip, ap, act, level, &m, skip, caller);
+		return quiet(c, x, s, fmt + skip, ap, act, level, &m, skip, caller);
 	if (act == PKS_NEW) {
 		pks_line_close(l, pks_ctx_out, &x->w);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
 	}
-	return direct(x, fmt + skip, ap);
+	return direct(x, s, fmt + skip, ap);
 }
 
 /*
@@ -381,7 +423,7 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
  */
 PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
-	int saved = errno, ret;
+	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
 	struct pks_ctx *x;
 
@@ -401,7 +443,7 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 	} else {
 		ret = run_on_stack(c, fmt, ap, caller);
 	}
-	errno = saved;
+	*err = saved;
 	return ret;
 }
 

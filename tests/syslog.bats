@@ -326,6 +326,48 @@ t0 l2 end
 	same <(flood_lines 2 1000 | sort) <(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
+@test "syslog: with the daemon stopped, calls wait in their send, not in poll(2)" {
+	rs_start
+	kill -STOP "$RS_PID"
+	strace -f -qq -e trace=poll,ppoll,sendmsg,nanosleep,clock_nanosleep -o "$BATS_TEST_TMPDIR/trace" \
+		"${SLOG[@]}" "$FIX/syslog-flood" 2 1000 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	CLIENT_PID=$!
+	# Not a poll: the senders fill the queue and must then wait, however long.
+	sleep 0.5
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	wait_for "2000 messages" rs_has 2000
+	run grep -E '^[0-9]+ +(poll|ppoll|nanosleep|clock_nanosleep)\(' "$BATS_TEST_TMPDIR/trace"
+	[ "$status" -eq 1 ]
+	# one sendmsg a line: none refused with EAGAIN to be tried again
+	run grep -c 'sendmsg(' "$BATS_TEST_TMPDIR/trace"
+	[ "$output" -eq 2000 ]
+}
+
+@test "syslog: children forked while threads send are never stuck; every line arrives" {
+	rs_start
+	capture slog "$FIX/syslog-flood" 4 300 0 0 0 20
+	[ "$status" -eq 0 ]
+	[ ! -s "$OUT" ]
+	err_is ''
+	wait_for "1220 messages" rs_has 1220
+	same <({ flood_lines 4 300; seq 0 19 | sed 's/^/child /'; } | sort) \
+		<(cut -d' ' -f3- "$RS/out.log" | sort)
+}
+
+@test "syslog: the descriptor is checked on a thread's first line and every 64th, not each" {
+	rs_start
+	strace -f -qq -e trace=fstat,newfstatat,statx -o "$BATS_TEST_TMPDIR/trace" \
+		"${SLOG[@]}" "$FIX/syslog-flood" 2 320 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	wait_for "640 messages" rs_has 640
+	# 640 lines of 2 threads: their first lines, then one in 64 (a check per line: 640)
+	run grep -c 'S_IFSOCK' "$BATS_TEST_TMPDIR/trace"
+	[ "$output" -ge 2 ] && [ "$output" -le 16 ]
+}
+
 # STEP (@fork or @rawfork): the child's line carries its pid, the parent's its own.
 child_pid_check() {
 	rs_start

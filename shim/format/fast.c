@@ -6,8 +6,8 @@
  * formats the call its usual way. As the kernel's vsnprintf() does, it
  * decodes each conversion into a small spec (decode(), its format_decode())
  * and hands it to one printer per kind; the same walk also measures a
- * format without storing it, for lines the level filter drops, and a
- * format compiled once (struct pks_shape) is measured without decoding.
+ * format without storing it, for lines the level filter drops. A format
+ * compiled once (struct pks_shape) is printed or measured without decoding.
  * Thread-safety: pure.
  */
 #include "format/format.h"
@@ -65,9 +65,12 @@ static ALWAYS_INLINE void append(struct cursor *c, bool count, const char *s, si
 	room = (size_t)(c->end - c->p);
 	if (room > n)
 		room = n;
-	if (room > 8) {
+	if (room > 16) {
 		memcpy(c->p, s, room);
-	} else if (room >= 4) {	/* a call, or a loop, costs more than two overlapping moves */
+	} else if (room >= 8) {	/* a call, or a loop, costs more than two overlapping moves */
+		memcpy(c->p, s, 8);
+		memcpy(c->p + room - 8, s + room - 8, 8);
+	} else if (room >= 4) {
 		memcpy(c->p, s, 4);
 		memcpy(c->p + room - 4, s + room - 4, 4);
 	} else if (room >= 2) {
@@ -360,29 +363,57 @@ static ALWAYS_INLINE void print_int(struct cursor *c, bool count, const struct p
 	      pc->flags & PKS_FMT_ZEROPAD);
 }
 
+/* @nl (a constant NULL where nobody asks): set when the output got a newline. */
 static ALWAYS_INLINE void print_char(struct cursor *c, bool count, const struct plain *pc,
-				     char ch)
+				     char ch, bool *nl)
 {
+	if (nl && ch == '\n')
+		*nl = true;
 	field(c, count, text(&ch, 1), "", 0, pc->width, pc->flags & PKS_FMT_LEFT, false);
+}
+
+/*
+ * The length of @s, and whether it holds a newline: one pass when it holds
+ * none, which is what a line's strings nearly always are.
+ */
+static ALWAYS_INLINE size_t measure(const char *s, bool *nl)
+{
+	const char *e = strchrnul(s, '\n');
+
+	if (likely(!*e))
+		return (size_t)(e - s);
+	*nl = true;
+	return (size_t)(e - s) + strlen(e);
 }
 
 /* Return: false for NULL with a precision (glibc: "(null)" or nothing, by the precision). */
 static ALWAYS_INLINE bool print_string(struct cursor *c, bool count, const struct plain *pc,
-				       const char *s)
+				       const char *s, bool *nl)
 {
 	bool prec = pc->flags & HAS_PREC;
+	size_t n;
 
 	if (!s && prec)
 		return false;
 	if (!s)
 		s = "(null)";
-	field(c, count, text(s, prec ? strnlen(s, pc->prec) : strlen(s)), "", 0, pc->width,
-	      pc->flags & PKS_FMT_LEFT, false);
+	if (prec) {
+		n = strnlen(s, pc->prec);
+		if (nl && memchr(s, '\n', n))
+			*nl = true;
+	} else {
+		n = nl ? measure(s, nl) : strlen(s);
+	}
+	field(c, count, text(s, n), "", 0, pc->width, pc->flags & PKS_FMT_LEFT, false);
 	return true;
 }
 
-/* One decoded conversion, its arguments taken from @ap. Return: 0, or -2 when refused. */
-static ALWAYS_INLINE int print_conv(struct cursor *c, bool count, struct plain *pc, va_list *ap)
+/*
+ * One decoded conversion, its arguments taken from @ap; @nl as print_char()'s.
+ * Return: 0, or -2 when refused.
+ */
+static ALWAYS_INLINE int print_conv(struct cursor *c, bool count, struct plain *pc, va_list *ap,
+				    bool *nl)
 {
 	if (pc->flags && !settle(pc, ap))
 		return -2;
@@ -399,10 +430,10 @@ static ALWAYS_INLINE int print_conv(struct cursor *c, bool count, struct plain *
 	case 'c':
 		if (pc->len)	/* %lc %ls: wide characters */
 			return -2;
-		print_char(c, count, pc, (char)va_arg(*ap, int));
+		print_char(c, count, pc, (char)va_arg(*ap, int), nl);
 		return 0;
 	case 's':
-		if (pc->len || !print_string(c, count, pc, va_arg(*ap, const char *)))
+		if (pc->len || !print_string(c, count, pc, va_arg(*ap, const char *), nl))
 			return -2;
 		return 0;
 	default:
@@ -427,7 +458,7 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 			if (f - pct != 2)
 				return -2;
 			append(c, count, "%", 1);
-		} else if (print_conv(c, count, &pc, ap)) {
+		} else if (print_conv(c, count, &pc, ap, NULL)) {
 			return -2;
 		}
 	}
@@ -435,104 +466,222 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 }
 
 /*
- * A format's compiled shape: its literal bytes counted once, its
- * conversions decoded once. compile() takes what print_format() takes,
- * refusing only what it would refuse whatever the arguments.
- * Return: whether @fmt was compiled into @s.
+ * A format's compiled shape: its literal runs located once, its conversions
+ * decoded once ("%%" is a conversion that prints '%'). compile() takes what
+ * print_format() takes, refusing only what it would refuse whatever the
+ * arguments. Return: whether @fmt was compiled into @s (all but its fmt).
  */
 static bool compile(struct pks_shape *s, const char *fmt)
 {
-	size_t n = strlen(fmt) + 1, lit = 0;
-	const char *f = fmt;
-	char before = 0;	/* the last literal byte since the last conversion */
+	size_t n = strlen(fmt);
+	const char *f = fmt, *run = fmt;
 	struct plain pc;
 
-	if (n > sizeof(s->text))
+	if (n >= sizeof(s->text))
 		return false;
 	s->nconv = 0;
-	while (*f) {
-		const char *pct = strchrnul(f, '%');
-		struct pks_shape_conv *k;
+	s->lit = 0;
+	s->plain = true;
+	s->simple = 0;
+	while (*(f = strchrnul(f, '%'))) {
+		const char *pct = f;
 
-		lit += (size_t)(pct - f);
-		before = pct > f ? pct[-1] : before;
-		if (!*pct)
-			break;
 		f = decode(pct + 1, &pc);
-		if (pc.conv == '%' && !pc.flags && !pc.len && f - pct == 2) {
-			lit++;
-			before = '%';
-			continue;
-		}
-		if (!strchr("diuxXcs", pc.conv) || !pc.conv || s->nconv == PKS_SHAPE_CONV ||
-		    ((pc.conv == 'c' || pc.conv == 's') && pc.len))
+		if (pc.conv == '%' && !pc.flags && !pc.len && f - pct == 2)
+			;	/* "%%" */
+		else if (pc.conv == '%' || !pc.conv || !strchr("diuxXcs", pc.conv) ||
+			 ((pc.conv == 'c' || pc.conv == 's') && pc.len))
 			return false;
-		k = &s->conv[s->nconv++];
-		*k = (struct pks_shape_conv){ (uint16_t)pc.width, (uint16_t)pc.prec,
-					      (uint16_t)pc.flags, (int8_t)pc.len, pc.conv, before };
-		before = 0;
+		if (s->nconv == PKS_SHAPE_CONV)
+			return false;
+		s->conv[s->nconv++] = (struct pks_shape_conv){
+			(uint16_t)pc.width, (uint16_t)pc.prec, (uint16_t)pc.flags, (int8_t)pc.len,
+			pc.conv, (uint8_t)(run - fmt), (uint8_t)(pct - run) };
+		s->lit += (uint8_t)(pct - run);
+		s->plain &= !pc.flags && !pc.width;
+		if (pc.conv != '%' && !pc.flags && !pc.width)
+			s->simple |= (uint8_t)(1u << (s->nconv - 1));
+		run = f;
 	}
-	s->lit = (uint32_t)lit;
-	s->after = before;
-	memcpy(s->text, fmt, n);
-	s->fmt = fmt;
+	s->at = (uint8_t)(run - fmt);
+	s->n = (uint8_t)(f - run);
+	s->lit += s->n;
+	s->plain &= s->n > 0;
+	s->ahead = !s->nconv || s->conv[0].n >= PKS_SHAPE_AHEAD;
+	/* A final newline is the output's last byte; any other one is not. */
+	s->nl = n > 1 && memchr(fmt, '\n', n - (fmt[n - 1] == '\n'));
+	memcpy(s->text, fmt, n + 1);
 	return true;
 }
 
-/* print_format(), counting, for a compiled shape. Return: 0, or -2 as it. */
-static int count_shape(struct cursor *c, const struct pks_shape *s, va_list *ap)
+/*
+ * print_format() for a compiled shape; @nl as print_conv()'s. A constant
+ * @count: the copy that measures, or the one that stores.
+ * Return: 0, or -2 as print_format().
+ */
+static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct pks_shape *s,
+				     va_list *ap, bool *nl)
 {
 	for (unsigned int i = 0; i < s->nconv; i++) {
 		const struct pks_shape_conv *k = &s->conv[i];
 		struct plain pc = { 0, 0, 0, k->len, k->conv };
 		int r;
 
-		if (k->before)
-			c->last = k->before;
+		append(c, count, s->text + k->at, k->n);
 		/* Most conversions have no flags and no width: a copy for them alone. */
-		if (likely(!k->flags && !k->width)) {
-			r = print_conv(c, true, &pc, ap);
+		if (likely(s->simple >> i & 1)) {
+			r = print_conv(c, count, &pc, ap, nl);
+		} else if (k->conv == '%') {
+			append(c, count, "%", 1);
+			continue;
 		} else {
 			pc = (struct plain){ k->width, k->prec, k->flags, k->len, k->conv };
-			r = print_conv(c, true, &pc, ap);
+			r = print_conv(c, count, &pc, ap, nl);
 		}
 		if (r)
 			return -2;
 	}
-	if (s->after)
-		c->last = s->after;
+	append(c, count, s->text + s->at, s->n);
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
+/*
+ * print_shape() counting, for a plain shape: only the length is summed,
+ * as the last byte is the literal text's. Return: the length, or -2.
+ */
+static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
+{
+	size_t len = s->lit;
+
+	for (unsigned int i = 0; i < s->nconv; i++) {
+		const struct pks_shape_conv *k = &s->conv[i];
+		char conv = k->conv;
+		uintmax_t v;
+
+		/* the usual ones first, each without a length: no jump table */
+		if (conv == 'd' || conv == 'i') {
+			v = k->len ? signed_arg(ap, k->len) : (uintmax_t)(intmax_t)va_arg(*ap, int);
+			len += (intmax_t)v < 0 ? ndecimal(-v) + 1 : ndecimal(v);
+		} else if (conv == 's') {
+			const char *p = va_arg(*ap, const char *);
+
+			len += p ? strlen(p) : 6;	/* "(null)" */
+		} else if (conv == 'u') {
+			len += ndecimal(k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int));
+		} else if (conv == 'x' || conv == 'X') {
+			v = k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int);
+			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
+		} else {	/* 'c', "%%" */
+			if (conv == 'c')
+				(void)va_arg(*ap, int);
+			len++;
+		}
+	}
+	return len > INT32_MAX ? -2 : (int)len;
+}
+
 /**
- * pks_format_count_cached() - pks_format_count(), with the shape of @fmt
- * compiled into @cache (@n slots, one chosen by @fmt's address) and taken
- * from there while @fmt's address and bytes are those it was compiled from
- * @last: out, as pks_format_count()'s
+ * pks_shape_learn() - pks_shape_find()'s miss in @cache[@i] and the next
+ * slot: @fmt compiled into slot @i, whose shape moves to the next one, or,
+ * refused, remembered so when its bytes are fixed
+ * Return: the shape, or NULL.
+ */
+const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_t i,
+					const char *fmt, pks_fixed_fn *fixed)
+{
+	struct pks_shape *s = &cache[i], *next = &cache[i + 1 < n ? i + 1 : 0];
+	bool is_fixed;
+
+	if (s->fmt && next != s)
+		*next = *s;
+	is_fixed = fixed && fixed(fmt);
+	s->fmt = NULL;
+	if (!compile(s, fmt)) {
+		if (!is_fixed)
+			return NULL;	/* its bytes may change, to a format that compiles */
+		s->nconv = PKS_SHAPE_REFUSED;
+	}
+	s->fixed = is_fixed;
+	s->fmt = fmt;
+	return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
+}
+
+/**
+ * pks_shape_count() - pks_format_count() of the format @s was compiled from
  * Return: as pks_format_count(), having read @ap.
  */
-PKS_HOT int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
-			    char *last)
+PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 {
-	uintptr_t a = (uintptr_t)fmt;
-	struct pks_shape *s = &cache[(a >> 3 ^ a >> 11) % n];
 	struct cursor c = { NULL, NULL, 0, 0 };
 	va_list cp;
 	int r;
 
-	if (s->fmt != fmt || strcmp(s->text, fmt)) {
-		s->fmt = NULL;
-		if (!compile(s, fmt))
-			return pks_format_count(fmt, ap, last);
-	}
-	c.len = s->lit;
 	va_copy(cp, ap);
-	r = count_shape(&c, s, &cp);
+	if (likely(s->plain)) {
+		r = count_plain(s, &cp);
+		va_end(cp);
+		*last = s->text[s->at + s->n - 1];
+		return r;
+	}
+	r = print_shape(&c, true, s, &cp, NULL);
 	va_end(cp);
 	if (r)
 		return -2;
 	*last = c.last;
 	return (int)c.len;
+}
+
+/**
+ * pks_shape_print() - pks_format_fast() of the format @s was compiled from,
+ * into @size bytes, at least 1
+ * @inner: out; false when the output holds no newline before its last byte
+ * Return: as pks_format_fast(), having read @ap.
+ */
+PKS_HOT int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap,
+			    bool *inner)
+{
+	struct cursor c = { buf, buf + size - 1, 0, 0 };	/* @size is at least 1 */
+	bool nl = s->nl;
+	va_list cp;
+	int r;
+
+	va_copy(cp, ap);
+	r = print_shape(&c, false, s, &cp, &nl);
+	va_end(cp);
+	*c.p = '\0';
+	*inner = nl;
+	return r ? -2 : (int)c.len;
+}
+
+/**
+ * pks_format_count_cached() - pks_format_count(), with the shape of @fmt
+ * taken from @cache (see pks_shape_find())
+ * @last: out, as pks_format_count()'s
+ * Return: as pks_format_count(), having read @ap.
+ */
+int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed,
+			    const char *fmt, va_list ap, char *last)
+{
+	const struct pks_shape *s = pks_shape_find(cache, n, fixed, fmt);
+
+	return s ? pks_shape_count(s, ap, last) : pks_format_count(fmt, ap, last);
+}
+
+/**
+ * pks_format_shaped() - pks_format_fast(), with the shape of @fmt taken from
+ * @cache as pks_format_count_cached() does
+ * @inner: out; false when the output holds no newline before its last byte
+ * Return: as pks_format_fast(), having read @ap.
+ */
+int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, char *buf,
+		      size_t size, const char *fmt, va_list ap, bool *inner)
+{
+	const struct pks_shape *s = pks_shape_find(cache, n, fixed, fmt);
+
+	if (s && size)
+		return pks_shape_print(s, buf, size, ap, inner);
+	*inner = true;
+	return pks_format_fast(buf, size, fmt, ap);
 }
 
 /**

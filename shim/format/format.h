@@ -7,8 +7,10 @@
 #define PKS_FORMAT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /**
  * pks_vsnprintf() - format @fmt as the kernel's vsnprintf() would
@@ -40,28 +42,83 @@ int pks_format_count(const char *fmt, va_list ap, char *last)
 struct pks_shape_conv {
 	uint16_t width, prec, flags;
 	int8_t len;
-	char conv;
-	char before;		/* the last literal byte before it, since the last conversion; or 0 */
+	char conv;		/* or '%' for "%%" */
+	uint8_t at, n;		/* the literal run before it: offset in the text, bytes */
 };
 
 #define PKS_SHAPE_TEXT	64	/* longest format compiled, with its NUL */
 #define PKS_SHAPE_CONV	6	/* most conversions in a compiled format */
+#define PKS_SHAPE_REFUSED 0xff	/* nconv of a fixed format that has no shape */
+#define PKS_SHAPE_AHEAD	3	/* bytes a level marker may take */
 
-/* A format's compiled shape, for counting: a slot of pks_format_count_cached(). */
+/* A format's compiled shape: a slot of pks_format_shaped() and pks_format_count_cached(). */
 struct pks_shape {
 	const char *fmt;	/* the address it was compiled from, or NULL */
-	char text[PKS_SHAPE_TEXT];	/* and its bytes: a format may be rewritten in place */
-	uint32_t lit;		/* bytes of literal text in the output */
 	uint8_t nconv;
-	char after;		/* the last literal byte after the last conversion, or 0 */
+	uint8_t at, n;		/* the literal run after the last conversion */
+	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
+	bool nl;		/* a newline in the literal text before its last byte */
+	bool plain;		/* no flag, no width, and literal text after the last conversion */
+	bool ahead;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
+	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
+	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
+	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
+
+/* Whether the bytes at an address can never change while the process lives. */
+typedef bool pks_fixed_fn(const void *p);
+
+const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_t i,
+					const char *fmt, pks_fixed_fn *fixed)
+	__attribute__((visibility("hidden")));
+
+/**
+ * pks_shape_find() - the compiled shape of @fmt, kept in @cache (@n slots,
+ * zeroed at first): in the slot @fmt's address chooses or the next, while
+ * it holds that address and, unless they are fixed (@fixed tells, if not
+ * NULL), the same bytes; else compiled there now. Inline: most calls find it.
+ * Return: the shape, or NULL when @fmt has none (the fast path refuses it,
+ * or it is too long or has too many conversions to be compiled).
+ */
+static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, size_t n,
+						     pks_fixed_fn *fixed, const char *fmt)
+{
+	/* Fibonacci hashing, scaled to @n by a multiplication: no division */
+	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
+	size_t i = (size_t)(((unsigned __int128)h * n) >> 64);
+	const struct pks_shape *s = &cache[i];
+
+	if ((s->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))) ||
+	    ((s = &cache[i + 1 < n ? i + 1 : 0])->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))))
+		return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
+	return pks_shape_learn(cache, n, i, fmt, fixed);
+}
+
+/** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */
+int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap, bool *inner)
+	__attribute__((visibility("hidden")));
+
+/** pks_shape_count() - pks_format_count() from a shape */
+int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
+	__attribute__((visibility("hidden")));
 
 /**
  * pks_format_count_cached() - pks_format_count() through a cache of
- * compiled formats (@n slots, zeroed at first); same results
+ * compiled formats (@n slots, zeroed at first); same results. @fixed, if
+ * not NULL, tells the formats whose bytes need not be compared on each call.
  */
-int pks_format_count_cached(struct pks_shape *cache, size_t n, const char *fmt, va_list ap,
-			    char *last) __attribute__((visibility("hidden")));
+int pks_format_count_cached(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed,
+			    const char *fmt, va_list ap, char *last)
+	__attribute__((visibility("hidden")));
+
+/**
+ * pks_format_shaped() - pks_format_fast() through the same cache; same
+ * results, with a hint for the caller's newline search
+ * @inner: out; false when the output holds no newline before its last byte
+ */
+int pks_format_shaped(struct pks_shape *cache, size_t n, pks_fixed_fn *fixed, char *buf,
+		      size_t size, const char *fmt, va_list ap, bool *inner)
+	__attribute__((visibility("hidden")));
 
 #endif

@@ -9,24 +9,34 @@
  * out closes the dead one. So a descriptor is never closed under a thread
  * still sending on it, whose number the program could have reused by then.
  * The program may close our descriptor itself (daemons close every fd when
- * they detach) and reuse the number: each line first checks that the
- * descriptor is still our socket, made by this process, and one that is
- * not is forgotten, never written or closed.
+ * they detach) and reuse the number: a thread checks that the descriptor is
+ * still our socket, made by this process, on its first line on a connection
+ * and every CHECK_EVERY lines, and so does a send that fails before the
+ * socket is given up; one that is not ours is forgotten, never written
+ * again or closed. A check is a system call: one a line would cost about
+ * what the send costs.
  * A stream is a byte pipe: a send can be cut short (full buffer, signal),
  * and the kernel may queue a long one in pieces that interleave with
  * another thread's. So one send per line is not enough: the shared stream
  * carries one line at a time (an owner word). A handler that interrupted
  * the owner cannot wait for it and gets a socket of its own that never
  * waits; if that cannot take its line at once, the line is refused.
- * A full queue (a stopped reader) is waited out, poll or sleep with a
- * backoff up to 100 ms a round, for as long as the socket lives. A failed
+ * A full queue (a stopped reader) is waited out for as long as the socket
+ * lives: an ordinary line blocks in its send, as glibc's syslog(3) does,
+ * and the kernel wakes it when there is room or the reader is gone; a
+ * handler's line, which must not sleep in the kernel under a lock the
+ * program holds, sends without blocking and waits with poll or sleep, a
+ * backoff up to 100 ms a round. A failed
  * connect is not tried again for 100 ms: a dead daemon costs nothing per
  * line.
- * Thread-safety: lock-free, async-signal-safe; a forked child starts with
- * no connection (its atfork handler).
+ * Thread-safety: the connection's state is lock-free; ordinary senders take
+ * turns on a datagram socket (send_lock), which a handler never waits for,
+ * so everything a handler calls is async-signal-safe; a forked child starts
+ * with no connection (its atfork handler), and takes the turn over.
  */
 #include "out/syslog-impl.h"
 #include "base/clock.h"
+#include "base/compiler.h"
 #include "base/fdio.h"
 #include "base/pid.h"
 
@@ -38,6 +48,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -49,6 +61,8 @@
 #define W_STREAM	(1ull << 63)
 #define HOLDOFF_NS	100000000ll
 #define WAIT_MAX_MS	100
+#define CHECK_EVERY	64	/* lines of a thread between two checks of the descriptor */
+#define L_WAIT		(1u << 31)	/* send_lock: a thread sleeps on it */
 
 enum verdict { KEEP, BROKEN, LOST };
 enum fresh { SHARE, OWN, HASTY };
@@ -61,6 +75,9 @@ static _Atomic unsigned int gens;	/* connections made so far */
 static _Atomic long stream_owner;	/* thread sending on the shared stream, or 0 */
 static _Atomic int64_t retry_at;	/* CLOCK_MONOTONIC ns: no connect before */
 static _Atomic int refused;		/* why the last connect failed */
+static _Atomic uint32_t send_lock;	/* pid of the process sending, | L_WAIT; or 0 */
+static PKS_TLS unsigned int checked_gen;	/* the connection this thread checked last */
+static PKS_TLS unsigned int unchecked;	/* its lines since */
 
 static uint64_t ino_of(int fd)
 {
@@ -236,8 +253,14 @@ int pks_slconn_get(const char *path, struct pks_slsock *s)
 			err = fresh(path, s, SHARE);
 			return err ? err : hold_stream(path, s);
 		}
-		if (mine(s))
+		if (likely(s->gen == checked_gen) && likely(++unchecked % CHECK_EVERY) &&
+		    likely(atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid()))
 			return hold_stream(path, s);
+		if (mine(s)) {
+			checked_gen = s->gen;
+			unchecked = 0;
+			return hold_stream(path, s);
+		}
 		unpin(s, LOST);
 	}
 	return fresh(path, s, OWN);
@@ -269,20 +292,16 @@ static void wait_room(int fd, int err, int *ms)
 		grow(ms);
 }
 
-/**
- * pks_slconn_send() - one message of @n pieces (at most 4), whole
- * A full queue is waited for, however long, while the socket lives.
- * Return: 0, or the errno that stopped it.
- */
-int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n)
+/* One message, whole; @calm: it may block. Return: 0, or the errno that stopped it. */
+static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm)
 {
 	struct iovec v[4];
 	struct msghdr m = { .msg_iov = v, .msg_iovlen = (size_t)n };
-	int ms = 1;
+	int ms = 1, how = MSG_NOSIGNAL | (calm ? 0 : MSG_DONTWAIT);
 
 	memcpy(v, iov, sizeof(*iov) * (size_t)n);
 	for (;;) {
-		ssize_t r = sendmsg(s->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t r = sendmsg(s->fd, &m, how);
 
 		if (r >= 0) {
 			if (!skip(&m, (size_t)r))
@@ -297,6 +316,68 @@ int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n)
 	}
 }
 
+
+static void futex(_Atomic uint32_t *w, int op, uint32_t v)
+{
+	syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, v, NULL, NULL, 0);
+}
+
+/*
+ * The threads that may block take turns on the shared datagram socket, as
+ * glibc's syslog(3) does under its lock: 8 threads sleeping in one send
+ * queue and woken all at once by each read cost several times the CPU of
+ * 8 threads sleeping on a futex and woken one at a time. The word holds
+ * the pid of the process that locked it, so that the child of a fork made
+ * while another thread held it takes it over. Handlers never take it.
+ */
+static void send_lock_take(void)
+{
+	uint32_t me = (uint32_t)pks_pid(), c = 0;
+
+	if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me, memory_order_acquire,
+						    memory_order_relaxed))
+		return;
+	for (;;) {
+		if ((c & ~L_WAIT) != me) {	/* free, or a parent's: a fork child's */
+			if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me | L_WAIT,
+					memory_order_acquire, memory_order_relaxed))
+				return;
+			continue;
+		}
+		/* Pairs with the release exchange in send_lock_give(). */
+		c = atomic_exchange_explicit(&send_lock, me | L_WAIT, memory_order_acquire);
+		if ((c & ~L_WAIT) != me)
+			return;		/* it was free, or a parent's: ours now */
+		futex(&send_lock, FUTEX_WAIT, me | L_WAIT);
+		c = atomic_load_explicit(&send_lock, memory_order_relaxed);
+	}
+}
+
+static void send_lock_give(void)
+{
+	/* Pairs with the acquire in send_lock_take(). */
+	if (atomic_exchange_explicit(&send_lock, 0, memory_order_release) & L_WAIT)
+		futex(&send_lock, FUTEX_WAKE, 1);
+}
+
+/**
+ * pks_slconn_send() - one message of @n pieces (at most 4), whole
+ * @calm: not from a signal handler: the send may block
+ * A full queue is waited for, however long, while the socket lives.
+ * Return: 0, or the errno that stopped it.
+ */
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm)
+{
+	int err;
+	bool turns = calm && !s->own && !s->stream;	/* a stream has its owner */
+
+	if (turns)
+		send_lock_take();
+	err = push(s, iov, n, calm);
+	if (turns)
+		send_lock_give();
+	return err;
+}
 /**
  * pks_slconn_send_many() - @k datagrams in order, each whole, a full queue
  * waited for as pks_slconn_send() waits
@@ -356,6 +437,9 @@ bool pks_slconn_put(struct pks_slsock *s, int err)
 	}
 	if (s->stream)
 		atomic_store(&stream_owner, 0);
+	/* Not checked on every line: never close what is no longer ours. */
+	if (how == BROKEN && !mine(s))
+		how = LOST;
 	unpin(s, how);
 	return how != KEEP;
 }

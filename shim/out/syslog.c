@@ -150,7 +150,7 @@ static size_t head(const struct pks_config *c, const struct pks_meta *m, char *h
 }
 
 /* Send, and once more on a new connection if the old one broke. Return: 0 or errno. */
-static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s)
+static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bool calm)
 {
 	int err = 0;
 
@@ -159,7 +159,7 @@ static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s)
 		if (err)
 			return err;
 		/* glibc's stream framing: each message ends with a NUL */
-		err = pks_slconn_send(s, iov, s->stream ? 3 : 2);
+		err = pks_slconn_send(s, iov, s->stream ? 3 : 2, calm);
 		if (!pks_slconn_put(s, err))
 			return err;
 	}
@@ -217,7 +217,7 @@ int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
 
 	/* A thread cancelled in poll() would keep the socket pinned, the stream owned. */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-	err = deliver(c->set.syslog_socket, iov, &s);
+	err = deliver(c->set.syslog_socket, iov, &s, m->calm);
 	pthread_setcancelstate(cancel, NULL);
 	if (err)
 		refused(c, n, err);

@@ -9,7 +9,8 @@
  * without storing, must give glibc's length and last byte where it answers;
  * pks_format_count_cached() must answer as it, twice for each format (the
  * second time from the compiled shape), though the formats are generated
- * in place, at one address.
+ * in place, at one address; pks_format_shaped() must print as
+ * pks_format_fast(), and say truly when its output has no inner newline.
  */
 #include "format/format.h"
 #include "tap.h"
@@ -24,8 +25,37 @@
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 
-static long fails, fastn, total, cfails, countn, kfails, compiled;
-static struct pks_shape cache[4];
+static long fails, fastn, total, cfails, countn, kfails, compiled, sfails;
+static struct pks_shape cache[4], wcache[4];
+
+/*
+ * pks_format_shaped() against pks_format_fast()'s @rf and @want, twice (the
+ * second time from the shape): the same bytes and value, and no newline
+ * before the last byte when it says there is none.
+ */
+static void check_shaped(const char *fmt, int rf, const char *want, va_list ap)
+{
+	for (int i = 0; i < 2; i++) {
+		char got[512];
+		bool inner = false;
+		size_t n;
+		va_list cp;
+		int r;
+
+		memset(got, 'X', sizeof got);
+		va_copy(cp, ap);
+		r = pks_format_shaped(wcache, 4, NULL, got, sizeof got, fmt, cp, &inner);
+		va_end(cp);
+		n = r >= 0 && (size_t)r < sizeof got ? (size_t)r : sizeof got - 1;
+		if (r != rf || (r >= 0 && (memcmp(got, want, n + 1) ||
+					   (!inner && n > 1 && memchr(got, '\n', n - 1))))) {
+			sfails++;
+			if (sfails < 20)
+				printf("# SHAPED FAIL fmt=[%s] call %d: %d inner=%d, fast %d\n", fmt, i + 1,
+				       r, inner, rf);
+		}
+	}
+}
 
 /* Return: what the cached count of @fmt returns (the %p extensions are refused). */
 static int cached(const char *fmt, ...)
@@ -35,7 +65,7 @@ static int cached(const char *fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = pks_format_count_cached(cache, 4, fmt, ap, &l);
+	r = pks_format_count_cached(cache, 4, NULL, fmt, ap, &l);
 	va_end(ap);
 	return r;
 }
@@ -49,7 +79,7 @@ static void check_cached(const char *fmt, int rc, char last, va_list ap)
 		int r;
 
 		va_copy(cp, ap);
-		r = pks_format_count_cached(cache, 4, fmt, cp, &l);
+		r = pks_format_count_cached(cache, 4, NULL, fmt, cp, &l);
 		va_end(cp);
 		if (r != rc || (r >= 0 && l != last)) {
 			kfails++;
@@ -64,16 +94,17 @@ static void check_cached(const char *fmt, int rc, char last, va_list ap)
 
 static void check(const char *fmt, size_t size, ...)
 {
-	char a[512], b[512], c[512], full[8192], last = 'X'; va_list ap, ap2, ap3, ap4, ap5, ap6; int ra, rb, rf, rc, rl;
+	char a[512], b[512], c[512], full[8192], last = 'X'; va_list ap, ap2, ap3, ap4, ap5, ap6, ap7; int ra, rb, rf, rc, rl;
 	memset(a, 'X', sizeof a); memset(b, 'X', sizeof b);
-	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap); va_copy(ap4, ap); va_copy(ap5, ap); va_copy(ap6, ap);
+	va_start(ap, size); va_copy(ap2, ap); va_copy(ap3, ap); va_copy(ap4, ap); va_copy(ap5, ap); va_copy(ap6, ap); va_copy(ap7, ap);
 	ra = pks_vsnprintf(a, size, fmt, ap);
 	rb = vsnprintf(b, size, fmt, ap2);
 	rf = pks_format_fast(c, sizeof c, fmt, ap3); if (rf != -2) fastn++;
 	rc = pks_format_count(fmt, ap4, &last);
 	rl = vsnprintf(full, sizeof full, fmt, ap5);
 	check_cached(fmt, rc, last, ap6);
-	va_end(ap); va_end(ap2); va_end(ap3); va_end(ap4); va_end(ap5); va_end(ap6);
+	check_shaped(fmt, rf, c, ap7);
+	va_end(ap); va_end(ap2); va_end(ap3); va_end(ap4); va_end(ap5); va_end(ap6); va_end(ap7);
 	total++;
 	if (ra != rb || memcmp(a, b, sizeof a)) { fails++; if (fails < 20) printf("# FAIL fmt=[%s] size=%zu pks=%d [%.*s] libc=%d [%.*s]\n", fmt, size, ra, (int)size, a, rb, (int)size, b); }
 	if (rc != rf || (rc >= 0 && (rc != rl || last != (rl ? full[rl - 1] : '\0')))) { cfails++; if (cfails < 20) printf("# COUNT FAIL fmt=[%s] count=%d last=%#x libc=%d [%s]\n", fmt, rc, (unsigned char)last, rl, full); }
@@ -133,6 +164,11 @@ int main(void)
 	check("%*d", 511, 5000, 1);
 	check("%.*s", 511, 2, (char *)NULL);
 	check("%c%c", 511, 'a', '\n');
+	check("a%sb\n", 511, "x\ny");
+	check("%s", 511, "end\n");
+	check("%.3s|", 511, "a\nbcd");
+	check("x\n%d\n", 511, 1);
+	check("%c", 511, '\n');
 	check("%d %d %d %d %d %d", 511, 1, 2, 3, 4, 5, 6);
 	check("%d %d %d %d %d %d %d\n", 511, 1, 2, 3, 4, 5, 6, 7);
 	check("a format longer than a compiled one may be, sixty-four bytes: %d\n", 511, 64);
@@ -148,6 +184,7 @@ int main(void)
 	   cached("%pK", (void *)cache) == -2 && cached("x=%n", (int *)NULL) == -2,
 	   "the cached count refuses %%p, %%pV, %%pK and %%n as pks_format_count() does");
 	ok(kfails == 0, "pks_format_count_cached() answered as pks_format_count() in all %ld calls, twice", total);
+	ok(sfails == 0, "pks_format_shaped() printed as pks_format_fast() in all %ld calls, twice, and said where no newline was inside", total);
 	ok(compiled > total / 10, "formats were compiled and kept (%ld of %ld)", compiled, total);
 	return tap_done();
 }
