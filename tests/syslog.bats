@@ -365,7 +365,8 @@ t0 l2 end
 	wait_for "640 messages" rs_has 640
 	# 640 lines of 2 threads: their first lines, then one in 64 (a check per line: 640)
 	run grep -c 'S_IFSOCK' "$BATS_TEST_TMPDIR/trace"
-	[ "$output" -ge 2 ] && [ "$output" -le 16 ]
+	[ "$output" -ge 2 ]
+	[ "$output" -le 16 ]
 }
 
 # STEP (@fork or @rawfork): the child's line carries its pid, the parent's its own.
