@@ -83,63 +83,89 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 typedef int formatter(char *buf, size_t size, const char *fmt, va_list ap);
 
 /*
- * Format all of @fmt with @f: into @buf, or, when it does not fit, into a
- * mapping of its own (never malloc) that the caller hands to unmap(). A
- * format the C library gives up on keeps what was written before it.
+ * @big, holding at least @need bytes. Growing it, the old mapping is
+ * forgotten before it is unmapped and the new one remembered as soon as
+ * mmap returns: a jump out of the call can then leave at most the one
+ * mapping being made or unmapped behind, never one per call.
+ * Return: the memory, or NULL.
+ */
+static char *grow(struct pks_spill *big, size_t need)
+{
+	char *old = big->p, *p;
+	size_t size = big->size;
+
+	if (likely(need <= size))
+		return old;
+	big->p = NULL;
+	big->size = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees it forgotten first */
+	if (old)
+		munmap(old, size);
+	size = (need + 4095) & ~(size_t)4095;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	big->p = p;
+	big->size = size;
+	return p;
+}
+
+/** Unmap @big (a context that ends with the call). */
+static void release(struct pks_spill *big)
+{
+	if (big->p)
+		munmap(big->p, big->size);
+	big->p = NULL;
+	big->size = 0;
+}
+
+/*
+ * Format all of @fmt with @f: into @buf, or, when it does not fit, into
+ * @big (never malloc). A format the C library gives up on keeps what was
+ * written before it.
  * Return: the text; its length in *@len.
  */
 static const char *whole(formatter *f, char *buf, size_t size, const char *fmt, va_list ap,
-			 size_t *len, char **map)
+			 size_t *len, struct pks_spill *big)
 {
+	const char *s = buf;
 	va_list again;
+	char *p;
 	int n;
 
-	*map = NULL;
 	va_copy(again, ap);
 	n = f(buf, size, fmt, ap);
 	if (likely(n >= 0 && (size_t)n < size)) {
 		*len = (size_t)n;
 	} else if (n < 0) {
 		*len = strnlen(buf, size - 1);
+	} else if (!(p = grow(big, (size_t)n + 1))) {
+		*len = size - 1;
+		pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
+			 n, size - 1);
 	} else {
-		*map = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (*map == MAP_FAILED) {
-			*map = NULL;
-			*len = size - 1;
-			pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
-				 n, size - 1);
-		} else {
-			f(*map, (size_t)n + 1, fmt, again);
-			*len = (size_t)n;
-		}
+		f(p, (size_t)n + 1, fmt, again);
+		*len = (size_t)n;
+		s = p;
 	}
 	va_end(again);
-	return *map ? *map : buf;
-}
-
-static void unmap(char *map, size_t len)
-{
-	if (map)
-		munmap(map, len + 1);
+	return s;
 }
 
 /*
  * @fmt formatted into @x's scratch buffer: by the fast path, else by the
- * whole engine (into a mapping of its own when it does not fit, see whole()).
+ * whole engine (into x->big when it does not fit, see whole()).
  * Return: the text; its length in *@n.
  */
-static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n,
-			   char **map)
+static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n)
 {
 	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
 
 	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
 		*n = (size_t)ret;
-		*map = NULL;
 		return x->scratch;
 	}
-	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, map);
+	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, &x->big);
 }
 
 /*
@@ -149,13 +175,10 @@ static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_
 static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks_ctx *x,
 					  const char *fmt, va_list ap, const void *caller)
 {
-	char *map;
 	size_t n;
-	const char *s = scratch(x, fmt, ap, &n, &map);
-	int ret = feed(c, x, s, n, caller);
+	const char *s = scratch(x, fmt, ap, &n);
 
-	unmap(map, n);
-	return ret;
+	return feed(c, x, s, n, caller);
 }
 
 /* The line was exited with the process: write it now (pks_flush_all() came first). */
@@ -171,15 +194,12 @@ static inline void exiting(struct pks_ctx *x)
  */
 static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, va_list ap)
 {
-	char *map;
 	size_t n;
-	const char *s = scratch(x, fmt, ap, &n, &map);
-	int ret = (int)(n - (n && s[n - 1] == '\n'));
+	const char *s = scratch(x, fmt, ap, &n);
 
 	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
 	exiting(x);
-	unmap(map, n);
-	return ret;
+	return (int)(n - (n && s[n - 1] == '\n'));
 }
 
 /*
@@ -317,6 +337,7 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
 	pks_ctx_stack(&x, buf, sizeof(buf));
 	ret = run(c, &x, fmt, ap, caller);
 	pks_line_close(&x.line, pks_ctx_out, &x.w);
+	release(&x.big);
 	return ret;
 }
 
@@ -359,16 +380,17 @@ static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 static int forward(const struct pks_config *c, enum pks_symid sym, const char *fmt, va_list ap)
 {
 	void *next = next_of(sym);
-	char buf[PKS_SCRATCH], *map;
+	struct pks_spill big = { NULL, 0 };
+	char buf[PKS_SCRATCH];
 	const char *s;
 	size_t n;
 	int ret;
 
 	if (next && pks_syms[sym].va)
 		return ((int (*)(const char *, va_list))next)(fmt, ap);
-	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &map);
+	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &big);
 	ret = pass(c, next, s, n);
-	unmap(map, n);
+	release(&big);
 	return ret;
 }
 

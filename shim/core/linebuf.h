@@ -16,6 +16,8 @@ struct pks_line {
 	int level;		/* level of the line's first fragment */
 	bool open;		/* a line was started and has not ended */
 	bool cont;		/* it was started by an orphan KERN_CONT */
+	bool out;		/* the text is with @out now: a cut may have written it */
+	bool again;		/* a cut in its write left it to be written once more */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -25,6 +27,7 @@ typedef void pks_line_out(struct pks_line *l, void *arg);
 void pks_line_init(struct pks_line *l, char *buf, size_t size);
 void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg);
 void pks_line_drop(struct pks_line *l);
+void pks_line_cut(struct pks_line *l);
 
 /* Inline below: each line runs them. */
 static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)
@@ -34,23 +37,38 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->cont = cont;
 	l->t_ns = t_ns;
 	l->site = NULL;
+	l->again = false;
 	l->open = true;
 }
 
-/* The line (or a piece of it) to @out; the buffer is empty after. */
+/*
+ * The line (or a piece of it) to @out; the buffer is empty after. A call
+ * cut off in @out (a handler left by siglongjmp) leaves l->out set, and
+ * pks_line_cut() decides what becomes of the text. The fences keep the
+ * stores on either side of @out in program order for a handler on this
+ * thread; they pair with the loads in pks_line_cut().
+ */
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
+	l->out = true;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
+	l->again = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	l->out = false;
 }
 
-/** pks_line_close() - hand out the open line as it stands (a newline is implied) */
+/*
+ * pks_line_close() - hand out the open line as it stands (a newline is
+ * implied), or a finished one a cut left to be written again
+ */
 static inline void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg)
 {
-	if (!l->open)
+	if (!l->open && !l->again)
 		return;
-	pks_line_emit(l, out, arg);
 	l->open = false;
+	pks_line_emit(l, out, arg);
 }
 
 /**
@@ -73,8 +91,8 @@ static inline void pks_line_took(struct pks_line *l, size_t n, bool nl, pks_line
 {
 	l->sb.len += n - nl;
 	if (nl) {
+		l->open = false;	/* ended before the write: see pks_line_cut() */
 		pks_line_emit(l, out, arg);
-		l->open = false;
 	}
 }
 

@@ -62,7 +62,12 @@ int pks_sigdepth_slow(void)
 {
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 
-	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here > frames[pks_depth - 1]) {
+	/*
+	 * Equal counts as gone: a handler's trampoline run again where the
+	 * last one ran (a signal that lands at the same call each time) has
+	 * the same frame, and a nested one is always below it.
+	 */
+	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here >= frames[pks_depth - 1]) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		pks_flush_depth(pks_depth + 1);
 		pks_ctx_abandoned(pks_depth);
