@@ -156,6 +156,21 @@ static bool repeated(const struct pks_settings *s, int i)
 	return false;
 }
 
+/*
+ * Whether @fd writes where stderr does: fd 2 itself, or the same file
+ * (file:/dev/stderr, stdout in a 2>&1), so that no fallback writes a line
+ * there twice.
+ */
+static bool is_stderr(int fd)
+{
+	struct stat a, b;
+
+	if (fd == 2)
+		return true;
+	return fd >= 0 && !fstat(fd, &a) && !fstat(2, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static void resolve_outputs(struct pks_config *c)
 {
 	c->nout = 0;
@@ -174,7 +189,7 @@ static void resolve_outputs(struct pks_config *c)
 		out->fd = fd;
 		out->spec = i;
 		out->color = fd >= 0 && !pks_render_room(c->format, 1) && want_color(fd);
-		c->has_stderr |= o->kind == PKS_OUT_STDERR;
+		c->has_stderr |= o->kind == PKS_OUT_STDERR || is_stderr(fd);
 		c->nout++;
 	}
 	if (c->nout == 0) {
