@@ -81,6 +81,18 @@ checking the caller
 	[ "$(tail -n 1 "$ERR")" = "checking the caller" ]
 }
 
+@test "secure: fd:N other than 1 and 2 is skipped with one warning each; fd:2 is kept" {
+	as_user PRINTK_SHIM_OUTPUT=fd:3,fd:4,fd:2 3>"$BATS_TEST_TMPDIR/fd3" 4>"$BATS_TEST_TMPDIR/fd4"
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_OUTPUT: fd:3: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it
+printk-shim: warning: PRINTK_SHIM_OUTPUT: fd:4: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it
+checking the caller
+'
+	file_is "$BATS_TEST_TMPDIR/fd3" ''
+	file_is "$BATS_TEST_TMPDIR/fd4" ''
+}
+
 @test "secure: the same program without set-user-ID, run by the user, takes every variable" {
 	cp "$SECDIR/secure-linked" "$SECDIR/plain-linked"
 	chmod 755 "$SECDIR/plain-linked"

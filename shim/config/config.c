@@ -123,6 +123,16 @@ static int open_output(const struct pks_outspec *o, struct pks_fileid *id)
 	case PKS_OUT_JOURNAL:
 		return -1;
 	case PKS_OUT_FD:
+		/*
+		 * Another number may be a file the program opened, and the
+		 * caller's text does not belong there; 1 and 2 are the
+		 * caller's own to give.
+		 */
+		if (pks_cfg.secure && o->fd != 1 && o->fd != 2) {
+			pks_warn("PRINTK_SHIM_OUTPUT: fd:%d: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it",
+				 o->fd);
+			return -2;
+		}
 		if (fcntl(o->fd, F_GETFL) < 0) {
 			pks_warn("PRINTK_SHIM_OUTPUT: fd:%d: %s; skipping it", o->fd, pks_strerror(errno));
 			return -2;
