@@ -14,7 +14,9 @@
  * A check costs a system call, as much as the write: one before every line
  * would double the cost of a line. A program that takes the number on
  * purpose (dup2) or uses up every number below it gets up to
- * CHECK_EVERY - 1 lines of a thread before the next check.
+ * CHECK_EVERY - 1 lines of a thread before the next check, but close(),
+ * dup2() and the like are interposed (ctx/fds.c) and tell pks_file_released()
+ * at once: the checks remain for raw system calls.
  * The path is followed too, as tail -F follows a name: renamed away or
  * removed (log rotation), it is opened again, checked (stat) every
  * CHECK_EVERY-th line of the process and on the first line of each second.
@@ -194,6 +196,32 @@ static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 	if (stat(path_of(c, i), &st) ? errno != ENOENT : same(c, i, s, &st))
 		return s;
 	return swap(c, i, s);
+}
+
+static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
+
+/**
+ * pks_file_released() - the program closed descriptors @lo to @hi, or put
+ * a file of its own on them (ctx/fds.c): a file: output's descriptor among
+ * them is not ours any more, and its path is opened again now, before any
+ * line could be written to the number
+ */
+void pks_file_released(int lo, int hi)
+{
+	const struct pks_config *c;
+
+	if (!pks_config_ready() || releasing)
+		return;
+	c = pks_config();
+	releasing = true;
+	for (int i = 0; i < c->nout; i++) {
+		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
+		int fd = fd_of(c, i, s);
+
+		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd >= lo && fd <= hi)
+			reopen(c, i, s);
+	}
+	releasing = false;
 }
 
 /**
