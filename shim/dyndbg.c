@@ -328,11 +328,13 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 /**
  * pks_dyndbg_claim() - decide a call of code built without our headers
  * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
- * Return: whether the call was done here (dropped, or printed decorated),
- * printk's return value in *@ret; false leaves it to the usual path.
+ * Return: PKS_DD_DONE when the call was printed here, decorated, printk's
+ * return value in *@ret; PKS_DD_OFF when the site is off, and the caller
+ * drops the line it starts (its KERN_CONT fragments too); PKS_DD_LEFT
+ * leaves it to the usual path.
  */
-bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
-		      const void *caller, int *ret)
+enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+				   const void *caller, int *ret)
 {
 	struct pks_dd_site s;
 	struct pks_mark m;
@@ -341,18 +343,16 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 	size_t skip;
 
 	if (fmt == own || fmt == ours)
-		return false;	/* decided already, by decorated() */
+		return PKS_DD_LEFT;	/* decided already, by decorated() */
 	skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m);	/* stops at the NUL */
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
-		return false;
+		return PKS_DD_LEFT;
 	f = decision(c, fmt + skip, caller);
-	if (!(f & PKS_DD_PRINT)) {
-		*ret = 0;
-		return true;
-	}
+	if (!(f & PKS_DD_PRINT))
+		return PKS_DD_OFF;
 	if (!(f & PKS_DD_INCL_ANY))
-		return false;
+		return PKS_DD_LEFT;
 	unbuilt(&s, &p, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
 	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
-	return true;
+	return PKS_DD_DONE;
 }

@@ -260,6 +260,44 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 	return len - ends;
 }
 
+/* A line's level that no PRINTK_SHIM_LEVEL lets through. */
+#define LEVEL_OFF	(PKS_LEVEL_MAX + 1)
+
+/*
+ * A KERN_DEBUG call that dynamic debug turned off: it starts a line that
+ * is measured and dropped as one the level filter drops (quiet()), so that
+ * its KERN_CONT fragments are dropped with it rather than start a line of
+ * their own. A format the counting walk does not take is formatted into
+ * scratch, only to be measured.
+ */
+static int off(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	struct pks_line *l = &x->line;
+	struct pks_mark m;
+	size_t skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m), n;	/* stops at the NUL */
+	int len;
+	char last = 0;
+
+	if (likely(x->cache))
+		len = pks_format_count_cached(x->cache, SHAPES, fmt + skip, ap, &last);
+	else
+		len = pks_format_count(fmt + skip, ap, &last);
+	if (len < 0) {
+		const char *s = scratch(x, fmt + skip, ap, &n);
+
+		len = (int)n;
+		last = n ? s[n - 1] : 0;
+	}
+	pks_line_close(l, pks_ctx_out, &x->w);
+	pks_line_start(l, LEVEL_OFF, false, 0);
+	if (len && last == '\n') {
+		l->open = false;
+		len--;
+	}
+	exiting(x);
+	return len;
+}
+
 /*
  * The markers at the start of @fmt, if they are all the text's markers can
  * be: the AHEAD bytes after them are no conversion. Most formats start with
@@ -405,6 +443,7 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 {
 	int saved = errno, ret;
 	const struct pks_config *c = pks_config();
+	enum pks_dd_claim dd;
 	struct pks_ctx *x;
 
 	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed))) {
@@ -415,8 +454,14 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
 		ret = forward(c, sym, fmt, ap);
-	} else if (unlikely(c->dd.n) && pks_dyndbg_claim(c, fmt, ap, caller, &ret)) {
-		;	/* printk-shim(7) DYNAMIC DEBUG: dropped, or printed decorated */
+	} else if (unlikely(c->dd.n) && (dd = pks_dyndbg_claim(c, fmt, ap, caller, &ret))) {
+		/* printk-shim(7) DYNAMIC DEBUG: printed decorated, or its line dropped */
+		if (dd == PKS_DD_OFF && (x = pks_ctx_enter()) != NULL) {
+			ret = off(c, x, fmt, ap);
+			pks_ctx_leave(x);
+		} else if (dd == PKS_DD_OFF) {
+			ret = 0;	/* a context of one call: no fragment can follow */
+		}
 	} else if (likely((x = pks_ctx_enter()) != NULL)) {
 		ret = run(c, x, fmt, ap, caller);
 		pks_ctx_leave(x);

@@ -266,6 +266,15 @@ info
 '
 }
 
+@test "dyndbg: a plain site turned off drops its KERN_CONT fragments with it, as the level filter does" {
+	dd 'func main -p' dd-plain cont info
+	err_is $'info\n'
+	capture env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" "$FIX/dd-plain" cont info
+	err_is $'info\n'
+	dd 'func main +pf' dd-plain cont info
+	err_is $'main: head tail\ninfo\n'
+}
+
 @test "dyndbg: plain calls: format, decided once per site" {
 	dd 'format "loop %d" -p' dd-plain one loop
 	err_is 'one 1
