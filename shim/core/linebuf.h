@@ -16,8 +16,7 @@ struct pks_line {
 	int level;		/* level of the line's first fragment */
 	bool open;		/* a line was started and has not ended */
 	bool cont;		/* it was started by an orphan KERN_CONT */
-	bool out;		/* the text is with @out now: a cut may have written it */
-	bool again;		/* a cut in its write left it to be written once more */
+	unsigned char sent;	/* times the text was handed to @out: more than 0 only after a cut */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -37,26 +36,31 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->cont = cont;
 	l->t_ns = t_ns;
 	l->site = NULL;
-	l->again = false;
+	l->sent = 0;
 	l->open = true;
 }
 
 /*
  * The line (or a piece of it) to @out; the buffer is empty after. A call
- * cut off in @out (a handler left by siglongjmp) leaves l->out set, and
- * pks_line_cut() decides what becomes of the text. The fences keep the
- * stores on either side of @out in program order for a handler on this
- * thread; they pair with the loads in pks_line_cut().
+ * cut off in @out (a handler left by siglongjmp) leaves l->sent counting
+ * the tries, and pks_line_cut() decides what becomes of the text. The
+ * fences keep the stores on either side of @out in program order for a
+ * handler on this thread; they pair with the one in pks_line_cut().
  */
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
-	l->out = true;
+	l->sent++;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
-	l->again = false;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	l->out = false;
+	l->sent = 0;
+}
+
+/* Whether a cut left text handed out once to be written again (pks_line_cut()). */
+static inline bool pks_line_again(struct pks_line *l)
+{
+	return l->sent == 1 && seq_buf_used(&l->sb);
 }
 
 /*
@@ -65,7 +69,7 @@ static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *ar
  */
 static inline void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg)
 {
-	if (!l->open && !l->again)
+	if (!l->open && !pks_line_again(l))
 		return;
 	l->open = false;
 	pks_line_emit(l, out, arg);

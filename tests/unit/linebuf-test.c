@@ -125,15 +125,15 @@ int main(void)
 
 	l = fresh(8, 6);
 	feed_cut(l, "abc\n");
-	ok(!l->open && l->again, "cut in its write: ended, to be written once more");
+	ok(!l->open && pks_line_again(l), "cut in its write: ended, to be written once more");
 	pks_line_close(l, out, NULL);
 	is_str(got, "<6>abc|<6>abc|", "a second copy, at the next close");
-	ok(!l->again && seq_buf_used(&l->sb) == 0, "and then it is done");
+	ok(!pks_line_again(l) && seq_buf_used(&l->sb) == 0, "and then it is done");
 
 	l = fresh(8, 6);
 	feed_cut(l, "abc\n");
 	close_cut(l);
-	ok(!l->again && seq_buf_used(&l->sb) == 0, "the second write cut too: never a third");
+	ok(!pks_line_again(l) && seq_buf_used(&l->sb) == 0, "the second write cut too: never a third");
 	pks_line_close(l, out, NULL);
 	is_str(got, "<6>abc|<6>abc|", "two copies at most");
 
@@ -146,9 +146,17 @@ int main(void)
 
 	l = fresh(4, 3);
 	feed_cut(l, "12345");
-	ok(l->open && l->again, "a piece cut: the line stays open, the piece to go again");
+	ok(l->open && pks_line_again(l), "a piece cut: the line stays open, the piece to go again");
 	feed(l, "6\n");
 	is_str(got, "<3>1234|<3>1234|<3>6|",
 	       "the piece again, then the next call's text; the cut call's own rest is lost");
+
+	l = fresh(8, 6);
+	feed_cut(l, "abc\n");
+	close_cut(l);
+	pks_line_cut(l);
+	pks_line_cut(l);
+	pks_line_close(l, out, NULL);
+	is_str(got, "<6>abc|<6>abc|", "taking a cut line back twice changes nothing: no empty line");
 	return tap_done();
 }
