@@ -18,9 +18,11 @@
 #include "dwline.h"
 #include "base/compiler.h"
 #include "base/say.h"
+#include "config/config.h"
 #include "ctx/signals.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,6 +118,40 @@ static void say_no_lines(void)
 	said = true;
 }
 
+/*
+ * Whether the DWARF of the object that holds @addr may be read for the
+ * caller (pks_config_may_show()): in a set-ID process, only when the
+ * caller could read the object's file, or a query could probe its source.
+ */
+static bool may_read(const void *addr)
+{
+	struct link_map *lm = NULL;
+	char path[4096];
+	ssize_t n;
+	Dl_info di;
+
+	if (!pks_config()->secure)
+		return true;
+	if (!dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+		return false;
+	if (lm->l_name && lm->l_name[0])
+		return pks_config_may_show(lm->l_name);
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);	/* the executable's is "" */
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	return pks_config_may_show(path);
+}
+
+static void say_unreadable(void)
+{
+	static bool said;
+
+	if (!said)
+		pks_warn("PRINTK_SHIM_DYNDBG: in a setuid/setgid process, code in a file you cannot read has no file and line; they match none of its calls");
+	said = true;
+}
+
 /**
  * pks_dwline() - where the call that returns to @addr is in the source
  * @file: out, @size bytes: the file as the line table names it
@@ -133,6 +169,10 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 
 	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
+	if (!may_read(addr)) {
+		say_unreadable();
+		goto out;
+	}
 	if (!state)
 		state = load() && report() ? 1 : -1;
 	if (state < 0)

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <link.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -153,28 +154,72 @@ static size_t object_name(char *dst, size_t size, const void *addr)
 #define OBJECTS	64
 static char names[OBJECTS][64];		/* the registered objects' names */
 static const void *registered[OBJECTS];
+static unsigned long long loaded[OBJECTS];	/* loads() when it was registered */
 static int nregistered;
+
+static int adds(struct dl_phdr_info *info, size_t size, void *n)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+		*(unsigned long long *)n = info->dlpi_adds;
+	return 1;	/* the count is the process's: the first object has it */
+}
+
+/*
+ * How many objects the process has loaded so far: the translation units
+ * of one object register during its one load, so a new count at the same
+ * address is the object loaded again after a dlclose.
+ */
+static unsigned long long loads(void)
+{
+	unsigned long long n = 0;
+
+	dl_iterate_phdr(adds, &n);
+	return n;
+}
+
+/*
+ * The slot of the object at @start for this load. Return: its name, or
+ * NULL when this load registered it already (*@again) or there is no room.
+ */
+static const char *slot(const struct pks_ddebug *start, bool *again)
+{
+	unsigned long long now = loads();
+	int i = 0;
+
+	*again = false;
+	while (i < nregistered && registered[i] != start)
+		i++;
+	if (i < nregistered && loaded[i] == now) {
+		*again = true;
+		return NULL;
+	}
+	if (i == OBJECTS)
+		return NULL;
+	nregistered += i == nregistered;
+	registered[i] = start;
+	loaded[i] = now;
+	object_name(names[i], sizeof(names[0]), start);
+	return names[i];
+}
 
 /**
  * pks_dynamic_register() - an object's descriptors, [@start, @stop), from
  * each of its translation units' constructors: name the module where the
- * descriptor does not, and apply the rules. Only the first call for an
- * object does anything; past OBJECTS objects, every call does it again,
- * to the same result.
+ * descriptor does not, and apply the rules. Only the first call of each
+ * load of an object does anything (an object dlclose'd and opened again at
+ * the same address is a new load); past OBJECTS objects, every call does
+ * it again, to the same result.
  */
 void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 {
 	const struct pks_config *c = pks_config();
-	const char *name = NULL;
 	int saved = errno;
+	bool again;
+	const char *name = slot(start, &again);
 
-	for (int i = 0; i < nregistered; i++)
-		if (registered[i] == start)
-			return;
-	if (nregistered < OBJECTS) {
-		registered[nregistered] = start;
-		object_name(names[nregistered], sizeof(names[0]), start);
-		name = names[nregistered++];
+	if (again) {
+		errno = saved;
+		return;
 	}
 	for (struct pks_ddebug *d = start; d < stop; d++) {
 		struct pks_dd_site s;
@@ -279,11 +324,13 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 /**
  * pks_dyndbg_claim() - decide a call of code built without our headers
  * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
- * Return: whether the call was done here (dropped, or printed decorated),
- * printk's return value in *@ret; false leaves it to the usual path.
+ * Return: PKS_DD_DONE when the call was printed here, decorated, printk's
+ * return value in *@ret; PKS_DD_OFF when the site is off, and the caller
+ * drops the line it starts (its KERN_CONT fragments too); PKS_DD_LEFT
+ * leaves it to the usual path.
  */
-bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
-		      const void *caller, int *ret)
+enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+				   const void *caller, int *ret)
 {
 	struct pks_dd_site s;
 	struct pks_mark m;
@@ -292,18 +339,16 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 	size_t skip;
 
 	if (fmt == own || fmt == ours)
-		return false;	/* decided already, by decorated() */
+		return PKS_DD_LEFT;	/* decided already, by decorated() */
 	skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m);	/* stops at the NUL */
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
-		return false;
+		return PKS_DD_LEFT;
 	f = decision(c, fmt + skip, caller);
-	if (!(f & PKS_DD_PRINT)) {
-		*ret = 0;
-		return true;
-	}
+	if (!(f & PKS_DD_PRINT))
+		return PKS_DD_OFF;
 	if (!(f & PKS_DD_INCL_ANY))
-		return false;
+		return PKS_DD_LEFT;
 	unbuilt(&s, &p, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
 	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
-	return true;
+	return PKS_DD_DONE;
 }

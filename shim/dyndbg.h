@@ -18,7 +18,14 @@ struct pks_ddebug {
 	unsigned int lineno, flags;
 } __attribute__((aligned(8)));
 
-bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
-		      const void *caller, int *ret);
+/* What pks_dyndbg_claim() did with a call. */
+enum pks_dd_claim {
+	PKS_DD_LEFT,		/* nothing: the usual path takes it */
+	PKS_DD_DONE,		/* printed, decorated */
+	PKS_DD_OFF,		/* turned off: its line, continuations and all, is dropped */
+};
+
+enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+				   const void *caller, int *ret);
 
 #endif

@@ -88,63 +88,89 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 typedef int formatter(char *buf, size_t size, const char *fmt, va_list ap);
 
 /*
- * Format all of @fmt with @f: into @buf, or, when it does not fit, into a
- * mapping of its own (never malloc) that the caller hands to unmap(). A
- * format the C library gives up on keeps what was written before it.
+ * @big, holding at least @need bytes. Growing it, the old mapping is
+ * forgotten before it is unmapped and the new one remembered as soon as
+ * mmap returns: a jump out of the call can then leave at most the one
+ * mapping being made or unmapped behind, never one per call.
+ * Return: the memory, or NULL.
+ */
+static char *grow(struct pks_spill *big, size_t need)
+{
+	char *old = big->p, *p;
+	size_t size = big->size;
+
+	if (likely(need <= size))
+		return old;
+	big->p = NULL;
+	big->size = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees it forgotten first */
+	if (old)
+		munmap(old, size);
+	size = (need + 4095) & ~(size_t)4095;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	big->p = p;
+	big->size = size;
+	return p;
+}
+
+/** Unmap @big (a context that ends with the call). */
+static void release(struct pks_spill *big)
+{
+	if (big->p)
+		munmap(big->p, big->size);
+	big->p = NULL;
+	big->size = 0;
+}
+
+/*
+ * Format all of @fmt with @f: into @buf, or, when it does not fit, into
+ * @big (never malloc). A format the C library gives up on keeps what was
+ * written before it.
  * Return: the text; its length in *@len.
  */
 static const char *whole(formatter *f, char *buf, size_t size, const char *fmt, va_list ap,
-			 size_t *len, char **map)
+			 size_t *len, struct pks_spill *big)
 {
+	const char *s = buf;
 	va_list again;
+	char *p;
 	int n;
 
-	*map = NULL;
 	va_copy(again, ap);
 	n = f(buf, size, fmt, ap);
 	if (likely(n >= 0 && (size_t)n < size)) {
 		*len = (size_t)n;
 	} else if (n < 0) {
 		*len = strnlen(buf, size - 1);
+	} else if (!(p = grow(big, (size_t)n + 1))) {
+		*len = size - 1;
+		pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
+			 n, size - 1);
 	} else {
-		*map = mmap(NULL, (size_t)n + 1, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (*map == MAP_FAILED) {
-			*map = NULL;
-			*len = size - 1;
-			pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
-				 n, size - 1);
-		} else {
-			f(*map, (size_t)n + 1, fmt, again);
-			*len = (size_t)n;
-		}
+		f(p, (size_t)n + 1, fmt, again);
+		*len = (size_t)n;
+		s = p;
 	}
 	va_end(again);
-	return *map ? *map : buf;
-}
-
-static void unmap(char *map, size_t len)
-{
-	if (map)
-		munmap(map, len + 1);
+	return s;
 }
 
 /*
  * @fmt formatted into @x's scratch buffer: by the fast path, else by the
- * whole engine (into a mapping of its own when it does not fit, see whole()).
+ * whole engine (into x->big when it does not fit, see whole()).
  * Return: the text; its length in *@n.
  */
-static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n,
-			   char **map)
+static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_t *n)
 {
 	int ret = pks_format_fast(x->scratch, PKS_SCRATCH, fmt, ap);
 
 	if (likely(ret >= 0 && ret < PKS_SCRATCH)) {
 		*n = (size_t)ret;
-		*map = NULL;
 		return x->scratch;
 	}
-	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, map);
+	return whole(pks_vsnprintf, x->scratch, PKS_SCRATCH, fmt, ap, n, &x->big);
 }
 
 /*
@@ -154,13 +180,10 @@ static const char *scratch(struct pks_ctx *x, const char *fmt, va_list ap, size_
 static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks_ctx *x,
 					  const char *fmt, va_list ap, const void *caller)
 {
-	char *map;
 	size_t n;
-	const char *s = scratch(x, fmt, ap, &n, &map);
-	int ret = feed(c, x, s, n, caller);
+	const char *s = scratch(x, fmt, ap, &n);
 
-	unmap(map, n);
-	return ret;
+	return feed(c, x, s, n, caller);
 }
 
 /* The line was exited with the process: write it now (pks_flush_all() came first). */
@@ -176,15 +199,12 @@ static inline void exiting(struct pks_ctx *x)
  */
 static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, va_list ap)
 {
-	char *map;
 	size_t n;
-	const char *s = scratch(x, fmt, ap, &n, &map);
-	int ret = (int)(n - (n && s[n - 1] == '\n'));
+	const char *s = scratch(x, fmt, ap, &n);
 
 	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
 	exiting(x);
-	unmap(map, n);
-	return ret;
+	return (int)(n - (n && s[n - 1] == '\n'));
 }
 
 /*
@@ -248,6 +268,44 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks
 		l->open = false;
 	exiting(x);
 	return len - ends;
+}
+
+/* A line's level that no PRINTK_SHIM_LEVEL lets through. */
+#define LEVEL_OFF	(PKS_LEVEL_MAX + 1)
+
+/*
+ * A KERN_DEBUG call that dynamic debug turned off: it starts a line that
+ * is measured and dropped as one the level filter drops (quiet()), so that
+ * its KERN_CONT fragments are dropped with it rather than start a line of
+ * their own. A format the counting walk does not take is formatted into
+ * scratch, only to be measured.
+ */
+static int off(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap)
+{
+	struct pks_line *l = &x->line;
+	struct pks_mark m;
+	size_t skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m), n;	/* stops at the NUL */
+	int len;
+	char last = 0;
+
+	if (likely(x->cache))
+		len = pks_format_count_cached(x->cache, SHAPES, pks_rodata_fixed, fmt + skip, ap, &last);
+	else
+		len = pks_format_count(fmt + skip, ap, &last);
+	if (len < 0) {
+		const char *s = scratch(x, fmt + skip, ap, &n);
+
+		len = (int)n;
+		last = n ? s[n - 1] : 0;
+	}
+	pks_line_close(l, pks_ctx_out, &x->w);
+	pks_line_start(l, LEVEL_OFF, false, 0);
+	if (len && last == '\n') {
+		l->open = false;
+		len--;
+	}
+	exiting(x);
+	return len;
 }
 
 /*
@@ -359,6 +417,7 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
 	pks_ctx_stack(&x, buf, sizeof(buf));
 	ret = run(c, &x, fmt, ap, caller);
 	pks_line_close(&x.line, pks_ctx_out, &x.w);
+	release(&x.big);
 	return ret;
 }
 
@@ -401,16 +460,17 @@ static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 static int forward(const struct pks_config *c, enum pks_symid sym, const char *fmt, va_list ap)
 {
 	void *next = next_of(sym);
-	char buf[PKS_SCRATCH], *map;
+	struct pks_spill big = { NULL, 0 };
+	char buf[PKS_SCRATCH];
 	const char *s;
 	size_t n;
 	int ret;
 
 	if (next && pks_syms[sym].va)
 		return ((int (*)(const char *, va_list))next)(fmt, ap);
-	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &map);
+	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &big);
 	ret = pass(c, next, s, n);
-	unmap(map, n);
+	release(&big);
 	return ret;
 }
 
@@ -425,6 +485,7 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
+	enum pks_dd_claim dd;
 	struct pks_ctx *x;
 
 	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed))) {
@@ -435,8 +496,14 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
 		ret = forward(c, sym, fmt, ap);
-	} else if (unlikely(c->dd.n) && pks_dyndbg_claim(c, fmt, ap, caller, &ret)) {
-		;	/* printk-shim(7) DYNAMIC DEBUG: dropped, or printed decorated */
+	} else if (unlikely(c->dd.n) && (dd = pks_dyndbg_claim(c, fmt, ap, caller, &ret))) {
+		/* printk-shim(7) DYNAMIC DEBUG: printed decorated, or its line dropped */
+		if (dd == PKS_DD_OFF && (x = pks_ctx_enter()) != NULL) {
+			ret = off(c, x, fmt, ap);
+			pks_ctx_leave(x);
+		} else if (dd == PKS_DD_OFF) {
+			ret = 0;	/* a context of one call: no fragment can follow */
+		}
 	} else if (likely((x = pks_ctx_enter()) != NULL)) {
 		ret = run(c, x, fmt, ap, caller);
 		pks_ctx_leave(x);

@@ -214,7 +214,7 @@ void pks_report_unreached(const struct pks_sym *syms)
 			names[i] = pks_patch_taken(syms[i].name) ? NULL : syms[i].name;
 		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
 	}
-	if (exe) {
+	if (exe && pks_config_may_show(exe)) {
 		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
 			 syms[i].name, exe);
 		return;

@@ -97,3 +97,23 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	[ "$status" -eq 0 ]
 	err_is $'<5>CHILD partial\n<5>MAIN partial rest\n'"$TAIL"
 }
+
+# tests/stress/jumps.sh runs the fixture and checks the log: each line, and
+# each piece of a long one, at most twice and whole; VmSize grown by less
+# than 4 MB; the lines after the storm exactly as printed.
+@test "abnormal: a timeout handler leaves printk by siglongjmp, re-armed after each jump: each line at most twice" {
+	run sh "$abs_top_srcdir/tests/stress/jumps.sh" 1000 6000 15 "$BATS_TEST_TMPDIR/log"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "jumps: "*" pieces, at most "[12]" copies, 0 torn, VmSize grew "*" kB" ]]
+	[ "$(tail -n 3 "$BATS_TEST_TMPDIR/log")" = $'<5>AFTER one two\n<5>U one two\n<5>M one two' ]
+}
+
+@test "abnormal: the same with 60 KB lines: the mapping of a long fragment is not left behind" {
+	run sh "$abs_top_srcdir/tests/stress/jumps.sh" 60000 400 20 "$BATS_TEST_TMPDIR/log"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "jumps: "*" pieces, at most "[12]" copies, 0 torn, VmSize grew "*" kB" ]]
+	grew=${output##*grew }
+	[ "${grew% kB}" -lt 4096 ]
+}

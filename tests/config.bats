@@ -108,3 +108,9 @@ bad() {
 	out_is $'twice?\n'
 	file_is "$BATS_TEST_TMPDIR/l" $'twice?\n'
 }
+
+@test "config: a quoted value's C1 controls are escaped, raw or in UTF-8; other UTF-8 is kept" {
+	capture shim env PRINTK_SHIM_LEVEL=$'a\x9b31mb\xc2\x9bc\xc3\xa9\xe2\x82\xac' "$FIX/emit" $'\0016ok\n'
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: PRINTK_SHIM_LEVEL="a\\x9b31mb\\xc2\\x9bc\xc3\xa9\xe2\x82\xac": expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; using debug\nok\n'
+}

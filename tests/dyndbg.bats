@@ -195,6 +195,14 @@ ddb: beta "b"	end
 '
 }
 
+@test "dyndbg: an object dlclose'd and opened again at the same address gets the rules again" {
+	dd 'func ddlate_hello +pm' dd-built reload
+	out_is $'same address\n'
+	err_is 'libddlate: hello 10
+libddlate: hello 11
+'
+}
+
 @test "dyndbg: an enabled site is a KERN_DEBUG line: PRINTK_SHIM_LEVEL still applies" {
 	capture env PRINTK_SHIM_DYNDBG=+p PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" \
 		"$FIX/dd-built" alpha info
@@ -256,6 +264,15 @@ info
 	err_is 'two x
 info
 '
+}
+
+@test "dyndbg: a plain site turned off drops its KERN_CONT fragments with it, as the level filter does" {
+	dd 'func main -p' dd-plain cont info
+	err_is $'info\n'
+	capture env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" "$FIX/dd-plain" cont info
+	err_is $'info\n'
+	dd 'func main +pf' dd-plain cont info
+	err_is $'main: head tail\ninfo\n'
 }
 
 @test "dyndbg: plain calls: format, decided once per site" {

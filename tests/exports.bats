@@ -8,7 +8,8 @@ load helper
 @test "exports: nm -D lists exactly the entry points and the hooks" {
 	run sh -c "nm -D --defined-only '$MODULE' | awk '{ print \$3 }' | sort"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '%s\n' _printk _printk_deferred execl execle execlp execv execve \
+	[ "$output" = "$(printf '%s\n' _printk _printk_deferred close close_range closefrom dup2 dup3 \
+		execl execle execlp execv execve \
 		execveat execvp execvpe fexecve pks_dynamic_printk pks_dynamic_register printk printk_deferred \
 		sigaction signal vprintk | sort)" ]
 }

@@ -31,7 +31,7 @@ allow core	'base/(compiler|digits)\.h|core/'
 allow format	'base/(compiler|digits)\.h|elf/name\.h|format/'
 allow config	'base/|core/|config/'
 allow out	'base/|core/|config/|elf/name\.h|out/'
-allow ctx	'base/|core/|config/|out/(sink|defer)\.h|ctx/'
+allow ctx	'base/|core/|config/|out/(sink|defer|file)\.h|ctx/'
 allow elf	'base/|elf/'
 allow patch	'base/|config/|core/|elf/|patch/'
 allow inspect	'base/sym\.h|core/|elf/|patch/(arch|why)\.h|inspect/'
@@ -46,8 +46,8 @@ for dir in core format; do
 done
 
 # Exports are the printk family and the hooks; start and end are init.c's.
-check "only entry.c, dyndbg.c, ctx/signals.c and ctx/exec.c export" "$(grep -rl 'PKS_EXPORT' \
-	"$src" --include='*.c' | sed "s|^$src/||" | grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c')"
+check "only entry.c, dyndbg.c, ctx/signals.c, ctx/exec.c and ctx/fds.c export" "$(grep -rl 'PKS_EXPORT' \
+	"$src" --include='*.c' | sed "s|^$src/||" | grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c|ctx/fds\.c')"
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"

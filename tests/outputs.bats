@@ -114,3 +114,35 @@ load helper
 	JOURNAL_STREAM=1:2 shim "$FIX/emit" $'\0013not the journal\n' 2>"$BATS_TEST_TMPDIR/other"
 	file_is "$BATS_TEST_TMPDIR/other" $'not the journal\n'
 }
+
+# Both daemons' sockets name nothing: each output falls back to stderr.
+down() {
+	capture shim env PRINTK_SHIM_OUTPUT="$1" PRINTK_SHIM_SYSLOG_SOCKET="$BATS_TEST_TMPDIR/syslog" \
+		PRINTK_SHIM_JOURNAL_SOCKET="$BATS_TEST_TMPDIR/journal" "$FIX/emit" $'\0016a\n' $'\0013b\n'
+	[ "$status" -eq 0 ]
+}
+
+@test "outputs: syslog,fd:2 with syslog down writes each line once: fd:2 is stderr" {
+	down syslog,fd:2
+	err_is "printk-shim: warning: syslog: $BATS_TEST_TMPDIR/syslog: No such file or directory; writing its lines to stderr until it is back
+a
+b
+"
+}
+
+@test "outputs: syslog,journal with both down writes each line once on stderr" {
+	down syslog,journal
+	err_is "printk-shim: warning: syslog: $BATS_TEST_TMPDIR/syslog: No such file or directory; writing its lines to stderr until it is back
+a
+printk-shim: warning: journal: $BATS_TEST_TMPDIR/journal: No such file or directory; writing its lines to stderr until it is back
+b
+"
+}
+
+@test "outputs: syslog,stdout with syslog down and stdout on stderr's file writes each line once" {
+	shim env PRINTK_SHIM_OUTPUT=syslog,stdout PRINTK_SHIM_SYSLOG_SOCKET="$BATS_TEST_TMPDIR/syslog" \
+		"$FIX/emit" $'\0016a\n' >"$BATS_TEST_TMPDIR/both" 2>&1
+	file_is "$BATS_TEST_TMPDIR/both" "printk-shim: warning: syslog: $BATS_TEST_TMPDIR/syslog: No such file or directory; writing its lines to stderr until it is back
+a
+"
+}

@@ -103,11 +103,20 @@ after
 "
 }
 
-@test "robust-files: a dup2 onto the log's descriptor is found at the next check, 64 lines on" {
+@test "robust-files: a dup2 onto the log's descriptor is noticed at once" {
+	high=$(( $(ulimit -n) < 1024 ? $(ulimit -n) - 1 : 1023 ))
+	daemon p $'\0016first\n' open "$DATA" dup2 "$high" lines 100
+	[ "$status" -eq 0 ]
+	err_is ""
+	file_is "$DATA" ''
+	file_is "$LOG" $'first\n'"$(seq_lines 0 99)"$'\n'
+}
+
+@test "robust-files: a raw dup2 system call onto the log's descriptor is found at the next check, 64 lines on" {
 	# The descriptor sits at min(RLIMIT_NOFILE, 1024) - 1; the first line
 	# of a thread is checked, then every 64th.
 	high=$(( $(ulimit -n) < 1024 ? $(ulimit -n) - 1 : 1023 ))
-	daemon p $'\0016first\n' open "$DATA" dup2 "$high" lines 100
+	daemon p $'\0016first\n' open "$DATA" rawdup2 "$high" lines 100
 	[ "$status" -eq 0 ]
 	err_is ""
 	want_data= want_log=$'first\n'
@@ -218,4 +227,56 @@ x
 after
 "
 	[ ! -e "$T/rootonly/log" ]
+}
+
+# seq_lines FROM TO: "line FROM\n" .. "line TO\n"
+seq_lines() {
+	local i
+	for ((i = $1; i <= $2; i++)); do printf 'line %d\n' "$i"; done
+}
+
+@test "robust-files: after a rotation by rename, the 64th line goes to a new file at the path, no warning" {
+	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" rotate "$LOG" 70
+	[ "$status" -eq 0 ]
+	err_is ''
+	file_is "$LOG.1" "$(seq_lines 0 62)"$'\n'
+	file_is "$LOG" "$(seq_lines 63 70)"$'\n'
+}
+
+@test "robust-files: the same when the file is removed" {
+	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" remove "$LOG" 70
+	[ "$status" -eq 0 ]
+	err_is ''
+	file_is "$LOG" "$(seq_lines 63 70)"$'\n'
+}
+
+@test "robust-files: after a rotation, a line a second later goes to the new file" {
+	(sleep 0.3; mv "$LOG" "$LOG.1") &
+	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/emit" $'one\n' @sleep 1500 $'two\n' $'three\n'
+	wait
+	[ "$status" -eq 0 ]
+	err_is ''
+	file_is "$LOG.1" $'one\n'
+	file_is "$LOG" $'two\nthree\n'
+}
+
+# take HOW: the program puts a file of its own on the output's number.
+take() {
+	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" dup2 "$LOG" "$1"
+	[ "$status" -eq 0 ]
+	err_is ''
+	file_is "$LOG.mine" $'mine\n'
+	file_is "$LOG" "before"$'\n'"$(for i in $(seq 1 70); do echo "after $i"; done)"$'\n'
+}
+
+@test "robust-files: a program that dup2s its own file onto the output's number gets none of our lines" {
+	take dup2
+}
+
+@test "robust-files: the same with dup3" {
+	take dup3
+}
+
+@test "robust-files: the same with close and F_DUPFD onto the freed number" {
+	take close
 }

@@ -25,6 +25,12 @@ setup_file() {
 		-Wl,-rpath,"$SECDIR"
 	chown root:root "$SECDIR/secure-linked"
 	chmod 4755 "$SECDIR/secure-linked"
+	# The same with DWARF, set-user-ID and unreadable to others (4711).
+	"${CC:-cc}" -g -O0 -o "$SECDIR/secret" "$abs_top_srcdir/tests/fixtures/secure-linked.c" \
+		-Wl,--no-as-needed "$SECDIR/libprintk-shim.so" "$SECDIR/libkcompat.so" \
+		-Wl,-rpath,"$SECDIR"
+	chown root:root "$SECDIR/secret"
+	chmod 4711 "$SECDIR/secret"
 }
 
 teardown_file() {
@@ -36,6 +42,12 @@ teardown_file() {
 as_user() {
 	capture env "$@" setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
 		"$SECDIR/secure-linked"
+}
+
+# secret VAR=VALUE...: the 4711 one, with "debug".
+secret() {
+	capture env "$@" setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
+		"$SECDIR/secret" debug
 }
 
 # The size of FUNCTION in FILE, as the report gives it.
@@ -79,6 +91,43 @@ checking the caller
 	grep -qx "printk-shim: debug: printk: $(size_of "$SECDIR/libkcompat.so" printk) bytes (.symtab): interposed: the dynamic linker routes its calls to the shim; not patched" "$ERR"
 	[ "$(grep -c authorized "$ERR")" -eq 1 ]
 	[ "$(tail -n 1 "$ERR")" = "checking the caller" ]
+}
+
+@test "secure: fd:N other than 1 and 2 is skipped with one warning each; fd:2 is kept" {
+	as_user PRINTK_SHIM_OUTPUT=fd:3,fd:4,fd:2 3>"$BATS_TEST_TMPDIR/fd3" 4>"$BATS_TEST_TMPDIR/fd4"
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_OUTPUT: fd:3: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it
+printk-shim: warning: PRINTK_SHIM_OUTPUT: fd:4: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it
+checking the caller
+'
+	file_is "$BATS_TEST_TMPDIR/fd3" ''
+	file_is "$BATS_TEST_TMPDIR/fd4" ''
+}
+
+@test "secure: DYNDBG reads no DWARF of a program the caller cannot read: no file, no line, no probe" {
+	secret PRINTK_SHIM_DYNDBG='+pmsl'
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: in a setuid/setgid process, code in a file you cannot read has no file and line; they match none of its calls
+secret: a debug line
+checking the caller
+'
+	# A file query cannot tell the caller which file the call is in.
+	secret PRINTK_SHIM_DYNDBG='file secure-linked.c -p'
+	[ "$status" -eq 0 ]
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: in a setuid/setgid process, code in a file you cannot read has no file and line; they match none of its calls
+a debug line
+checking the caller
+'
+}
+
+@test "secure: the DEBUG report says nothing read from a program the caller cannot read" {
+	secret PRINTK_SHIM_DEBUG=1
+	[ "$status" -eq 0 ]
+	[ -z "$(grep -F "$SECDIR/secret" "$ERR")" ]
+	grep -qx "printk-shim: debug: printk: defined in $SECDIR/libkcompat.so, exported: the dynamic linker can interpose it" "$ERR"
+	[ "$(tail -n 2 "$ERR")" = $'a debug line\nchecking the caller' ]
 }
 
 @test "secure: the same program without set-user-ID, run by the user, takes every variable" {

@@ -163,6 +163,17 @@ user.emerg emit[PID] emerg"
 	[ "$(tail -c 1 "$RAW" | od -An -tx1 | tr -d ' ')" = 00 ]
 }
 
+@test "syslog: a NUL in a line goes as \\x00 on a stream socket, not as the end of a message" {
+	listen_start stream
+	capture slog "$FIX/emit" @d $'\0016a%cb <11>forged\n' 0 @d $'\0016%c\n' 0
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "2 messages" at_least 2 nuls "$RAW"
+	assert_bytes "$(tr '\0' '\n' <"$RAW" | sed -E 's/^<([0-9]+)>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} /<\1>TIME /; s/\[[0-9]+\]/[PID]/')" \
+		'<14>TIME emit[PID]: a\x00b <11>forged
+<14>TIME emit[PID]: \x00'
+}
+
 @test "syslog: threads share a stream socket without mixing their messages" {
 	listen_start stream
 	capture slog "$FIX/syslog-flood" 4 500 0

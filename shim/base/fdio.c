@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 PKS_TLS struct pks_fd_batch *pks_fd_batch;
@@ -108,4 +109,15 @@ int pks_fd_above_stdio(int fd)
 	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	close(fd);
 	return hi;
+}
+
+/**
+ * pks_fd_dup3() - dup3(2) as the kernel does it, not through the module's
+ * own dup3() (ctx/fds.c), which would take the module's descriptor for
+ * the program's
+ * Return: @new, or -1 with errno.
+ */
+int pks_fd_dup3(int old, int new, int flags)
+{
+	return (int)syscall(SYS_dup3, old, new, flags);
 }

@@ -37,6 +37,7 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done);
 int pks_fd_batch_add(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
 void pks_fd_batch_flush(struct pks_fd_batch *b);
 int pks_fd_above_stdio(int fd);
+int pks_fd_dup3(int old, int new, int flags);
 
 /**
  * pks_fd_write() - Return: 0 when all @n bytes were written, else the errno.

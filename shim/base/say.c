@@ -22,10 +22,30 @@ const char *pks_strerror(int err)
 }
 
 /*
+ * The length of the UTF-8 sequence at @s (at most @n bytes) that is a
+ * printable character beyond ASCII, or 0: an invalid one, or a C1 control
+ * (U+0080 to U+009F, 0xc2 0x80 to 0xc2 0x9f).
+ */
+static size_t utf8_printable(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || len > n || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
  * Copy @n bytes of @s to @out (@room bytes) with every control byte written
  * out, so that a value or a fragment quoted in a message can neither end
- * the line nor start a forged one: \n \r \t, others \xNN, as the kernel's
- * %pE does. An escape that does not fit is left out whole.
+ * the line nor start a forged one or a terminal sequence: \n \r \t, others
+ * \xNN. Control bytes are C0, DEL and C1 (0x80 to 0x9f), as the kernel's
+ * %pE counts them; a C1 byte inside a valid UTF-8 character is left alone,
+ * a C1 control encoded in UTF-8 is escaped. An escape that does not fit is
+ * left out whole.
  * Return: bytes written.
  */
 static size_t escape(char *out, size_t room, const char *s, size_t n)
@@ -35,9 +55,18 @@ static size_t escape(char *out, size_t room, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char e[4] = { '\\', 0, 0, 0 };
-		size_t len = 2;
+		size_t len = 2, u = c >= 0x80 ? utf8_printable((const unsigned char *)s + i, n - i) : 0;
 
-		if (c >= 0x20 && c != 0x7f)
+		if (u) {
+			if (o + u > room)
+				break;
+			memcpy(out + o, s + i, u);
+			o += u;
+			i += u - 1;
+			continue;
+		}
+		if (c >= 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f) &&
+		    !(c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] <= 0x9f))
 			e[0] = (char)c, len = 1;
 		else if (c == '\n' || c == '\r' || c == '\t')
 			e[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';

@@ -123,6 +123,16 @@ static int open_output(const struct pks_outspec *o, struct pks_fileid *id)
 	case PKS_OUT_JOURNAL:
 		return -1;
 	case PKS_OUT_FD:
+		/*
+		 * Another number may be a file the program opened, and the
+		 * caller's text does not belong there; 1 and 2 are the
+		 * caller's own to give.
+		 */
+		if (pks_cfg.secure && o->fd != 1 && o->fd != 2) {
+			pks_warn("PRINTK_SHIM_OUTPUT: fd:%d: ignored in a setuid/setgid process, which takes fd:1 and fd:2 only; skipping it",
+				 o->fd);
+			return -2;
+		}
 		if (fcntl(o->fd, F_GETFL) < 0) {
 			pks_warn("PRINTK_SHIM_OUTPUT: fd:%d: %s; skipping it", o->fd, pks_strerror(errno));
 			return -2;
@@ -156,6 +166,21 @@ static bool repeated(const struct pks_settings *s, int i)
 	return false;
 }
 
+/*
+ * Whether @fd writes where stderr does: fd 2 itself, or the same file
+ * (file:/dev/stderr, stdout in a 2>&1), so that no fallback writes a line
+ * there twice.
+ */
+static bool is_stderr(int fd)
+{
+	struct stat a, b;
+
+	if (fd == 2)
+		return true;
+	return fd >= 0 && !fstat(fd, &a) && !fstat(2, &b) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static void resolve_outputs(struct pks_config *c)
 {
 	c->nout = 0;
@@ -174,7 +199,7 @@ static void resolve_outputs(struct pks_config *c)
 		out->fd = fd;
 		out->spec = i;
 		out->color = fd >= 0 && !pks_render_room(c->format, 1) && want_color(fd);
-		c->has_stderr |= o->kind == PKS_OUT_STDERR;
+		c->has_stderr |= o->kind == PKS_OUT_STDERR || is_stderr(fd);
 		c->nout++;
 	}
 	if (c->nout == 0) {
@@ -273,4 +298,16 @@ const struct pks_config *pks_config_slow(void)
 		pks_once_done(&pks_cfg_state);
 	}
 	return &pks_cfg;
+}
+
+/**
+ * pks_config_may_show() - whether what the module reads from the file
+ * @path may be shown, or decide what it prints: always, but in a privileged
+ * (AT_SECURE) process only when the caller could read the file too, as
+ * access(2) answers for the real user and group (printk-shim(7)
+ * ENVIRONMENT). A mode-4711 program's symbols and DWARF stay its own.
+ */
+bool pks_config_may_show(const char *path)
+{
+	return !pks_config()->secure || (path && access(path, R_OK) == 0);
 }

@@ -36,6 +36,7 @@ struct pks_config {
 };
 
 const struct pks_config *pks_config_slow(void);
+bool pks_config_may_show(const char *path);
 void pks_config_start(void);
 extern struct pks_config pks_cfg;
 extern _Atomic int pks_cfg_state;

@@ -16,6 +16,7 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
 	seq_buf_init(&l->sb, buf, (unsigned int)size);
 	l->open = false;
 	l->cont = false;
+	l->sent = 0;
 	l->level = 0;
 	l->t_ns = 0;
 }
@@ -52,6 +53,7 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 		append(l, s, run, out, arg);
 		if (!nl)
 			break;
+		l->open = false;	/* ended before the write: see pks_line_cut() */
 		pks_line_emit(l, out, arg);
 		s = nl + 1;
 		n -= run + 1;
@@ -59,9 +61,33 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 	}
 }
 
+/**
+ * pks_line_cut() - the call that owned @l never goes on (its handler was
+ * left by siglongjmp, its thread cancelled)
+ * A line ends before it is written, so a cut in the write never leaves it
+ * open for the next fragment. Text cut off in its write may be out already
+ * (a signal lands as write(2) returns), or not: it is written once more
+ * (pks_line_close()), never a third time, so that a line comes out at most
+ * twice and a single cut loses nothing (printk-shim(7) WHEN A LINE IS
+ * WRITTEN). An open line left empty is dropped. Idempotent: a cut of this
+ * very call, and its next run, decide the same.
+ */
+void pks_line_cut(struct pks_line *l)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with pks_line_emit()'s */
+	if (l->sent > 1) {
+		seq_buf_clear(&l->sb);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* cut here, the next run clears again */
+		l->sent = 0;
+	}
+	if (l->open && !seq_buf_used(&l->sb))
+		l->open = false;
+}
+
 /** pks_line_drop() - forget the open line (a forked child's inherited one) */
 void pks_line_drop(struct pks_line *l)
 {
 	seq_buf_clear(&l->sb);
 	l->open = false;
+	l->sent = 0;
 }

@@ -16,6 +16,7 @@ struct pks_line {
 	int level;		/* level of the line's first fragment */
 	bool open;		/* a line was started and has not ended */
 	bool cont;		/* it was started by an orphan KERN_CONT */
+	unsigned char sent;	/* times the text was handed to @out: more than 0 only after a cut */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -25,6 +26,7 @@ typedef void pks_line_out(struct pks_line *l, void *arg);
 void pks_line_init(struct pks_line *l, char *buf, size_t size);
 void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg);
 void pks_line_drop(struct pks_line *l);
+void pks_line_cut(struct pks_line *l);
 
 /* Inline below: each line runs them. */
 static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)
@@ -34,23 +36,43 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->cont = cont;
 	l->t_ns = t_ns;
 	l->site = NULL;
+	l->sent = 0;
 	l->open = true;
 }
 
-/* The line (or a piece of it) to @out; the buffer is empty after. */
+/*
+ * The line (or a piece of it) to @out; the buffer is empty after. A call
+ * cut off in @out (a handler left by siglongjmp) leaves l->sent counting
+ * the tries, and pks_line_cut() decides what becomes of the text. The
+ * fences keep the stores on either side of @out in program order for a
+ * handler on this thread; they pair with the one in pks_line_cut().
+ */
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
+	l->sent++;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	l->sent = 0;
 }
 
-/** pks_line_close() - hand out the open line as it stands (a newline is implied) */
+/* Whether a cut left text handed out once to be written again (pks_line_cut()). */
+static inline bool pks_line_again(struct pks_line *l)
+{
+	return l->sent == 1 && seq_buf_used(&l->sb);
+}
+
+/*
+ * pks_line_close() - hand out the open line as it stands (a newline is
+ * implied), or a finished one a cut left to be written again
+ */
 static inline void pks_line_close(struct pks_line *l, pks_line_out *out, void *arg)
 {
-	if (!l->open)
+	if (!l->open && !pks_line_again(l))
 		return;
-	pks_line_emit(l, out, arg);
 	l->open = false;
+	pks_line_emit(l, out, arg);
 }
 
 /**
@@ -73,8 +95,8 @@ static inline void pks_line_took(struct pks_line *l, size_t n, bool nl, pks_line
 {
 	l->sb.len += n - nl;
 	if (nl) {
+		l->open = false;	/* ended before the write: see pks_line_cut() */
 		pks_line_emit(l, out, arg);
-		l->open = false;
 	}
 }
 

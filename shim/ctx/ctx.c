@@ -210,9 +210,9 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 
 /*
  * The call of this thread that owns @x never goes on: take its context
- * back. The open line stays as the call left it; an empty one (a cut
- * between writing a line and ending it) is dropped. Only the owner makes a
- * context BUSY, and nobody else takes it from BUSY, so a load will do.
+ * back. The open line stays as the call left it, and a line cut off in its
+ * write is written once more at most (pks_line_cut()). Only the owner makes
+ * a context BUSY, and nobody else takes it from BUSY, so a load will do.
  * Return: whether @x was BUSY; *@in_write, whether the cut was in the write.
  */
 static bool take_back(struct pks_ctx *x, bool *in_write)
@@ -222,8 +222,7 @@ static bool take_back(struct pks_ctx *x, bool *in_write)
 		return false;
 	*in_write = x->writing;
 	x->writing = false;
-	if (x->line.open && !seq_buf_used(&x->line.sb))
-		pks_line_drop(&x->line);
+	pks_line_cut(&x->line);
 	pks_ctx_leave(x);
 	return true;
 }

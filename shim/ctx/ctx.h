@@ -23,6 +23,16 @@
 
 enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 
+/*
+ * A mapping of its own for what does not fit in scratch. It is kept and
+ * reused rather than unmapped after each call, so that a call that never
+ * returns (a handler left by siglongjmp) leaves nothing behind.
+ */
+struct pks_spill {
+	char *p;
+	size_t size;		/* bytes mapped at p, or 0 */
+};
+
 struct pks_ctx {
 	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
 	bool writing;		/* its line is with the outputs (pks_ctx_out) */
@@ -32,6 +42,7 @@ struct pks_ctx {
 	void *cache;		/* PKS_CTX_CACHE bytes, zero at first; NULL on the stack */
 	char *map;		/* the mapping line, scratch and kmsg room live in */
 	size_t map_size;
+	struct pks_spill big;	/* fragments longer than scratch (emit.c), kept for the next */
 };
 
 struct pks_node {

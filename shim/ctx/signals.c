@@ -57,12 +57,16 @@ static int real_sigaction(int sig, const struct sigaction *act, struct sigaction
 	return fn(sig, act, old);
 }
 
-/* pks_sigdepth(), once some handler ran on this thread. */
-int pks_sigdepth_slow(void)
+/*
+ * The handlers left by siglongjmp, seen from the frame @here: those whose
+ * trampoline's frame is at or below it. Equal counts as gone: a trampoline
+ * run again where the last one ran (a signal that lands at the same call
+ * each time) has the same frame, and a nested one is always below it.
+ * Return: the depth now.
+ */
+static int unwind(uintptr_t here)
 {
-	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-
-	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here > frames[pks_depth - 1]) {
+	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here >= frames[pks_depth - 1]) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		pks_flush_depth(pks_depth + 1);
 		pks_ctx_abandoned(pks_depth);
@@ -70,10 +74,16 @@ int pks_sigdepth_slow(void)
 	return pks_depth;
 }
 
+/* pks_sigdepth(), once some handler ran on this thread. */
+int pks_sigdepth_slow(void)
+{
+	return unwind((uintptr_t)__builtin_frame_address(0));
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];
-	int d = pks_sigdepth();
+	int d = unwind((uintptr_t)__builtin_frame_address(0));	/* our frame, as frames[] holds */
 	uintptr_t saved = d < DEPTH_MAX ? frames[d] : 0;
 
 	/*

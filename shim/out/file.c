@@ -14,19 +14,29 @@
  * A check costs a system call, as much as the write: one before every line
  * would double the cost of a line. A program that takes the number on
  * purpose (dup2) or uses up every number below it gets up to
- * CHECK_EVERY - 1 lines of a thread before the next check.
+ * CHECK_EVERY - 1 lines of a thread before the next check, but close(),
+ * dup2() and the like are interposed (ctx/fds.c) and tell pks_file_released()
+ * at once: the checks remain for raw system calls.
+ * The path is followed too, as tail -F follows a name: renamed away or
+ * removed (log rotation), it is opened again, checked (stat) every
+ * CHECK_EVERY-th line of the process and on the first line of each second.
+ * The new file takes the old one's number (dup3), so that no thread ever
+ * writes to a number that is free for a moment.
  * Thread-safety: lock-free and async-signal-safe but for the one warning.
  * A thread that finds the descriptor gone opens its own and publishes it;
  * one that lost the race closes its own, which nobody else has seen.
  */
 #include "out/file.h"
 #include "base/compiler.h"
+#include "base/fdio.h"
 #include "config/open.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHECK_EVERY	64
@@ -38,6 +48,8 @@ struct fstate {
 	_Atomic uint64_t cur;		/* open number << 32 | fd; 0: config's; or FALLEN */
 	_Atomic unsigned int opens;	/* open numbers handed out */
 	_Atomic uint64_t dev[IDS], ino[IDS];
+	_Atomic unsigned int count;	/* lines of the process, for the path check */
+	_Atomic long second;		/* CLOCK_MONOTONIC_COARSE second of its last run */
 };
 
 static struct fstate files[PKS_OUTPUTS_MAX];
@@ -48,18 +60,38 @@ static int fd_of(const struct pks_config *c, int i, uint64_t s)
 	return s ? (int)(uint32_t)s : c->out[i].fd;
 }
 
-static bool still_ours(const struct pks_config *c, int i, uint64_t s, int fd)
+/* Whether @st is the file that state @s opened. */
+static bool same(const struct pks_config *c, int i, uint64_t s, const struct stat *st)
 {
 	const struct fstate *f = &files[i];
 	unsigned int n = (unsigned int)(s >> 32) % IDS;
+
+	if (!s)
+		return st->st_dev == c->out_id[i].dev && st->st_ino == c->out_id[i].ino;
+	return (uint64_t)st->st_dev == atomic_load(&f->dev[n]) &&
+	       (uint64_t)st->st_ino == atomic_load(&f->ino[n]);
+}
+
+static bool still_ours(const struct pks_config *c, int i, uint64_t s, int fd)
+{
 	struct stat st;
 
 	if (fstat(fd, &st))
 		return errno != EBADF;	/* can't tell: keep it */
-	if (!s)
-		return st.st_dev == c->out_id[i].dev && st.st_ino == c->out_id[i].ino;
-	return (uint64_t)st.st_dev == atomic_load(&f->dev[n]) &&
-	       (uint64_t)st.st_ino == atomic_load(&f->ino[n]);
+	return same(c, i, s, &st);
+}
+
+static const char *path_of(const struct pks_config *c, int i)
+{
+	return c->set.outputs[c->out[i].spec].path;
+}
+
+/* Publish @id as open number @n's. Return: the state that names @fd with it. */
+static uint64_t publish(struct fstate *f, unsigned int n, const struct pks_fileid *id, int fd)
+{
+	atomic_store(&f->dev[n % IDS], (uint64_t)id->dev);
+	atomic_store(&f->ino[n % IDS], (uint64_t)id->ino);
+	return (uint64_t)n << 32 | (uint32_t)fd;
 }
 
 /*
@@ -69,7 +101,7 @@ static bool still_ours(const struct pks_config *c, int i, uint64_t s, int fd)
 static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 {
 	struct fstate *f = &files[i];
-	const char *path = c->set.outputs[c->out[i].spec].path;
+	const char *path = path_of(c, i);
 	unsigned int n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
 	struct pks_fileid id;
 	int fd = pks_open_file(path, &id, NULL);
@@ -83,10 +115,8 @@ static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 		if (fd < 0)
 			return FALLEN;
 		seen = FALLEN;
-		next = (uint64_t)n << 32 | (uint32_t)fd;
 	}
-	atomic_store(&f->dev[n % IDS], (uint64_t)id.dev);
-	atomic_store(&f->ino[n % IDS], (uint64_t)id.ino);
+	next = publish(f, n, &id, fd);
 	if (atomic_compare_exchange_strong(&f->cur, &seen, next))
 		return next;
 	close(fd);
@@ -104,6 +134,110 @@ static uint64_t check(const struct pks_config *c, int i, uint64_t s)
 	return s;
 }
 
+/*
+ * Open the path of output @i again onto the descriptor of state @s, still
+ * ours: the descriptor keeps its number and the lines go to the file the
+ * path names now. When the path cannot be opened, lines go on to the old
+ * file. Return: the state now.
+ */
+static uint64_t swap(const struct pks_config *c, int i, uint64_t s)
+{
+	struct fstate *f = &files[i];
+	int fd = fd_of(c, i, s), nfd;
+	struct pks_fileid id;
+	unsigned int n;
+	uint64_t next;
+
+	if (!still_ours(c, i, s, fd))
+		return check(c, i, s);
+	nfd = pks_open_file(path_of(c, i), &id, NULL);
+	if (nfd < 0)
+		return s;
+	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
+	next = publish(f, n, &id, fd);
+	if (pks_fd_dup3(nfd, fd, O_CLOEXEC) < 0)
+		next = s;
+	else
+		atomic_compare_exchange_strong(&f->cur, &s, next);
+	close(nfd);
+	return atomic_load(&f->cur);
+}
+
+/*
+ * Whether the path check is due: on every CHECK_EVERY-th line of the
+ * process, and on the first line of each second.
+ */
+static bool due(struct fstate *f)
+{
+	struct timespec ts;
+	long was;
+
+	if (atomic_fetch_add_explicit(&f->count, 1, memory_order_relaxed) % CHECK_EVERY ==
+	    CHECK_EVERY - 1)
+		return true;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	was = atomic_load_explicit(&f->second, memory_order_relaxed);
+	return was != ts.tv_sec &&
+	       atomic_compare_exchange_strong_explicit(&f->second, &was, ts.tv_sec,
+						       memory_order_relaxed, memory_order_relaxed);
+}
+
+/*
+ * The path of output @i no longer names the file of state @s (renamed or
+ * removed: a rotation): open it again. Not an error, and said nowhere.
+ * Return: the state now.
+ */
+static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
+{
+	struct stat st;
+
+	if (s & FALLEN)
+		return s;
+	if (stat(path_of(c, i), &st) ? errno != ENOENT : same(c, i, s, &st))
+		return s;
+	return swap(c, i, s);
+}
+
+static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
+
+/**
+ * pks_file_released() - the program closed descriptors @lo to @hi, or put
+ * a file of its own on them (ctx/fds.c): a file: output's descriptor among
+ * them is not ours any more, and its path is opened again now, before any
+ * line could be written to the number
+ */
+void pks_file_released(int lo, int hi)
+{
+	const struct pks_config *c;
+
+	if (!pks_config_ready() || releasing)
+		return;
+	c = pks_config();
+	releasing = true;
+	for (int i = 0; i < c->nout; i++) {
+		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
+		int fd = fd_of(c, i, s);
+
+		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd >= lo && fd <= hi)
+			reopen(c, i, s);
+	}
+	releasing = false;
+}
+
+/**
+ * pks_file_reopen() - open every file: output's path again, as after a
+ * rotation, whether or not it names another file now
+ */
+void pks_file_reopen(const struct pks_config *c)
+{
+	for (int i = 0; i < c->nout; i++) {
+		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
+
+		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN))
+			swap(c, i, s);
+	}
+}
+
 /**
  * pks_file_fd() - the descriptor to write file: output @i's next line to
  * Return: a descriptor of ours, or -1: the output fell back to stderr.
@@ -115,6 +249,8 @@ int pks_file_fd(const struct pks_config *c, int i)
 
 	if (unlikely(lines[i]++ % CHECK_EVERY == 0))
 		s = check(c, i, s);
+	if (unlikely(due(f)))
+		s = follow(c, i, s);
 	return s & FALLEN ? -1 : fd_of(c, i, s);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The descriptor of a file: output, as long as it is still ours: the
- * program may close it and get the number back for a file of its own.
+ * program may close it and get the number back for a file of its own; and
+ * the path, which a rotation renames or removes.
  */
 #ifndef PKS_OUT_FILE_H
 #define PKS_OUT_FILE_H
@@ -10,5 +11,7 @@
 
 int pks_file_fd(const struct pks_config *c, int i);
 int pks_file_gone(const struct pks_config *c, int i, int fd);
+void pks_file_reopen(const struct pks_config *c);
+void pks_file_released(int lo, int hi);
 
 #endif

@@ -243,11 +243,26 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
 }
 
 /*
+ * A line output @i could not take, to stderr, unless stderr has it already:
+ * it is an output itself (under any name), or another output fell back
+ * (*@told). Return: 0 or an errno.
+ */
+static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
+		     struct pks_render *r, bool *told)
+{
+	if (*told)
+		return 0;
+	*told = true;
+	r->color = false;
+	return to_fd(w, l, i, 2, r);
+}
+
+/*
  * One line to file: output @i, on a descriptor still ours; to stderr once
- * the output fell back, unless stderr has the line already.
+ * the output fell back (fall_back()).
  */
 static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
-		   struct pks_line *l, struct pks_render *r)
+		   struct pks_line *l, struct pks_render *r, bool *told)
 {
 	int fd = pks_file_fd(c, i), err;
 
@@ -259,10 +274,7 @@ static int to_file(const struct pks_config *c, int i, const struct pks_writer *w
 		if (fd >= 0)
 			return to_fd(w, l, i, fd, r);
 	}
-	if (c->has_stderr)
-		return 0;
-	r->color = false;
-	return to_fd(w, l, i, 2, r);
+	return fall_back(w, l, i, r, told);
 }
 
 /*
@@ -289,6 +301,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	struct pks_writer *w = writer;
 	struct pks_render r;
 	int err, fd, only;
+	bool told;
 
 	if (l->level > c->set.level)
 		return;
@@ -311,6 +324,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
 	only = pks_sink_only;
+	told = c->has_stderr;
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
 
@@ -318,13 +332,11 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 			continue;
 		r.color = o->color;
 		if (o->kind == PKS_OUT_FILE) {
-			err = to_file(c, i, w, l, &r);
+			err = to_file(c, i, w, l, &r, &told);
 		} else if (o->fd < 0) {
-			/* Undelivered: to stderr, unless stderr already has it. */
-			if (!to_daemon(c, o, i, w, l) || c->has_stderr)
+			if (!to_daemon(c, o, i, w, l))
 				continue;
-			r.color = false;
-			err = to_fd(w, l, i, 2, &r);
+			err = fall_back(w, l, i, &r, &told);
 		} else {
 			err = to_fd(w, l, i, o->fd, &r);
 		}

@@ -149,6 +149,35 @@ static size_t head(const struct pks_config *c, const struct pks_meta *m, char *h
 	return head_3164(h, pri, &t, c, m);
 }
 
+/*
+ * One message on @s: @iov holds the header, the text and the NUL that ends
+ * a message on a stream (glibc's framing). There a NUL in the text would
+ * end the message early and make the rest a message of its own, so each
+ * goes as the four bytes \x00 (printk-shim(7) SYSLOG); the stream is ours
+ * for the whole message (pks_slconn_get()). Return: 0 or errno.
+ */
+static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool calm)
+{
+	const char *t = iov[1].iov_base, *z;
+	size_t n = iov[1].iov_len;
+	struct iovec v[3] = { iov[0] };
+	int k = 1, err = 0;
+
+	if (!s->stream)
+		return pks_slconn_send(s, iov, 2, calm);
+	while (!err && (z = memchr(t, '\0', n))) {
+		v[k++] = (struct iovec){ (void *)t, (size_t)(z - t) };
+		v[k++] = (struct iovec){ (void *)"\\x00", 4 };
+		err = pks_slconn_send(s, v, k, calm);
+		n -= (size_t)(z - t) + 1;
+		t = z + 1;
+		k = 0;
+	}
+	v[k++] = (struct iovec){ (void *)t, n };
+	v[k++] = iov[2];
+	return err ? err : pks_slconn_send(s, v, k, calm);
+}
+
 /* Send, and once more on a new connection if the old one broke. Return: 0 or errno. */
 static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bool calm)
 {
@@ -158,8 +187,7 @@ static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bo
 		err = pks_slconn_get(path, s);
 		if (err)
 			return err;
-		/* glibc's stream framing: each message ends with a NUL */
-		err = pks_slconn_send(s, iov, s->stream ? 3 : 2, calm);
+		err = send_one(s, iov, calm);
 		if (!pks_slconn_put(s, err))
 			return err;
 	}

@@ -40,3 +40,14 @@ load ../reliability-helper
 	[ "$status" -eq 1 ]
 	[[ $output == *"stress: FAIL: "* ]]
 }
+
+@test "stress: a timeout handler leaves printk by siglongjmp 1000s of times: lines at most twice, no memory kept" {
+	run sh "$abs_top_srcdir/tests/stress/jumps.sh" 1000 20000 15 "$BATS_TEST_TMPDIR/log"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "jumps: "*" pieces, at most "[12]" copies, 0 torn, VmSize grew "*" kB" ]]
+	run sh "$abs_top_srcdir/tests/stress/jumps.sh" 60000 1000 20 "$BATS_TEST_TMPDIR/log"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "jumps: "*" pieces, at most "[12]" copies, 0 torn, VmSize grew "*" kB" ]]
+}

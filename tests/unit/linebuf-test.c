@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of shim/core/linebuf.c: lines, pieces at size-1, size and size+1,
- * embedded newlines, close and drop. Complete lines are collected as
- * "<level>text|" so one string shows what went out and in which order.
+ * embedded newlines, close and drop, a call cut off in its write. Complete
+ * lines are collected as "<level>text|" so one string shows what went out
+ * and in which order.
  */
 #include "core/linebuf.h"
 #include "tap.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 
 static char got[4096];
@@ -17,6 +19,30 @@ static void out(struct pks_line *l, void *arg)
 	(void)arg;
 	gotn += (size_t)snprintf(got + gotn, sizeof(got) - gotn, "<%d>%.*s|", l->level,
 				 (int)seq_buf_used(&l->sb), l->sb.buffer);
+}
+
+static jmp_buf cut;
+
+/* An output whose write is cut off as it returns: the line is out, the call is gone. */
+static void out_cut(struct pks_line *l, void *arg)
+{
+	out(l, arg);
+	longjmp(cut, 1);
+}
+
+/* Feed @s to an output that cuts the call off, then take the line back. */
+static void feed_cut(struct pks_line *l, const char *s)
+{
+	if (!setjmp(cut))
+		pks_line_feed(l, s, strlen(s), out_cut, NULL);
+	pks_line_cut(l);
+}
+
+static void close_cut(struct pks_line *l)
+{
+	if (!setjmp(cut))
+		pks_line_close(l, out_cut, NULL);
+	pks_line_cut(l);
 }
 
 static void feed(struct pks_line *l, const char *s)
@@ -96,5 +122,41 @@ int main(void)
 	l = fresh(1, 2);
 	feed(l, "abc\n");
 	is_str(got, "<2>a|<2>b|<2>c|", "size 1: a piece per byte");
+
+	l = fresh(8, 6);
+	feed_cut(l, "abc\n");
+	ok(!l->open && pks_line_again(l), "cut in its write: ended, to be written once more");
+	pks_line_close(l, out, NULL);
+	is_str(got, "<6>abc|<6>abc|", "a second copy, at the next close");
+	ok(!pks_line_again(l) && seq_buf_used(&l->sb) == 0, "and then it is done");
+
+	l = fresh(8, 6);
+	feed_cut(l, "abc\n");
+	close_cut(l);
+	ok(!pks_line_again(l) && seq_buf_used(&l->sb) == 0, "the second write cut too: never a third");
+	pks_line_close(l, out, NULL);
+	is_str(got, "<6>abc|<6>abc|", "two copies at most");
+
+	l = fresh(8, 6);
+	feed_cut(l, "abc\n");
+	pks_line_close(l, out, NULL);
+	pks_line_start(l, 5, true, 0);
+	feed(l, "def\n");
+	is_str(got, "<6>abc|<6>abc|<5>def|", "a KERN_CONT after the cut starts a line of its own");
+
+	l = fresh(4, 3);
+	feed_cut(l, "12345");
+	ok(l->open && pks_line_again(l), "a piece cut: the line stays open, the piece to go again");
+	feed(l, "6\n");
+	is_str(got, "<3>1234|<3>1234|<3>6|",
+	       "the piece again, then the next call's text; the cut call's own rest is lost");
+
+	l = fresh(8, 6);
+	feed_cut(l, "abc\n");
+	close_cut(l);
+	pks_line_cut(l);
+	pks_line_cut(l);
+	pks_line_close(l, out, NULL);
+	is_str(got, "<6>abc|<6>abc|", "taking a cut line back twice changes nothing: no empty line");
 	return tap_done();
 }
