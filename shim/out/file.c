@@ -24,6 +24,7 @@
 #include "config/open.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -129,4 +130,36 @@ int pks_file_gone(const struct pks_config *c, int i, int fd)
 	if (!(s & FALLEN) && fd_of(c, i, s) == fd)
 		s = check(c, i, s);
 	return s & FALLEN ? -1 : fd_of(c, i, s);
+}
+
+/**
+ * pks_file_reopen() - file: output @i opened again by its path (log
+ * rotation: printk-shim(1) --reopen). The new file takes the old
+ * descriptor's number (dup3), so a thread writing at that moment writes
+ * its line whole to the one or the other, and no number is leaked.
+ * Return: 0, or an errno: the output keeps the file it had.
+ */
+int pks_file_reopen(const struct pks_config *c, int i)
+{
+	struct fstate *f = &files[i];
+	uint64_t s = check(c, i, atomic_load_explicit(&f->cur, memory_order_acquire));
+	const char *path = c->set.outputs[c->out[i].spec].path;
+	struct pks_fileid id;
+	unsigned int n;
+	int fd, old, err;
+
+	if (s & FALLEN)
+		return EBADF;
+	old = fd_of(c, i, s);
+	fd = pks_open_file(path, &id, NULL);
+	if (fd < 0)
+		return errno ? errno : EIO;
+	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
+	atomic_store(&f->dev[n % IDS], (uint64_t)id.dev);
+	atomic_store(&f->ino[n % IDS], (uint64_t)id.ino);
+	err = dup3(fd, old, O_CLOEXEC) < 0 ? errno : 0;
+	close(fd);
+	if (!err)
+		atomic_compare_exchange_strong(&f->cur, &s, (uint64_t)n << 32 | (uint32_t)old);
+	return err;
 }

@@ -10,5 +10,6 @@
 
 int pks_file_fd(const struct pks_config *c, int i);
 int pks_file_gone(const struct pks_config *c, int i, int fd);
+int pks_file_reopen(const struct pks_config *c, int i);
 
 #endif
