@@ -14,6 +14,7 @@
  * stack and writes every line before it returns.
  */
 #include "emit.h"
+#include "control.h"
 #include "entry.h"
 #include "dyndbg.h"
 #include "init.h"
@@ -24,6 +25,7 @@
 #include "base/next.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
 #include "core/cont.h"
 #include "core/level.h"
 #include "ctx/ctx.h"
@@ -389,6 +391,8 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 		atomic_store_explicit(&reached, 1, memory_order_relaxed);
 		pks_init_first_call(c);
 	}
+	if (unlikely(pks_ctl_asked()))
+		pks_control_apply();	/* printk-shim(7) RUNTIME CONTROL */
 	if (unlikely(!fmt)) {
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {

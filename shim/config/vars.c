@@ -66,6 +66,7 @@ BOOL_PARSER(caller)
 BOOL_PARSER(debug)
 BOOL_PARSER(lint)
 BOOL_PARSER(defer)
+BOOL_PARSER(control)
 
 static int p_default_level(struct pks_settings *s, const char *v)
 {
@@ -336,6 +337,8 @@ const struct pks_var pks_vars[] = {
 	{ "DYNDBG", "queries of the kernel's dynamic debug control language (at most 4095 bytes)",
 	  "none", "which KERN_DEBUG call sites print, and their decorations (\"func probe* +pf\")",
 	  false, p_dyndbg },
+	{ "CONTROL", BOOL, "1",
+	  "let printk-shim --pid and --all read and change this process while it runs", true, p_control },
 	{ "DEFER", BOOL, "0", "queue complete lines in a ring that a printer thread writes in batches",
 	  true, p_defer },
 	{ "DEFER_SIZE", "64K..256M (a number of bytes, K or M: KiB or MiB)", "1M",
@@ -352,6 +355,7 @@ void pks_settings_default(struct pks_settings *s)
 	memset(s, 0, sizeof(*s));
 	s->legacy_markers = true;
 	s->crash_flush = true;
+	s->control = true;
 	s->default_level = 4;
 	s->level = PKS_LEVEL_MAX;
 	s->cont = PKS_CONT_LEGACY;

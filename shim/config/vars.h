@@ -42,6 +42,7 @@ struct pks_symspec {
 struct pks_settings {
 	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
 	bool defer;			/* printk-shim(7) DEFERRED PRINTING */
+	bool control;			/* printk-shim(7) RUNTIME CONTROL */
 	int default_level;		/* 0..7 */
 	int level;			/* show lines with level <= this */
 	enum pks_mode cont;

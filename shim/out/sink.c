@@ -14,6 +14,7 @@
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
 #include "core/render.h"
 #include "out/defer.h"
 #include "out/file.h"
@@ -57,6 +58,7 @@ static void count_lost(const struct pks_config *c, int i, unsigned long k, int e
 {
 	char buf[16];
 
+	pks_ctl_lost(i, k, err);
 	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);
 		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
