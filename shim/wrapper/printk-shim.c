@@ -9,6 +9,7 @@
  */
 #include "config/vars.h"
 #include "inspect/inspect.h"
+#include "wrapper/control.h"
 #include "wrapper/dyndbg-list.h"
 
 #include <elf.h>
@@ -712,6 +713,8 @@ int main(int argc, char **argv)
 	bool print = false;
 	int i;
 
+	if (pks_control_wanted(argc, argv))
+		return pks_control(argc, argv);	/* a running process, not a command */
 	for (i = 1; i < argc && is_option(argv[i]); i++) {
 		const struct pks_var *v;
 		const char *value, *opt = argv[i];
