@@ -54,14 +54,13 @@ static void queries(struct pks_ctl_page *h, uint32_t to)
 	h->st.dd_done = to;
 }
 
-/* Everything asked up to @seen (the high half of ask). */
-static void apply(uint32_t seen)
+/* Everything asked so far. */
+static void apply(void)
 {
 	struct pks_ctl_page *h = &pks_ctl_area.p;
 	struct pks_config *c = &pks_cfg;
 	uint32_t reopens = h->req.reopen, dd = h->req.dd_len;
 	int32_t level = h->req.level;
-	uint64_t w;
 
 	if (level >= 0 && level <= 7)
 		__atomic_store_n(&c->set.level, level, __ATOMIC_RELAXED);
@@ -72,11 +71,6 @@ static void apply(uint32_t seen)
 		h->st.reopen_done = reopens;
 	}
 	pks_ctl_publish(c);
-	/* the low half says what was applied; a request made meanwhile keeps them apart */
-	w = atomic_load_explicit(&h->ask, memory_order_relaxed);
-	while (!atomic_compare_exchange_weak_explicit(&h->ask, &w, (w & ~0xffffffffull) | seen,
-						      memory_order_release, memory_order_relaxed))
-		;
 }
 
 /**
@@ -94,9 +88,11 @@ void pks_control_apply(void)
 	while (pks_ctl_asked()) {
 		none = 0;
 		if (atomic_compare_exchange_strong(&applier, &none, me)) {
-			/* pairs with the command's release when it adds to the high half */
+			/* pairs with the command's release when it adds its request */
 			w = atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire);
-			apply((uint32_t)(w >> 32));
+			apply();
+			/* a request made meanwhile stays asked, and is applied next round */
+			atomic_compare_exchange_strong(&pks_ctl_area.p.ask, &w, 0);
 			atomic_store(&applier, 0);
 		} else if (none == me) {
 			return;

@@ -79,10 +79,9 @@ const volatile unsigned long long *pks_dynamic_control(void) __attribute__((weak
 void pks_dynamic_apply(void) __attribute__((weak));
 
 /*
- * The word whose halves differ while printk-shim --pid has asked this
- * process for a change it has not applied: the module's, from the
- * constructor on; before it, and without printk-shim, a word that never
- * asks.
+ * The word that is not 0 while printk-shim --pid has asked this process
+ * for a change it has not applied: the module's, from the constructor on;
+ * before it, and without printk-shim, a word that never asks.
  */
 static const unsigned long long pks_dd_calm = 0;
 static const volatile unsigned long long *pks_dd_ask __attribute__((unused)) = &pks_dd_calm;
@@ -110,7 +109,7 @@ static inline __attribute__((always_inline, unused)) int pks_dd_on(const struct 
 	if (__builtin_expect(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & _DPRINTK_FLAGS_PRINT, 0))
 		return 1;
 	w = __atomic_load_n(pks_dd_ask, __ATOMIC_RELAXED);
-	if (__builtin_expect((unsigned int)(w >> 32) == (unsigned int)w, 1) || !pks_dynamic_apply)
+	if (__builtin_expect(w == 0, 1) || !pks_dynamic_apply)
 		return 0;
 	pks_dynamic_apply();
 	return __atomic_load_n(&d->flags, __ATOMIC_RELAXED) & _DPRINTK_FLAGS_PRINT;

@@ -24,9 +24,7 @@ extern union pks_ctl_area pks_ctl_area;
  */
 static inline bool pks_ctl_asked(void)
 {
-	uint64_t w = atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_relaxed);
-
-	return (uint32_t)(w >> 32) != (uint32_t)w;
+	return atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_relaxed) != 0;
 }
 
 bool pks_ctl_setup(const struct pks_config *c);

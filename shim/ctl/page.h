@@ -57,9 +57,10 @@ struct pks_ctl_state {
  */
 struct pks_ctl_page {
 	/*
-	 * The command adds 1 << 32 after writing its request (release; pairs
-	 * with the acquire load in pks_control_apply()); the process sets the
-	 * low half to the high half it applied. They differ: something is asked.
+	 * Requests not yet applied: the command adds 1 after writing its
+	 * request (release; pairs with the acquire load in the module's
+	 * pks_control_apply()); the process takes back what it applied.
+	 * Not 0: something is asked.
 	 */
 	_Atomic uint64_t ask;
 	_Atomic int32_t sleep;		/* the deferred printer's futex word, shared */

@@ -276,7 +276,7 @@ static const char *request(struct target *t, const struct ask *a)
 		}
 		q->reopen += a->reopen;
 		/* release: pairs with the acquire in the module's pks_control_apply() */
-		atomic_fetch_add(&t->h->ask, 1ull << 32);
+		atomic_fetch_add(&t->h->ask, 1);
 	}
 	flock(t->fd, LOCK_UN);
 	return why;
