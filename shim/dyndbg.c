@@ -21,6 +21,7 @@
 #include "core/dyndbg.h"
 #include "core/level.h"
 #include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "ctx/signals.h"
 #include "format/format.h"
 
@@ -346,6 +347,18 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 	return f;	/* past PROBES, a full neighbourhood: decided each time */
 }
 
+/* A line dynamic debug turned off, into the record buffer only. */
+static void hidden(const char *fmt, va_list ap)
+{
+	char buf[FMT_ROOM * 2];
+	int n = pks_vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	pks_rec_put(7, buf, len, pks_sigdepth() ? 0 : gettid(), 0, true);
+}
+
 /**
  * pks_dyndbg_claim() - decide a call of code built without our headers
  * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
@@ -368,6 +381,8 @@ bool pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 		return false;
 	f = decision(c, fmt + skip, caller);
 	if (!(f & PKS_DD_PRINT)) {
+		if (unlikely(pks_rec_on))
+			hidden(fmt + skip, ap);
 		*ret = 0;
 		return true;
 	}

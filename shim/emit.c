@@ -26,6 +26,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "core/cont.h"
 #include "core/level.h"
 #include "ctx/ctx.h"
@@ -292,7 +293,8 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 		level = l->level;
 	else
 		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
-	if (unlikely(level > c->set.level))
+	/* a line recorded is formatted, hidden or not (printk-shim(7) RECORD BUFFER) */
+	if (unlikely(level > c->set.level) && likely(!pks_rec_on))
 		return quiet(c, x, fmt + skip, ap, act, level, &m, skip, caller);
 	if (act == PKS_NEW) {
 		pks_line_close(l, pks_ctx_out, &x->w);

@@ -14,6 +14,7 @@
 #include "base/pid.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "out/defer.h"
@@ -58,6 +59,7 @@ __attribute__((constructor)) static void init(void)
 		pks_defer_share(&pks_ctl_area.p.sleep, &pks_ctl_area.p.flushed);
 		pks_dyndbg_list();
 	}
+	pks_rec_setup(c);
 	pks_ctx_setup();
 	pks_signals_setup();
 	pks_syslog_setup(c);
@@ -73,6 +75,7 @@ __attribute__((destructor)) static void fini(void)
 	pks_flush_all(PKS_FLUSH_EXIT);
 	pks_sink_report_lost();
 	pks_ctl_close();
+	pks_rec_close();
 	if (!pks_emit_reached())
 		pks_report_unreached(pks_syms);
 }

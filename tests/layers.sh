@@ -31,11 +31,11 @@ allow core	'base/(compiler|digits)\.h|core/'
 allow format	'base/(compiler|digits)\.h|format/'
 allow config	'base/|core/|config/'
 allow ctl	'base/|core/|config/|ctl/'
-allow out	'base/|core/|config/|ctl/ctl\.h|out/'
+allow out	'base/|core/|config/|ctl/(ctl|record)\.h|out/'
 allow ctx	'base/|core/|config/|out/(sink|defer)\.h|ctx/'
 allow patch	'base/|config/|patch/'
 allow inspect	'base/sym\.h|patch/(arch|elfsym|why)\.h|inspect/'
-allow wrapper	'base/|core/|config/vars\.h|ctl/(dir|page)\.h|inspect/inspect\.h|patch/elfsym\.h|wrapper/'
+allow wrapper	'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|inspect/inspect\.h|patch/elfsym\.h|wrapper/'
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.

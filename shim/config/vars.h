@@ -61,6 +61,7 @@ struct pks_settings {
 	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
 	char dyndbg[PKS_DD_POOL];	/* the queries as written; config.c reads them */
 	unsigned long defer_size;	/* bytes of the ring, a power of two */
+	unsigned long record;		/* bytes of the record buffer, a power of two; 0: off */
 	enum pks_full defer_full;
 	unsigned long defer_latency;	/* milliseconds */
 };

@@ -7,13 +7,17 @@
  * Which process maps which control file is read from /proc/PID/maps.
  */
 #include "ctl/dir.h"
+#include "ctl/recbuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* @path is a directory of ours, a link to none, that only we can read. */
@@ -143,4 +147,69 @@ bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t 
 	if (!found)
 		errno = ESRCH;
 	return found;
+}
+
+/** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
+bool pks_rec_dead(int dfd, const char *name, pid_t pid)
+{
+	struct pks_rec_head h;
+	int fd;
+	ssize_t n;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	/* the pid is another process's now, or ours ran exec and did not record again */
+	return n == (ssize_t)sizeof(h) && (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
+}
+
+struct dead {
+	time_t mtime;
+	char name[256];
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct dead *x = a, *y = b;
+
+	return (x->mtime < y->mtime) - (x->mtime > y->mtime);
+}
+
+/**
+ * pks_rec_sweep() - of the record buffers in @dir that dead processes left,
+ * keep the newest @keep not older than @age seconds; remove the others
+ * (printk-shim(7) RECORD BUFFER). @self's is never touched.
+ */
+void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
+{
+	static struct dead dead[64];
+	DIR *d = opendir(dir);
+	time_t now = time(NULL);
+	struct dirent *e;
+	struct stat st;
+	int n = 0;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_REC_SUFFIX);
+
+		if (!pid || pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !pks_rec_dead(dirfd(d), e->d_name, pid))
+			continue;
+		if (now - st.st_mtime > age || n == (int)(sizeof(dead) / sizeof(dead[0]))) {
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		dead[n].mtime = st.st_mtime;
+		snprintf(dead[n++].name, sizeof(dead[0].name), "%s", e->d_name);
+	}
+	qsort(dead, (size_t)n, sizeof(dead[0]), newest_first);
+	for (int i = keep; i < n; i++)
+		unlinkat(dirfd(d), dead[i].name, 0);
+	closedir(d);
 }

@@ -443,6 +443,7 @@ static bool map(const struct pks_config *c)
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));
 	writer.render = room ? p : NULL;
+	writer.replay = true;	/* printk-shim(7) RECORD BUFFER: recorded by its caller */
 	return true;
 }
 

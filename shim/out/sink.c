@@ -15,6 +15,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "core/render.h"
 #include "out/defer.h"
 #include "out/file.h"
@@ -291,6 +292,9 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	struct pks_render r;
 	int err, fd, only;
 
+	if (unlikely(pks_rec_on) && !w->replay)
+		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
+			    l->level > c->set.level);
 	if (l->level > c->set.level)
 		return;
 	if (unlikely(c->set.defer) && pks_defer_line(l, w))

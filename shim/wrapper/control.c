@@ -3,7 +3,8 @@
  * printk-shim --pid/--all: running processes read and changed through
  * their control files (printk-shim(1) RUNTIME CONTROL): the level, dynamic
  * debug queries, reopening file: outputs, the deferred ring written now,
- * and the listing of a process's settings, outputs, counts and sites.
+ * the listing of a process's settings, outputs, counts and sites, and
+ * (--dmesg, dmesg.c) its record buffer.
  * Which file is a process's is read from /proc/PID/maps, so the kernel's
  * rules for reading it decide who may: its user and root.
  */
@@ -13,6 +14,7 @@
 #include "core/level.h"
 #include "ctl/dir.h"
 #include "ctl/page.h"
+#include "wrapper/dmesg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,7 +42,8 @@ enum { EXIT_USAGE = 125 };
 struct ask {
 	pid_t pids[PIDS_MAX];
 	int npids;
-	bool all, reopen, flush;
+	bool all, reopen, flush, dmesg;
+	enum pks_linefmt format;	/* --dmesg's */
 	int level;		/* -1: unchanged */
 	const char *dyndbg;
 	int nqueries;
@@ -148,6 +151,16 @@ static void parse(int argc, char **argv, struct ask *a)
 			a->reopen = true;
 		} else if (!strcmp(argv[i], "--flush")) {
 			a->flush = true;
+		} else if (!strcmp(argv[i], "--dmesg")) {
+			a->dmesg = true;
+		} else if ((v = value(argc, argv, &i, "--format"))) {
+			pks_settings_default(&s);
+			if (pks_var_find("FORMAT")->parse(&s, v)) {
+				say("", "--format=%s: expected %s; nothing is printed", v,
+				    pks_var_find("FORMAT")->expect);
+				exit(EXIT_USAGE);
+			}
+			a->format = s.format == PKS_LINE_AUTO ? PKS_LINE_DMESG : s.format;
 		} else if ((v = value(argc, argv, &i, "--level"))) {
 			pks_settings_default(&s);
 			if (pks_var_find("LEVEL")->parse(&s, v)) {
@@ -160,7 +173,7 @@ static void parse(int argc, char **argv, struct ask *a)
 			a->dyndbg = v;
 			a->nqueries = pks_dd_parse(&rules, v, bad_query, NULL);
 		} else if (!strncmp(argv[i], "--", 2)) {
-			say("", "%s: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush); nothing is done",
+			say("", "%s: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush, --dmesg, --format); nothing is done",
 			    argv[i]);
 			exit(EXIT_USAGE);
 		} else {
@@ -170,6 +183,10 @@ static void parse(int argc, char **argv, struct ask *a)
 	}
 	if (a->all && a->npids)
 		usage_error("--all and --pid: expected one of them");
+	if (a->dmesg && (a->all || a->level >= 0 || a->dyndbg || a->reopen || a->flush))
+		usage_error("--dmesg: expected --pid and --format only");
+	if (!a->dmesg && a->format)
+		usage_error("--format: for a running process, only with --dmesg");
 }
 
 /* Who owns @pid's /proc directory: its effective user, as the kernel checks it. */
@@ -480,6 +497,16 @@ int pks_control(int argc, char **argv)
 	bool ok = true, shown = false;
 
 	parse(argc, argv, &a);
+	if (a.dmesg) {
+		for (int i = 0; i < a.npids; i++) {
+			const char *why = pks_dmesg(a.pids[i], a.format ? a.format : PKS_LINE_DMESG);
+
+			if (why)
+				say("", "pid %d: %s", (int)a.pids[i], why);
+			ok &= !why;
+		}
+		return fflush(stdout) || !ok ? 1 : 0;
+	}
 	if (a.all && every(&a))
 		return 1;
 	if (a.all && !a.npids)
