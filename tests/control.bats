@@ -16,6 +16,8 @@ setup() {
 	PE=$BATS_TEST_TMPDIR/perr
 	LOG=$BATS_TEST_TMPDIR/port.log
 	SRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/ctl-run\.c' "$FIX/ctl-run" | head -n 1)
+	BUILT=$(grep -n 'pr_debug("built' "$abs_top_srcdir/tests/fixtures/ctl-run.c" | cut -d: -f1)
+	PLAIN=$(grep -n 'printk("\\0017plain' "$abs_top_srcdir/tests/fixtures/ctl-run.c" | cut -d: -f1)
 	mkfifo "$IN"
 	N=0
 	BG=
@@ -127,7 +129,7 @@ output 2: file:$LOG, 0 lines lost
 reopens: 0
 dynamic debug sites: 1
 # filename:lineno [module]function flags format
-$SRC:28 [ctl-run]built =pl \"built %s\\n\"
+$SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 "
 	[ ! -s "$PE" ]
 }
@@ -140,8 +142,8 @@ $SRC:28 [ctl-run]built =pl \"built %s\\n\"
 	ctl --pid="$PID"
 	[ "$status" -eq 0 ]
 	grep -F ' [ctl-run]' "$OUT" >"$BATS_TEST_TMPDIR/sites"
-	file_is "$BATS_TEST_TMPDIR/sites" "$SRC:28 [ctl-run]built =_ \"built %s\\n\"
-$SRC:23 [ctl-run]plain =pt \"plain %s\\n\"
+	file_is "$BATS_TEST_TMPDIR/sites" "$SRC:$BUILT [ctl-run]built =_ \"built %s\\n\"
+$SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
 "
 	grep -qx 'dyndbg: func plain +p' "$OUT"
 }
@@ -220,6 +222,30 @@ $SRC:23 [ctl-run]plain =pt \"plain %s\\n\"
 	quit
 	file_is "$PE" $'built by root\'s leave\n'
 	[ ! -e "$dir/$BG.ctl" ]
+}
+
+@test "control: a process that is not dumpable, as a set-ID one is, answers its effective user" {
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	env -u XDG_RUNTIME_DIR $as_nobody env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" \
+		"$FIX/ctl-run" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell undumpable pid
+	wait_line "$PO" "$BG"
+	capture env -u XDG_RUNTIME_DIR $as_nobody cat "/proc/$BG/maps"
+	[ "$status" -ne 0 ]	# the way through the maps is closed to it
+	capture env -u XDG_RUNTIME_DIR $as_nobody "$WRAPPER" --pid="$BG" --level=debug
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	tell "plain by-nobody"
+	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$WRAPPER" --pid="$BG" --level=err
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
+"
+	ctl --pid="$BG" --level=warn
+	[ "$status" -eq 0 ]
+	tell "info by-root-hidden"
+	quit
+	file_is "$PE" $'plain by-nobody\n'
 }
 
 @test "control: a fork child has its own file; an exec starts afresh under the same pid" {

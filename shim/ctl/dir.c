@@ -149,6 +149,27 @@ bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t 
 	return found;
 }
 
+/**
+ * pks_ctl_own() - the file "PID@suffix" in the caller's own control
+ * directory, for a process whose maps the caller may not read: a set-ID
+ * process is not dumpable, yet its effective user may control it. The
+ * file must be the caller's; the caller checks it is @pid's.
+ * Return: whether it is there, its path in @path.
+ */
+bool pks_ctl_own(pid_t pid, const char *suffix, char *path, size_t size)
+{
+	char dir[1024];
+	const char *why;
+	struct stat st;
+	int n;
+
+	if (pks_ctl_dir(dir, sizeof(dir), false, false, &why))
+		return false;
+	n = snprintf(path, size, "%s/%d%s", dir, (int)pid, suffix);
+	return n > 0 && (size_t)n < size && !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
 /** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
 bool pks_rec_dead(int dfd, const char *name, pid_t pid)
 {

@@ -217,19 +217,30 @@ static const char *attach(pid_t pid, struct target *t)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	ino_t ino;
+	ino_t ino = 0;
 	uid_t uid;
 	void *p;
+	bool own = false;	/* found in the caller's directory, not through the maps */
 
 	t->pid = pid;
 	t->fd = -1;
-	if (!pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino))
-		return why_not(pid);
+	if (!pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino)) {
+		if (errno != EACCES && errno != EPERM)
+			return why_not(pid);
+		if (!pks_ctl_own(pid, PKS_CTL_SUFFIX, path, sizeof(path))) {
+			errno = EACCES;
+			return why_not(pid);
+		}
+		own = true;
+	}
 	t->fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (t->fd < 0)
 		return why_not(pid);
+	if (own && !fstat(t->fd, &st))
+		ino = st.st_ino;
+	uid = own ? geteuid() : (uid_t)-1;
 	if (fstat(t->fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
-	    !owner(pid, &uid) || st.st_uid != uid || st.st_size < (off_t)PKS_CTL_SIZE) {
+	    (!own && !owner(pid, &uid)) || st.st_uid != uid || st.st_size < (off_t)PKS_CTL_SIZE) {
 		close(t->fd);
 		return "its control file is not one (wrong owner, kind or size); nothing is done";
 	}
@@ -240,6 +251,11 @@ static const char *attach(pid_t pid, struct target *t)
 	}
 	t->h = p;
 	t->sites = (const struct pks_ctl_site *)((char *)p + PKS_CTL_HEAD);
+	if (own && t->h->start != pks_ctl_start_time(pid)) {
+		munmap(p, PKS_CTL_SIZE);
+		close(t->fd);
+		return "permission denied: only its user and root may control it";
+	}
 	if (t->h->magic != PKS_CTL_MAGIC || t->h->version != PKS_CTL_VERSION || t->h->pid != pid) {
 		munmap(p, PKS_CTL_SIZE);
 		close(t->fd);

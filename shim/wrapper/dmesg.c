@@ -54,8 +54,12 @@ static bool find(pid_t pid, char *path, size_t size)
 
 	if (pks_ctl_maps(pid, PKS_REC_SUFFIX, path, size, &ino))
 		return true;
-	if (errno == EACCES || errno == EPERM)
+	if (errno == EACCES || errno == EPERM) {
+		if (pks_ctl_own(pid, PKS_REC_SUFFIX, path, size))
+			return true;	/* a set-ID process's, the caller its effective user */
+		errno = EACCES;
 		return false;
+	}
 	if (!pks_ctl_dir(dir, sizeof(dir), false, false, &why) &&
 	    snprintf(path, size, "%s/%d%s", dir, (int)pid, PKS_REC_SUFFIX) < (int)size &&
 	    !lstat(path, &st)) {
