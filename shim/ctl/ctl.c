@@ -70,16 +70,12 @@ static void sweep(void)
 	if (!d)
 		return;
 	while ((e = readdir(d)) && budget--) {
-		const char *name = e->d_name + (e->d_name[0] == '.');
-		char base[64];
-		pid_t pid;
+		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
 
-		snprintf(base, sizeof(base), "%s", name);
-		if (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".new"))
-			base[strlen(base) - 4] = '\0';
-		pid = pks_ctl_name_pid(base, PKS_CTL_SUFFIX);
 		if (pid && pid != pks_pid() && dead(dirfd(d), e->d_name, pid))
 			unlinkat(dirfd(d), e->d_name, 0);
+		else if (!pid && (pid = pks_ctl_tmp_pid(e->d_name)) && kill(pid, 0) && errno == ESRCH)
+			unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
 	}
 	closedir(d);
 }
@@ -109,11 +105,12 @@ static void stamp(void)
 {
 	struct pks_ctl_page *h = &HEAD;
 
-	h->magic = PKS_CTL_MAGIC;
-	h->version = PKS_CTL_VERSION;
 	h->pid = pks_pid();
 	h->uid = geteuid();
 	h->start = pks_ctl_start_time(h->pid);
+	h->version = PKS_CTL_VERSION;
+	/* last: another process's sweep takes a file with the magic for whole */
+	__atomic_store_n(&h->magic, PKS_CTL_MAGIC, __ATOMIC_RELEASE);
 	memset(&h->req, 0, sizeof(h->req));
 	h->req.level = -1;
 	h->st.reopen_done = 0;

@@ -113,6 +113,19 @@ pid_t pks_ctl_name_pid(const char *name, const char *suffix)
 	return pid > 0 ? (pid_t)pid : 0;
 }
 
+/** pks_ctl_tmp_pid() - Return: the pid a half-made ".PID.ctl.new" or ".PID.rec.new" is named for, or 0. */
+pid_t pks_ctl_tmp_pid(const char *name)
+{
+	char base[32];
+	size_t n = strlen(name);
+
+	if (name[0] != '.' || n < 5 || n - 1 >= sizeof(base) || strcmp(name + n - 4, ".new"))
+		return 0;
+	memcpy(base, name + 1, n - 5);
+	base[n - 5] = '\0';
+	return pks_ctl_name_pid(base, PKS_CTL_SUFFIX) ?: pks_ctl_name_pid(base, PKS_REC_SUFFIX);
+}
+
 /*
  * pks_ctl_maps() - the path and inode of the file ending "/PID@suffix" that
  * @pid maps, from /proc/PID/maps (which only its user and root may read).
@@ -185,7 +198,8 @@ bool pks_rec_dead(int dfd, const char *name, pid_t pid)
 	n = pread(fd, &h, sizeof(h), 0);
 	close(fd);
 	/* the pid is another process's now, or ours ran exec and did not record again */
-	return n == (ssize_t)sizeof(h) && (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
+	return n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC &&
+	       (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
 }
 
 struct dead {
@@ -219,7 +233,13 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 	while ((e = readdir(d))) {
 		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_REC_SUFFIX);
 
-		if (!pid || pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		if (!pid) {
+			pid = pks_ctl_tmp_pid(e->d_name);
+			if (pid && pid != self && kill(pid, 0) && errno == ESRCH)
+				unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
+			continue;
+		}
+		if (pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !pks_rec_dead(dirfd(d), e->d_name, pid))
 			continue;
 		if (now - st.st_mtime > age || n == (int)(sizeof(dead) / sizeof(dead[0]))) {

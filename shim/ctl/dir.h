@@ -20,6 +20,7 @@ uint64_t pks_ctl_start_time(pid_t pid);
 bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t *ino);
 bool pks_ctl_own(pid_t pid, const char *suffix, char *path, size_t size);
 pid_t pks_ctl_name_pid(const char *name, const char *suffix);
+pid_t pks_ctl_tmp_pid(const char *name);
 bool pks_rec_dead(int dfd, const char *name, pid_t pid);
 void pks_rec_sweep(const char *dir, int keep, long age, pid_t self);
 

@@ -62,12 +62,12 @@ static bool make(void *at, const struct pks_config *c)
 	}
 	rh = p;
 	ring = (char *)p + PKS_REC_HEAD;
-	rh->magic = PKS_REC_MAGIC;
-	rh->version = PKS_REC_VERSION;
 	rh->pid = pks_pid();
 	rh->uid = geteuid();
 	rh->start = pks_ctl_start_time(rh->pid);
 	rh->size = mask + 1;
+	rh->version = PKS_REC_VERSION;
+	rh->magic = PKS_REC_MAGIC;
 	if (c)
 		snprintf(rh->program, sizeof(rh->program), "%s", program_invocation_short_name);
 	if (rename(tmp, path)) {
