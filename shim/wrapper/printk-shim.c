@@ -138,6 +138,11 @@ static void usage(void)
 	       "  --print-env    print export lines for eval and exit\n"
 	       "  --help, -h     print this help and exit\n"
 	       "  --version, -v  print the version and exit\n\n"
+	       "A running process (printk-shim(1) RUNTIME CONTROL), its user's or root's:\n"
+	       "  printk-shim --pid=PID[,PID...] | --all [--level=L] [--dyndbg=QUERIES]\n"
+	       "              [--reopen] [--flush]      change it, or with none of them list it\n"
+	       "  printk-shim --dmesg --pid=PID [--format=FORMAT]\n"
+	       "              print its record buffer (--record), also after it died\n\n"
 	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
 	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
 	       "it is not found.\n");
