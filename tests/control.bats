@@ -109,6 +109,38 @@ quit() {
 	file_is "$PE" $'plain on\nbuilt on\nbuilt on2\nctl-run:plain: plain on2\n'
 }
 
+@test "control: a query is kept for an object loaded after it" {
+	start
+	ctl --pid="$PID" --dyndbg='func ddlate_hello +pf'
+	[ "$status" -eq 0 ]
+	tell "info before"
+	tell "dlopen $FIX/.libs/libddlate.so"
+	quit
+	file_is "$PE" $'info before\nddlate_hello: hello 1\n'
+}
+
+@test "control: --all changes every process of the caller's" {
+	start PRINTK_SHIM_LEVEL=info
+	first=$PID first_bg=$BG
+	exec 8>&7
+	rm -f "$IN"
+	mkfifo "$IN"
+	PE=$BATS_TEST_TMPDIR/perr2 PO=$BATS_TEST_TMPDIR/pout2
+	start PRINTK_SHIM_LEVEL=info
+	ctl --all --level=debug
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	ctl --all
+	[ "$(grep -c '^level: 7 (debug)$' "$OUT")" -eq 2 ]
+	grep -qx "pid: $first" "$OUT" && grep -qx "pid: $PID" "$OUT"
+	tell "plain second"
+	printf 'plain first\nquit\n' >&8
+	exec 8>&-
+	wait "$first_bg"
+	quit
+	file_is "$BATS_TEST_TMPDIR/perr" $'plain first\n'
+	file_is "$PE" $'plain second\n'
+}
+
 @test "control: a process that never printed is listed, and a change shows before its next call" {
 	start PRINTK_SHIM_LEVEL=info PRINTK_SHIM_OUTPUT=stderr,file:"$LOG"
 	done_
