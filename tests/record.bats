@@ -129,6 +129,26 @@ dmesg_() {
 	grep -c '^<6>\[ *[0-9]*\.[0-9]\{6\}\] info \(one\|two\)$' "$OUT" | grep -qx 2
 }
 
+@test "record: readable after a crash (SIGSEGV)" {
+	start PRINTK_SHIM_RECORD=64K
+	tell "info before" segv
+	wait "$BG" || true
+	exec 7>&-
+	BG=
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info before\n'
+}
+
+@test "record: in deferred mode each line is recorded once, as it is made" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_DEFER=1 PRINTK_SHIM_LEVEL=info
+	tell "info a" "plain hidden" "info b"
+	quit
+	dmesg_ --format=plain
+	out_is $'info a\nplain hidden\ninfo b\n'
+	file_is "$PE" $'info a\ninfo b\n'
+}
+
 @test "record: the buffer keeps the last SIZE bytes, whole lines only, after exit" {
 	start PRINTK_SHIM_RECORD=4K PRINTK_SHIM_OUTPUT=file:/dev/null
 	for i in $(seq 1 200); do tell "info line $i"; done
