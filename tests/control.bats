@@ -25,6 +25,22 @@ setup() {
 
 teardown() {
 	[ -z "$BG" ] || { exec 7>&-; wait "$BG" || true; }
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
+
+# public: copies of the wrapper, the module, the fixture and its library in
+# $PUB, a directory anyone may enter, for the tests run as another user
+# (the build tree may be closed to them).
+public() {
+	PUB=$(mktemp -d /tmp/printk-shim-ctl.XXXXXX)
+	chmod 755 "$PUB"
+	cp "$WRAPPER" "$MODULE" "$FIX/ctl-run" "$abs_top_builddir/examples/.libs/libkcompat.so" "$PUB/"
+	PWRAPPER=$PUB/printk-shim
+	PMODULE=$PUB/libprintk-shim.so
+	PFIX=$PUB/ctl-run
+	NRUN=$PUB/run	# nobody's runtime directory
+	mkdir -m 700 "$NRUN"
+	chown nobody:nogroup "$NRUN"
 }
 
 # start [VAR=VALUE...]: ctl-run with the module and those variables; $PID.
@@ -215,12 +231,13 @@ $SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
 }
 
 @test "control: another user is refused; root is not" {
+	public
 	start PRINTK_SHIM_LEVEL=info
-	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$WRAPPER" --pid="$PID" --level=debug
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID" --level=debug
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $PID: permission denied: only its user and root may control it
 "
-	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$WRAPPER" --pid="$PID"
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID"
 	[ "$status" -eq 1 ] && [ ! -s "$OUT" ]
 	tell "plain hidden"
 	done_
@@ -232,9 +249,10 @@ $SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
 }
 
 @test "control: a process of another user is that user's and root's to control" {
-	local dir=/tmp/printk-shim-$(id -u nobody)
-	env -u XDG_RUNTIME_DIR setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		env LD_PRELOAD="$MODULE" "$FIX/ctl-run" <"$IN" >"$PO" 2>"$PE" &
+	public
+	local dir=$NRUN/printk-shim
+	env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env LD_PRELOAD="$PMODULE" LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
 	BG=$!
 	exec 7>"$IN"
 	tell pid
@@ -244,11 +262,11 @@ $SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
 	ctl --pid="$BG" --dyndbg='func built +p'
 	[ "$status" -eq 0 ]
 	tell "built by root's leave"
-	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$WRAPPER" --pid="$BG"
+	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG"
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
 "
-	capture env -u XDG_RUNTIME_DIR setpriv --reuid=nobody --regid=nogroup --clear-groups "$WRAPPER" --all --level=err
+	capture env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --all --level=err
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 	tell "info hidden"
 	quit
@@ -258,18 +276,19 @@ $SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
 
 @test "control: a process that is not dumpable, as a set-ID one is, answers its effective user" {
 	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-	env -u XDG_RUNTIME_DIR $as_nobody env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$MODULE" \
-		"$FIX/ctl-run" <"$IN" >"$PO" 2>"$PE" &
+	public
+	env XDG_RUNTIME_DIR="$NRUN" $as_nobody env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$PMODULE" \
+		LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
 	BG=$!
 	exec 7>"$IN"
 	tell undumpable pid
 	wait_line "$PO" "$BG"
-	capture env -u XDG_RUNTIME_DIR $as_nobody cat "/proc/$BG/maps"
+	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody cat "/proc/$BG/maps"
 	[ "$status" -ne 0 ]	# the way through the maps is closed to it
-	capture env -u XDG_RUNTIME_DIR $as_nobody "$WRAPPER" --pid="$BG" --level=debug
+	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody "$PWRAPPER" --pid="$BG" --level=debug
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 	tell "plain by-nobody"
-	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$WRAPPER" --pid="$BG" --level=err
+	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG" --level=err
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
 "

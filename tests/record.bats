@@ -22,6 +22,19 @@ setup() {
 
 teardown() {
 	[ -z "$BG" ] || { exec 7>&-; wait "$BG" || true; }
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
+
+# public: copies of the wrapper, the module, the fixture and its library in
+# $PUB, a directory anyone may enter, for the tests run as another user
+# (the build tree may be closed to them).
+public() {
+	PUB=$(mktemp -d /tmp/printk-shim-ctl.XXXXXX)
+	chmod 755 "$PUB"
+	cp "$WRAPPER" "$MODULE" "$FIX/ctl-run" "$abs_top_builddir/examples/.libs/libkcompat.so" "$PUB/"
+	PWRAPPER=$PUB/printk-shim
+	PMODULE=$PUB/libprintk-shim.so
+	PFIX=$PUB/ctl-run
 }
 
 # start [VAR=VALUE...]: ctl-run with the module and those variables; $PID.
@@ -178,8 +191,9 @@ dmesg_() {
 }
 
 @test "record: another user cannot read a running process's buffer" {
+	public
 	start PRINTK_SHIM_RECORD=64K
-	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$WRAPPER" --dmesg --pid="$PID"
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --dmesg --pid="$PID"
 	[ "$status" -eq 1 ] && [ ! -s "$OUT" ]
 	err_is "printk-shim: pid $PID: permission denied: only its user and root may read its record buffer
 "
