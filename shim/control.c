@@ -5,8 +5,9 @@
  * level, dynamic debug queries, file outputs opened again. Calls on other
  * threads wait for it, so no call that starts after the command returned
  * runs under the old settings.
- * Thread-safety: one applier at a time; a signal handler that interrupted
- * the applier on its own thread goes on under the settings as they are.
+ * Thread-safety: one applier at a time; a call from a signal handler
+ * applies nothing (queries look objects up with dladdr(), which takes the
+ * dynamic linker's lock) and goes on under the settings as they are.
  */
 #include "control.h"
 #include "dyndbg.h"
@@ -14,6 +15,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
+#include "ctx/signals.h"
 #include "out/file.h"
 
 #include <errno.h>
@@ -83,8 +85,8 @@ void pks_control_apply(void)
 	long me = gettid(), none;
 	uint64_t w;
 
-	if (!pks_ctl_mine())
-		return;
+	if (pks_sigdepth() > 0 || !pks_ctl_mine())
+		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
 	while (pks_ctl_asked()) {
 		none = 0;
 		if (atomic_compare_exchange_strong(&applier, &none, me)) {

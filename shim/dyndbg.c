@@ -164,6 +164,7 @@ static size_t object_name(char *dst, size_t size, const void *addr)
 #define OBJECTS	64
 static char names[OBJECTS][64];		/* the registered objects' names */
 static struct pks_ddebug *registered[OBJECTS], *ends[OBJECTS];
+static void *bases[OBJECTS];		/* where each was loaded, to tell it is still */
 static int listed[OBJECTS];		/* index of the first site in the control file, -1 */
 static int nregistered;
 
@@ -199,8 +200,11 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 		if (registered[i] == start)
 			return;
 	if (nregistered < OBJECTS) {
+		Dl_info di;
+
 		registered[nregistered] = start;
 		ends[nregistered] = stop;
+		bases[nregistered] = dladdr(start, &di) ? di.dli_fbase : NULL;
 		object_name(names[nregistered], sizeof(names[0]), start);
 		name = names[nregistered];
 	}
@@ -449,6 +453,10 @@ bool pks_dyndbg_more(const char *text)
 	pks_dd_parse(&more, text, quiet, NULL);
 	pks_dd_parse_more(all, text, quiet, NULL);
 	for (int o = 0; o < nregistered; o++) {
+		Dl_info di;
+
+		if (!dladdr(registered[o], &di) || di.dli_fbase != bases[o])
+			continue;	/* dlclose'd: its descriptors are gone */
 		for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
 			struct pks_dd_site s = site_of(d);
 			unsigned int f = pks_dd_apply(&more, &s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED));

@@ -135,6 +135,17 @@ quit() {
 	file_is "$PE" $'info before\nddlate_hello: hello 1\n'
 }
 
+@test "control: a query after an object was dlclose'd leaves it alone" {
+	start
+	tell "dlopen $FIX/.libs/libddlate.so" dlclose
+	done_
+	ctl --pid="$PID" --dyndbg='+p'
+	[ "$status" -eq 0 ]
+	tell "built after"
+	quit
+	file_is "$PE" $'built after\n'
+}
+
 @test "control: --all changes every process of the caller's" {
 	start PRINTK_SHIM_LEVEL=info
 	first=$PID first_bg=$BG
