@@ -200,10 +200,10 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	ctl --pid="$PID" --dyndbg='func plain +t'
 	ctl --pid="$PID"
 	[ "$status" -eq 0 ]
-	grep -F ' [ctl-run]' "$OUT" >"$BATS_TEST_TMPDIR/sites"
-	file_is "$BATS_TEST_TMPDIR/sites" "$SRC:$BUILT [ctl-run]built =_ \"built %s\\n\"
-$SRC:$PLAIN [ctl-run]plain =pt \"plain %s\\n\"
-"
+	[ "$(grep -c ' \[ctl-run\]' "$OUT")" -eq 2 ]
+	grep -qxF "$SRC:$BUILT [ctl-run]built =_ \"built %s\\n\"" "$OUT"
+	# the file of an unmodified site is DWARF's name for it, which a VPATH build may spell otherwise
+	grep -qx "[^ ]*ctl-run\.c:$PLAIN \[ctl-run\]plain =pt \"plain %s\\\\n\"" "$OUT"
 	grep -qx 'dyndbg: func plain +p' "$OUT"
 }
 
