@@ -130,4 +130,15 @@ for row in "1 fragment:1" "3 fragments:3"; do
 done
 
 echo
+echo "PRINTK_SHIM_RECORD=1M beside off: a line recorded (callgrind, 1 thread, /dev/null)"
+printf '%-34s %8s %8s %8s\n' workload off record "record-off"
+for row in "1 fragment:1:" "1 fragment, all filtered out:off:info"; do
+	label=${row%%:*} rest=${row#*:}
+	shape=${rest%%:*} level=${rest#*:}
+	o=$(ir printk "$shape" $(shim "$mod" plain "$level"))
+	r=$(ir printk "$shape" $(shim "$mod" plain "$level") XDG_RUNTIME_DIR="$tmp" PRINTK_SHIM_RECORD=1M)
+	printf '%-34s %8d %8d %+10d\n' "$label" "$o" "$r" "$((r - o))"
+done
+
+echo
 peers

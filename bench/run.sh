@@ -247,6 +247,17 @@ if [ -z "$quick" ] && command -v valgrind >/dev/null 2>&1; then
 	ir json-null-1 prefix
 	ir json-null-1 json
 	sh "$S/bench/callgrind.sh" "$B" peers >"$results/peers-ir.tmp" 2>/dev/null || :
+	# PRINTK_SHIM_RECORD: its own line of the report, like the dynamic debug one.
+	for r in 0 1M; do
+		for n in 2000 12000; do
+			env $(shim_env off) XDG_RUNTIME_DIR="$sock" PRINTK_SHIM_RECORD=$r valgrind \
+				--tool=callgrind --callgrind-out-file=/dev/null --log-file="$sock/rec.$r.$n" \
+				"$pb" printk off 1 "$n" >/dev/null 2>&1 || :
+		done
+	done
+	rec() { echo $((($(sed -n 's/.*Collected : *//p' "$sock/rec.$1.12000") -
+		$(sed -n 's/.*Collected : *//p' "$sock/rec.$1.2000")) / 10000)); }
+	recline="record: a line the level filter hides costs $(rec 1M) instructions with PRINTK_SHIM_RECORD=1M, $(rec 0) without (callgrind)"
 fi
 
 journald_stop
@@ -254,6 +265,7 @@ journald_stop
 	-v csv="$results/bench-$stamp.csv" -f "$S/bench/report.awk" "$samples" |
 	tee "$results/bench-$stamp.txt"
 echo "$ddline" | tee -a "$results/bench-$stamp.txt"
+[ -z "${recline:-}" ] || echo "$recline" | tee -a "$results/bench-$stamp.txt"
 echo "bench: deferred printing" >&2
 "$B/bench/defer-bench" all "$mod" "$rounds" "$lines" "$file" | tee -a "$results/bench-$stamp.txt"
 echo "bench: the peers" >&2

@@ -13,6 +13,7 @@
  * uses elf/name.c, as %pS does.
  */
 #include "dyndbg.h"
+#include "control.h"
 #include "dwline.h"
 #include "emit.h"
 #include "base/compiler.h"
@@ -20,6 +21,8 @@
 #include "core/dyndbg.h"
 #include "elf/name.h"
 #include "core/level.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "ctx/signals.h"
 #include "format/format.h"
 
@@ -34,6 +37,8 @@
 
 PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...);
 PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
+PKS_EXPORT const volatile unsigned long long *pks_dynamic_control(void);
+PKS_EXPORT void pks_dynamic_apply(void);
 
 /* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
 static const char own[] = "\001" "7" "%s%pV";
@@ -133,6 +138,13 @@ int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
 	struct pks_dd_site s = site_of(d);
 	va_list ap;
 
+	if (unlikely(pks_ctl_asked())) {
+		pks_control_apply();	/* a query may have turned the site off */
+		if (!(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
+			errno = saved;
+			return 0;
+		}
+	}
 	va_start(ap, fmt);
 	r = decorated(pks_config(), __atomic_load_n(&d->flags, __ATOMIC_RELAXED), &s, fmt, ap,
 		      __builtin_return_address(0));
@@ -153,8 +165,10 @@ static size_t object_name(char *dst, size_t size, const void *addr)
 
 #define OBJECTS	64
 static char names[OBJECTS][64];		/* the registered objects' names */
-static const void *registered[OBJECTS];
+static struct pks_ddebug *registered[OBJECTS], *ends[OBJECTS];
+static void *bases[OBJECTS];		/* where each was loaded, to tell it is still */
 static unsigned long long loaded[OBJECTS];	/* loads() when it was registered */
+static int listed[OBJECTS];		/* index of the first site in the control file, -1 */
 static int nregistered;
 
 static int adds(struct dl_phdr_info *info, size_t size, void *n)
@@ -178,12 +192,14 @@ static unsigned long long loads(void)
 }
 
 /*
- * The slot of the object at @start for this load. Return: its name, or
- * NULL when this load registered it already (*@again) or there is no room.
+ * The slot of the object whose sites are @start to @stop, for this load.
+ * Return: its index, or -1 when this load registered it already (*@again)
+ * or there is no room.
  */
-static const char *slot(const struct pks_ddebug *start, bool *again)
+static int slot(struct pks_ddebug *start, struct pks_ddebug *stop, bool *again)
 {
 	unsigned long long now = loads();
+	Dl_info di;
 	int i = 0;
 
 	*again = false;
@@ -191,15 +207,30 @@ static const char *slot(const struct pks_ddebug *start, bool *again)
 		i++;
 	if (i < nregistered && loaded[i] == now) {
 		*again = true;
-		return NULL;
+		return -1;
 	}
 	if (i == OBJECTS)
-		return NULL;
+		return -1;
 	nregistered += i == nregistered;
 	registered[i] = start;
+	ends[i] = stop;
+	bases[i] = dladdr(start, &di) ? di.dli_fbase : NULL;
 	loaded[i] = now;
 	object_name(names[i], sizeof(names[0]), start);
-	return names[i];
+	return i;
+}
+
+/* Object @o's sites into the control file (printk-shim(7) RUNTIME CONTROL). */
+static void list(int o)
+{
+	listed[o] = -1;
+	for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
+		struct pks_dd_site s = site_of(d);
+		int i = pks_ctl_site_add(&s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED), true);
+
+		if (d == registered[o])
+			listed[o] = i;
+	}
 }
 
 /**
@@ -214,13 +245,19 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 {
 	const struct pks_config *c = pks_config();
 	int saved = errno;
+	const char *name = NULL;
 	bool again;
-	const char *name = slot(start, &again);
+	int o;
 
+	if (unlikely(pks_ctl_asked()))
+		pks_control_apply();	/* the rules as the command left them */
+	o = slot(start, stop, &again);
 	if (again) {
 		errno = saved;
 		return;
 	}
+	if (o >= 0)
+		name = names[o];
 	for (struct pks_ddebug *d = start; d < stop; d++) {
 		struct pks_dd_site s;
 
@@ -231,6 +268,8 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 		s = site_of(d);
 		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
 	}
+	if (o >= 0 && pks_ctl_on())
+		list(o);
 	errno = saved;
 }
 
@@ -271,15 +310,37 @@ static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, 
 	}
 }
 
-/* The decision for one (return address, format): the flags, with KNOWN. */
+/*
+ * The decision for one (return address, format): the flags, with KNOWN
+ * and the epoch of the rules it was made under; queries added at run time
+ * start a new epoch, and the sites are decided again.
+ */
 #define SLOTS	1024		/* a power of two */
 #define PROBES	16
 #define KNOWN	(1u << 31)
+#define EPOCH(e)	(((e) & 0x7fffu) << 16)
+#define DD_FLAGS	0xffffu
 static struct slot {
 	_Atomic uintptr_t caller;	/* 0: free; claimed once, never freed */
 	_Atomic(const char *) fmt;
-	_Atomic unsigned int flags;	/* KNOWN once the answer is in */
+	_Atomic unsigned int flags;	/* KNOWN | EPOCH once the answer is in */
+	_Atomic int listed;		/* 1 + its index in the control file; 0: not listed */
 } table[SLOTS];
+static _Atomic unsigned int epoch;
+
+/* Keep @f for slot @t, and in its listing; list it first when @fresh. */
+static void keep(struct slot *t, unsigned int f, unsigned int e, const struct pks_dd_site *s,
+		 bool fresh)
+{
+	struct pks_ctl_site *l;
+
+	atomic_store_explicit(&t->flags, f | KNOWN | EPOCH(e), memory_order_release);
+	if (fresh)
+		atomic_store_explicit(&t->listed, pks_ctl_site_add(s, f, false) + 1,
+				      memory_order_relaxed);
+	else if ((l = pks_ctl_site(atomic_load_explicit(&t->listed, memory_order_relaxed) - 1)))
+		__atomic_store_n(&l->flags, f, __ATOMIC_RELAXED);
+}
 
 /*
  * Looked up, else decided and kept in the first free slot. Two threads
@@ -289,7 +350,9 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 {
 	uintptr_t key = (uintptr_t)caller, seen;
 	size_t h = (size_t)((key ^ (uintptr_t)fmt) * 0x9e3779b97f4a7c15ull >> 32);
-	unsigned int f;
+	/* pairs with the release in pks_dyndbg_more(): its rules are in c->dd */
+	unsigned int f, e = atomic_load_explicit(&epoch, memory_order_acquire);
+	struct slot *again = NULL;
 	struct pks_dd_site s;
 	struct plain p;
 	int i;
@@ -301,24 +364,45 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 		if (!seen)
 			break;
 		f = atomic_load_explicit(&t->flags, memory_order_acquire);
-		if (seen == key && (f & KNOWN) &&
-		    atomic_load_explicit(&t->fmt, memory_order_relaxed) == fmt)
-			return f & ~KNOWN;
+		if (seen != key || !(f & KNOWN) ||
+		    atomic_load_explicit(&t->fmt, memory_order_relaxed) != fmt)
+			continue;
+		if ((f & ~(KNOWN | DD_FLAGS)) == EPOCH(e))
+			return f & DD_FLAGS;
+		again = t;	/* decided under rules since added to */
+		break;
 	}
-	if (!unbuilt(&s, &p, caller, fmt, c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)))
+	if (!unbuilt(&s, &p, caller, fmt,
+		     pks_ctl_on() || c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)))
 		return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);	/* not kept: decided again */
 	f = pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
+	if (again) {
+		keep(again, f, e, &s, false);
+		return f;
+	}
 	for (; i < PROBES; i++) {
 		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
 
 		seen = 0;
 		if (atomic_compare_exchange_strong(&t->caller, &seen, key)) {
 			atomic_store_explicit(&t->fmt, fmt, memory_order_relaxed);
-			atomic_store_explicit(&t->flags, f | KNOWN, memory_order_release);
+			keep(t, f, e, &s, true);
 			break;
 		}
 	}
 	return f;	/* past PROBES, a full neighbourhood: decided each time */
+}
+
+/* A line dynamic debug turned off, into the record buffer only. */
+static void hidden(const char *fmt, va_list ap)
+{
+	char buf[FMT_ROOM * 2];
+	int n = pks_vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	pks_rec_put(7, buf, len, pks_sigdepth() ? 0 : gettid(), 0, true);
 }
 
 /**
@@ -344,11 +428,94 @@ enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, 
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
 		return PKS_DD_LEFT;
 	f = decision(c, fmt + skip, caller);
-	if (!(f & PKS_DD_PRINT))
+	if (!(f & PKS_DD_PRINT)) {
+		if (unlikely(pks_rec_on))
+			hidden(fmt + skip, ap);
 		return PKS_DD_OFF;
+	}
 	if (!(f & PKS_DD_INCL_ANY))
 		return PKS_DD_LEFT;
 	unbuilt(&s, &p, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
 	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
 	return PKS_DD_DONE;
+}
+
+/**
+ * pks_dynamic_control() - Return: the word a disabled site of code built
+ * with our headers reads for a pending request (pks_ctl_asked()); its
+ * address is fixed, the control file mapped over it or not.
+ */
+const volatile unsigned long long *pks_dynamic_control(void)
+{
+	_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "the ask word");
+	return (const volatile unsigned long long *)&pks_ctl_area.p.ask;
+}
+
+/** pks_dynamic_apply() - a disabled site saw a request pending: apply it */
+void pks_dynamic_apply(void)
+{
+	int saved = errno;
+
+	if (pks_ctl_asked())
+		pks_control_apply();
+	errno = saved;
+}
+
+/** pks_dyndbg_list() - control came on: list the sites registered before */
+void pks_dyndbg_list(void)
+{
+	for (int o = 0; o < nregistered; o++)
+		list(o);
+}
+
+static void quiet(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg, (void)q, (void)n, (void)why;	/* the command said it already */
+}
+
+/* A listed site's names, as the rules see them. */
+static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
+{
+	return (struct pks_dd_site){ l->module, l->function[0] ? l->function : NULL,
+				     l->file[0] ? l->file : NULL, l->format, l->lineno };
+}
+
+/**
+ * pks_dyndbg_more() - queries written at run time (printk-shim(1)
+ * --dyndbg): applied on top of every site's flags now, and kept after the
+ * rules for the sites still to come. One caller at a time.
+ * Return: whether they all could be kept (the rules hold PKS_DD_QUERIES).
+ */
+bool pks_dyndbg_more(const char *text)
+{
+	static struct pks_dd_rules more;
+	struct pks_dd_rules *all = &pks_cfg.dd;
+	int before = all->n;
+	struct pks_ctl_site *l;
+
+	pks_dd_parse(&more, text, quiet, NULL);
+	pks_dd_parse_more(all, text, quiet, NULL);
+	for (int o = 0; o < nregistered; o++) {
+		Dl_info di;
+
+		if (!dladdr(registered[o], &di) || di.dli_fbase != bases[o])
+			continue;	/* dlclose'd: its descriptors are gone */
+		for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
+			struct pks_dd_site s = site_of(d);
+			unsigned int f = pks_dd_apply(&more, &s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED));
+
+			__atomic_store_n(&d->flags, f, __ATOMIC_RELAXED);
+			if (listed[o] >= 0 && (l = pks_ctl_site(listed[o] + (int)(d - registered[o]))))
+				__atomic_store_n(&l->flags, f, __ATOMIC_RELAXED);
+		}
+	}
+	for (int i = 0; (l = pks_ctl_site(i)) && __atomic_load_n(&l->ready, __ATOMIC_ACQUIRE); i++) {
+		struct pks_dd_site s = listed_site(l);
+
+		if (!l->built)
+			__atomic_store_n(&l->flags, pks_dd_apply(&more, &s, l->flags), __ATOMIC_RELAXED);
+	}
+	/* pairs with decision()'s acquire: a site decided in the new epoch sees the rules */
+	atomic_fetch_add_explicit(&epoch, 1, memory_order_release);
+	return all->n - before == more.n;
 }

@@ -27,5 +27,7 @@ enum pks_dd_claim {
 
 enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
 				   const void *caller, int *ret);
+void pks_dyndbg_list(void);
+bool pks_dyndbg_more(const char *text);
 
 #endif

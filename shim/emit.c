@@ -14,6 +14,7 @@
  * stack and writes every line before it returns.
  */
 #include "emit.h"
+#include "control.h"
 #include "entry.h"
 #include "dyndbg.h"
 #include "init.h"
@@ -25,6 +26,8 @@
 #include "base/rodata.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "core/cont.h"
 #include "core/level.h"
 #include "ctx/ctx.h"
@@ -390,7 +393,8 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 		level = l->level;
 	else
 		level = m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level;
-	if (unlikely(level > c->set.level))
+	/* a line recorded is formatted, hidden or not (printk-shim(7) RECORD BUFFER) */
+	if (unlikely(level > c->set.level) && likely(!pks_rec_on))
 		return quiet(c, x, s, fmt + skip, ap, act, level, &m, skip, caller);
 	if (act == PKS_NEW) {
 		pks_line_close(l, pks_ctx_out, &x->w);
@@ -492,6 +496,8 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 		atomic_store_explicit(&reached, 1, memory_order_relaxed);
 		pks_init_first_call(c);
 	}
+	if (unlikely(pks_ctl_asked()))
+		pks_control_apply();	/* printk-shim(7) RUNTIME CONTROL */
 	if (unlikely(!fmt)) {
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {

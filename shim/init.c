@@ -6,11 +6,15 @@
  * Thread-safety: the constructor runs before other threads exist.
  */
 #include "init.h"
+#include "control.h"
+#include "dyndbg.h"
 #include "entry.h"
 #include "emit.h"
 #include "report.h"
 #include "base/pid.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "elf/name.h"
@@ -19,6 +23,7 @@
 #include "out/syslog.h"
 #include "patch/patch.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 static void report_once(const struct pks_config *c)
@@ -57,6 +62,12 @@ __attribute__((constructor)) static void init(void)
 	if (c->set.disable)
 		return;
 	pks_pid_setup();
+	if (pks_ctl_setup(c)) {	/* first: its fork handler runs first in a child */
+		pthread_atfork(NULL, NULL, pks_control_forked);
+		pks_defer_share(&pks_ctl_area.p.sleep, &pks_ctl_area.p.flushed);
+		pks_dyndbg_list();
+	}
+	pks_rec_setup(c);
 	pks_ctx_setup();
 	pks_signals_setup();
 	pks_syslog_setup(c);
@@ -71,6 +82,8 @@ __attribute__((destructor)) static void fini(void)
 	pks_defer_close();	/* the ring's lines before the open ones */
 	pks_flush_all(PKS_FLUSH_EXIT);
 	pks_sink_report_lost();
+	pks_ctl_close();
+	pks_rec_close();
 	if (!pks_emit_reached())
 		pks_report_unreached(pks_syms);
 }

@@ -30,12 +30,13 @@ allow base	'base/'
 allow core	'base/(compiler|digits)\.h|core/'
 allow format	'base/(compiler|digits)\.h|elf/name\.h|format/'
 allow config	'base/|core/|config/'
-allow out	'base/|core/|config/|elf/name\.h|out/'
+allow ctl	'base/|core/|config/|ctl/'
+allow out	'base/|core/|config/|ctl/(ctl|record)\.h|elf/name\.h|out/'
 allow ctx	'base/|core/|config/|out/(sink|defer|file)\.h|ctx/'
 allow elf	'base/|elf/'
 allow patch	'base/|config/|core/|elf/|patch/'
 allow inspect	'base/sym\.h|core/|elf/|patch/(arch|why)\.h|inspect/'
-allow wrapper	'base/|core/|config/vars\.h|elf/elf\.h|inspect/inspect\.h|wrapper/'
+allow wrapper	'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|elf/elf\.h|inspect/inspect\.h|wrapper/'
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.

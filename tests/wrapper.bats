@@ -340,7 +340,7 @@ lib_like() {
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
 		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" "$src/inspect/inspect.c" \
-		"$src/wrapper/dyndbg-list.c" \
+		"$src/wrapper/dyndbg-list.c" "$src/wrapper/control.c" "$src/wrapper/dmesg.c" \
 		"$abs_top_builddir/shim/.libs/libpks-core.a"
 	capture "$T/usr/bin/printk-shim" --lib
 	[ "$status" -eq 0 ]

@@ -4,7 +4,10 @@
  * pr_debug, dev_dbg, netdev_dbg and print_hex_dump_debug call site has a
  * struct _ddebug in section __dyndbg, as in the kernel, whose flags say
  * whether it prints (p) and how it is decorated. A disabled site costs one
- * load and one branch predicted not taken, and no call.
+ * load and one branch predicted not taken, and no call; then, so that a
+ * query written by printk-shim --dyndbg while the program runs reaches it
+ * (printk-shim(7) RUNTIME CONTROL), a second load and branch: whether the
+ * command asked for something the process has not applied yet.
  *
  * The flags start as _DPRINTK_FLAGS_DEFAULT: p with DEBUG defined before
  * this header, none without. printk-shim changes them once, before the
@@ -72,6 +75,16 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pks_dynamic_printk(const struct _ddebug *descriptor, const char *fmt, ...)
 	__attribute__((weak, format(printf, 2, 3)));
 void pks_dynamic_register(struct _ddebug *start, struct _ddebug *stop) __attribute__((weak));
+const volatile unsigned long long *pks_dynamic_control(void) __attribute__((weak));
+void pks_dynamic_apply(void) __attribute__((weak));
+
+/*
+ * The word that is not 0 while printk-shim --pid has asked this process
+ * for a change it has not applied: the module's, from the constructor on;
+ * before it, and without printk-shim, a word that never asks.
+ */
+static const unsigned long long pks_dd_calm = 0;
+static const volatile unsigned long long *pks_dd_ask __attribute__((unused)) = &pks_dd_calm;
 
 /* The linker's bounds of this object's __dyndbg; absent (0) in one without sites. */
 extern struct _ddebug __start___dyndbg[] __attribute__((weak, visibility("hidden")));
@@ -82,8 +95,24 @@ static void pks_dynamic_debug_here(void)
 {
 	struct _ddebug *start = __start___dyndbg, *stop = __stop___dyndbg;
 
+	if (pks_dynamic_control)
+		pks_dd_ask = pks_dynamic_control();
 	if (pks_dynamic_register && start != stop)
 		pks_dynamic_register(start, stop);
+}
+
+/* Whether a site prints: its flags, after any change asked is applied. */
+static inline __attribute__((always_inline, unused)) int pks_dd_on(const struct _ddebug *d)
+{
+	unsigned long long w;
+
+	if (__builtin_expect(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & _DPRINTK_FLAGS_PRINT, 0))
+		return 1;
+	w = __atomic_load_n(pks_dd_ask, __ATOMIC_RELAXED);
+	if (__builtin_expect(w == 0, 1) || !pks_dynamic_apply)
+		return 0;
+	pks_dynamic_apply();
+	return __atomic_load_n(&d->flags, __ATOMIC_RELAXED) & _DPRINTK_FLAGS_PRINT;
 }
 
 #ifdef __cplusplus
@@ -98,9 +127,7 @@ static void pks_dynamic_debug_here(void)
 		_DPRINTK_FLAGS_DEFAULT }
 
 #define DYNAMIC_DEBUG_BRANCH(descriptor)				\
-	__builtin_expect(__atomic_load_n(&(descriptor).flags,		\
-					 __ATOMIC_RELAXED) &		\
-			 _DPRINTK_FLAGS_PRINT, 0)
+	__builtin_expect(pks_dd_on(&(descriptor)), 0)
 
 /*
  * Without printk-shim: printk, the function (a printk macro would record

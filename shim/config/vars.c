@@ -66,6 +66,7 @@ BOOL_PARSER(caller)
 BOOL_PARSER(debug)
 BOOL_PARSER(lint)
 BOOL_PARSER(defer)
+BOOL_PARSER(control)
 
 static int p_default_level(struct pks_settings *s, const char *v)
 {
@@ -126,28 +127,46 @@ static int p_line_max(struct pks_settings *s, const char *v)
 #define DEFER_SIZE_MIN	(64UL << 10)
 #define DEFER_SIZE_MAX	(256UL << 20)
 
-/* "N", "NK" or "NM" (KiB, MiB) within bounds, rounded up to a power of two. */
-static int p_defer_size(struct pks_settings *s, const char *v)
+#define RECORD_MIN	(4UL << 10)
+#define RECORD_MAX	(256UL << 20)
+
+/* "N", "NK" or "NM" (KiB, MiB) in [@lo, @hi], rounded up to a power of two. */
+static int size(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	static const struct word units[] = { { "", 0 }, { "K", 10 }, { "M", 20 }, { NULL, 0 } };
 	char num[24];
 	size_t n = strspn(v, "0123456789");
-	unsigned long b, p2 = DEFER_SIZE_MIN;
+	unsigned long b, p2 = lo;
 	int shift = lookup(units, v + n);
 
 	if (shift < 0 || n == 0 || n >= sizeof(num))
 		return -1;
 	memcpy(num, v, n);
 	num[n] = '\0';
-	if (number(num, 1, DEFER_SIZE_MAX, &b) || b > DEFER_SIZE_MAX >> shift)
+	if (number(num, 1, hi, &b) || b > hi >> shift)
 		return -1;
 	b <<= shift;
-	if (b < DEFER_SIZE_MIN)
+	if (b < lo)
 		return -1;
 	while (p2 < b)
 		p2 <<= 1;
-	s->defer_size = p2;
+	*out = p2;
 	return 0;
+}
+
+static int p_defer_size(struct pks_settings *s, const char *v)
+{
+	return size(v, DEFER_SIZE_MIN, DEFER_SIZE_MAX, &s->defer_size);
+}
+
+/* 0 (off) or a size (printk-shim(7) RECORD BUFFER). */
+static int p_record(struct pks_settings *s, const char *v)
+{
+	if (!strcmp(v, "0")) {
+		s->record = 0;
+		return 0;
+	}
+	return size(v, RECORD_MIN, RECORD_MAX, &s->record);
 }
 
 static int p_defer_latency(struct pks_settings *s, const char *v)
@@ -336,6 +355,11 @@ const struct pks_var pks_vars[] = {
 	{ "DYNDBG", "queries of the kernel's dynamic debug control language (at most 4095 bytes)",
 	  "none", "which KERN_DEBUG call sites print, and their decorations (\"func probe* +pf\")",
 	  false, p_dyndbg },
+	{ "CONTROL", BOOL, "1",
+	  "let printk-shim --pid and --all read and change this process while it runs", true, p_control },
+	{ "RECORD", "0, or 4K..256M (a number of bytes, K or M: KiB or MiB)", "0",
+	  "keep the last SIZE bytes of lines of every level in a buffer that printk-shim --dmesg reads, also after the process died",
+	  false, p_record },
 	{ "DEFER", BOOL, "0", "queue complete lines in a ring that a printer thread writes in batches",
 	  true, p_defer },
 	{ "DEFER_SIZE", "64K..256M (a number of bytes, K or M: KiB or MiB)", "1M",
@@ -352,6 +376,7 @@ void pks_settings_default(struct pks_settings *s)
 	memset(s, 0, sizeof(*s));
 	s->legacy_markers = true;
 	s->crash_flush = true;
+	s->control = true;
 	s->default_level = 4;
 	s->level = PKS_LEVEL_MAX;
 	s->cont = PKS_CONT_LEGACY;

@@ -42,6 +42,7 @@ struct pks_symspec {
 struct pks_settings {
 	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
 	bool defer;			/* printk-shim(7) DEFERRED PRINTING */
+	bool control;			/* printk-shim(7) RUNTIME CONTROL */
 	int default_level;		/* 0..7 */
 	int level;			/* show lines with level <= this */
 	enum pks_mode cont;
@@ -60,6 +61,7 @@ struct pks_settings {
 	struct pks_symspec symbols[PKS_SYMBOLS_MAX];
 	char dyndbg[PKS_DD_POOL];	/* the queries as written; config.c reads them */
 	unsigned long defer_size;	/* bytes of the ring, a power of two */
+	unsigned long record;		/* bytes of the record buffer, a power of two; 0: off */
 	enum pks_full defer_full;
 	unsigned long defer_latency;	/* milliseconds */
 };

@@ -259,7 +259,9 @@ static const char *query(struct pks_dd_rules *r, const char *s, size_t n)
 		return why;
 	}
 	r->uses |= (q.file ? PKS_DD_USES_FILE : 0) | (q.first || q.last ? PKS_DD_USES_LINE : 0);
-	r->q[r->n++] = q;
+	r->q[r->n] = q;
+	/* pairs with pks_dd_apply()'s acquire: a rule is whole before it counts */
+	__atomic_store_n(&r->n, r->n + 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -270,9 +272,19 @@ static const char *query(struct pks_dd_rules *r, const char *s, size_t n)
  */
 int pks_dd_parse(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *bad, void *arg)
 {
+	memset(r, 0, sizeof(*r) - sizeof(r->pool));
+	return pks_dd_parse_more(r, text, bad, arg);
+}
+
+/**
+ * pks_dd_parse_more() - @text's queries added after @r's rules, as writes
+ * to the kernel's control file add to the flags; a reader of @r meanwhile
+ * sees each rule whole or not at all. Return: the rules now.
+ */
+int pks_dd_parse_more(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *bad, void *arg)
+{
 	const char *s = text, *e, *why;
 
-	memset(r, 0, sizeof(*r) - sizeof(r->pool));
 	for (;; s = e + 1) {
 		e = s + strcspn(s, ";\n");
 		while (s < e && blank(*s))
@@ -365,7 +377,9 @@ static bool match(const struct pks_dd_query *q, const struct pks_dd_site *s)
 unsigned int pks_dd_apply(const struct pks_dd_rules *r, const struct pks_dd_site *s,
 			  unsigned int flags)
 {
-	for (int i = 0; i < r->n; i++)
+	int n = __atomic_load_n(&r->n, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++)
 		if (match(&r->q[i], s))
 			flags = (flags & r->q[i].mask) | r->q[i].flags;
 	return flags;

@@ -85,7 +85,12 @@ static int nlanes;
 static unsigned long looks;	/* the consumer's, for lane.seen */
 static _Atomic int state;
 static pid_t ring_pid;		/* the process the ring and the printer are of */
-static _Atomic int sleep_word;	/* futex: AWAKE, NAP, IDLE */
+static _Atomic int sleep_own;
+/* futex: AWAKE, NAP, IDLE; the control file's, shared, with runtime control on */
+static _Atomic int *sleep_at = &sleep_own;
+#define sleep_word	(*sleep_at)
+static int sleep_private = FUTEX_PRIVATE_FLAG;
+static _Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
 static _Atomic uint32_t space;	/* futex: bumped at every release */
 static _Atomic int waiters;	/* callers waiting for room */
 static _Atomic int busy;	/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
@@ -104,7 +109,9 @@ static long futex(volatile void *word, int op, int val, unsigned long ms)
 {
 	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
 
-	return syscall(SYS_futex, (void *)word, op | FUTEX_PRIVATE_FLAG, val, ms ? &ts : NULL, NULL, 0);
+	int private = word == (volatile void *)sleep_at ? sleep_private : FUTEX_PRIVATE_FLAG;
+
+	return syscall(SYS_futex, (void *)word, op | private, val, ms ? &ts : NULL, NULL, 0);
 }
 
 /* The printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it. */
@@ -375,6 +382,8 @@ static void *printer(void *arg)
 			break;
 		n = drain(false);
 		give();
+		if (drains)
+			atomic_fetch_add(drains, 1);	/* printk-shim(1) --flush waits for it */
 		idle = quiet && !n;
 		quiet = doze(idle) && !n;
 		if (idle && quiet && alone()) {
@@ -434,6 +443,7 @@ static bool map(const struct pks_config *c)
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));
 	writer.render = room ? p : NULL;
+	writer.replay = true;	/* printk-shim(7) RECORD BUFFER: recorded by its caller */
 	return true;
 }
 
@@ -693,4 +703,19 @@ void pks_defer_forked(void)
 	atomic_store(&dropped, 0);
 	consuming = false;
 	reserving = false;
+}
+
+/**
+ * pks_defer_share() - before the printer starts: it sleeps on @word, in
+ * the control file, where printk-shim(1) --flush can wake it, and counts
+ * its drains in @drained (printk-shim(7) RUNTIME CONTROL)
+ */
+void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained)
+{
+	if (atomic_load(&state) != OFF)
+		return;
+	atomic_store(word, AWAKE);
+	sleep_at = word;
+	sleep_private = 0;
+	drains = drained;
 }

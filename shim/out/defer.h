@@ -12,11 +12,13 @@
 #include "out/sink.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 bool pks_defer_line(struct pks_line *l, const struct pks_writer *w);
 void pks_defer_drain(void);
 void pks_defer_close(void);
 void pks_defer_crash(void);
 void pks_defer_forked(void);
+void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained);
 
 #endif

@@ -138,9 +138,9 @@ static uint64_t check(const struct pks_config *c, int i, uint64_t s)
  * Open the path of output @i again onto the descriptor of state @s, still
  * ours: the descriptor keeps its number and the lines go to the file the
  * path names now. When the path cannot be opened, lines go on to the old
- * file. Return: the state now.
+ * file, and @err (if not NULL) says why. Return: the state now.
  */
-static uint64_t swap(const struct pks_config *c, int i, uint64_t s)
+static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 {
 	struct fstate *f = &files[i];
 	int fd = fd_of(c, i, s), nfd;
@@ -151,14 +151,20 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s)
 	if (!still_ours(c, i, s, fd))
 		return check(c, i, s);
 	nfd = pks_open_file(path_of(c, i), &id, NULL);
-	if (nfd < 0)
+	if (nfd < 0) {
+		if (err)
+			*err = errno ? errno : EIO;
 		return s;
+	}
 	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
 	next = publish(f, n, &id, fd);
-	if (pks_fd_dup3(nfd, fd, O_CLOEXEC) < 0)
+	if (pks_fd_dup3(nfd, fd, O_CLOEXEC) < 0) {
+		if (err)
+			*err = errno;
 		next = s;
-	else
+	} else {
 		atomic_compare_exchange_strong(&f->cur, &s, next);
+	}
 	close(nfd);
 	return atomic_load(&f->cur);
 }
@@ -195,7 +201,7 @@ static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 		return s;
 	if (stat(path_of(c, i), &st) ? errno != ENOENT : same(c, i, s, &st))
 		return s;
-	return swap(c, i, s);
+	return swap(c, i, s, NULL);
 }
 
 static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
@@ -225,20 +231,6 @@ void pks_file_released(int lo, int hi)
 }
 
 /**
- * pks_file_reopen() - open every file: output's path again, as after a
- * rotation, whether or not it names another file now
- */
-void pks_file_reopen(const struct pks_config *c)
-{
-	for (int i = 0; i < c->nout; i++) {
-		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
-
-		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN))
-			swap(c, i, s);
-	}
-}
-
-/**
  * pks_file_fd() - the descriptor to write file: output @i's next line to
  * Return: a descriptor of ours, or -1: the output fell back to stderr.
  */
@@ -265,4 +257,22 @@ int pks_file_gone(const struct pks_config *c, int i, int fd)
 	if (!(s & FALLEN) && fd_of(c, i, s) == fd)
 		s = check(c, i, s);
 	return s & FALLEN ? -1 : fd_of(c, i, s);
+}
+
+/**
+ * pks_file_reopen() - file: output @i opened again by its path, whether or
+ * not it names another file now (log rotation: printk-shim(1) --reopen).
+ * The new file takes the old descriptor's number (swap()), so a thread
+ * writing at that moment writes its line whole to the one or the other.
+ * Return: 0, or an errno: the output keeps the file it had.
+ */
+int pks_file_reopen(const struct pks_config *c, int i)
+{
+	uint64_t s = check(c, i, atomic_load_explicit(&files[i].cur, memory_order_acquire));
+	int err = 0;
+
+	if (s & FALLEN)
+		return EBADF;
+	swap(c, i, s, &err);
+	return err;
 }

@@ -11,7 +11,7 @@
 
 int pks_file_fd(const struct pks_config *c, int i);
 int pks_file_gone(const struct pks_config *c, int i, int fd);
-void pks_file_reopen(const struct pks_config *c);
+int pks_file_reopen(const struct pks_config *c, int i);
 void pks_file_released(int lo, int hi);
 
 #endif

@@ -14,6 +14,8 @@
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "core/render.h"
 #include "elf/name.h"
 #include "out/defer.h"
@@ -58,6 +60,7 @@ static void count_lost(const struct pks_config *c, int i, unsigned long k, int e
 {
 	char buf[16];
 
+	pks_ctl_lost(i, k, err);
 	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);
 		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
@@ -303,6 +306,9 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 	int err, fd, only;
 	bool told;
 
+	if (unlikely(pks_rec_on) && !w->replay)
+		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
+			    l->level > c->set.level);
 	if (l->level > c->set.level)
 		return;
 	if (unlikely(c->set.defer) && pks_defer_line(l, w))

@@ -10,6 +10,7 @@
 #include "config/vars.h"
 #include "elf/elf.h"
 #include "inspect/inspect.h"
+#include "wrapper/control.h"
 #include "wrapper/dyndbg-list.h"
 
 #include <elf.h>
@@ -137,6 +138,11 @@ static void usage(void)
 	       "  --print-env    print export lines for eval and exit\n"
 	       "  --help, -h     print this help and exit\n"
 	       "  --version, -v  print the version and exit\n\n"
+	       "A running process (printk-shim(1) RUNTIME CONTROL), its user's or root's:\n"
+	       "  printk-shim --pid=PID[,PID...] | --all [--level=L] [--dyndbg=QUERIES]\n"
+	       "              [--reopen] [--flush]      change it, or with none of them list it\n"
+	       "  printk-shim --dmesg --pid=PID [--format=FORMAT]\n"
+	       "              print its record buffer (--record), also after it died\n\n"
 	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
 	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
 	       "it is not found.\n");
@@ -642,6 +648,8 @@ int main(int argc, char **argv)
 	bool print = false;
 	int i;
 
+	if (pks_control_wanted(argc, argv))
+		return pks_control(argc, argv);	/* a running process, not a command */
 	for (i = 1; i < argc && is_option(argv[i]); i++) {
 		const struct pks_var *v;
 		const char *value, *opt = argv[i];

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the printk-shim command asked of this process (printk-shim(7)
+ * RUNTIME CONTROL), applied by the first call that sees the request: the
+ * level, dynamic debug queries, file outputs opened again. Calls on other
+ * threads wait for it, so no call that starts after the command returned
+ * runs under the old settings.
+ * Thread-safety: one applier at a time; a call from a signal handler
+ * applies nothing (queries look objects up with dladdr(), which takes the
+ * dynamic linker's lock) and goes on under the settings as they are.
+ */
+#include "control.h"
+#include "dyndbg.h"
+#include "base/compiler.h"
+#include "base/say.h"
+#include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctx/signals.h"
+#include "out/file.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+static _Atomic long applier;	/* the thread applying, 0: none */
+
+static void reopen(struct pks_config *c)
+{
+	for (int i = 0; i < c->nout; i++) {
+		int err;
+
+		if (c->out[i].kind != PKS_OUT_FILE)
+			continue;
+		err = pks_file_reopen(c, i);
+		if (err)
+			pks_warn("--reopen: file:%s: %s; writing to the file as it was opened",
+				 c->set.outputs[c->out[i].spec].path, pks_strerror(err));
+	}
+}
+
+/* The queries after @from in the request, each ended by a newline. */
+static void queries(struct pks_ctl_page *h, uint32_t to)
+{
+	static char text[PKS_DD_POOL + 1];
+	uint32_t from = h->st.dd_done;
+
+	if (to > sizeof(h->req.dd) || from >= to)
+		return;
+	memcpy(text, h->req.dd + from, to - from);
+	text[to - from] = '\0';
+	if (!pks_dyndbg_more(text))
+		pks_warn("--dyndbg: more than %d queries in all; objects loaded from now on do not see the last ones",
+			 PKS_DD_QUERIES);
+	h->st.dd_done = to;
+}
+
+/* Everything asked so far. */
+static void apply(void)
+{
+	struct pks_ctl_page *h = &pks_ctl_area.p;
+	struct pks_config *c = &pks_cfg;
+	uint32_t reopens = h->req.reopen, dd = h->req.dd_len;
+	int32_t level = h->req.level;
+
+	if (level >= 0 && level <= 7)
+		__atomic_store_n(&c->set.level, level, __ATOMIC_RELAXED);
+	if (dd != h->st.dd_done)
+		queries(h, dd);
+	if (reopens != h->st.reopen_done) {
+		reopen(c);
+		h->st.reopen_done = reopens;
+	}
+	pks_ctl_publish(c);
+}
+
+/**
+ * pks_control_apply() - a request is pending (pks_ctl_asked()): apply it,
+ * or wait for the thread applying it. A fork child no atfork handler ran
+ * in makes its own file first, where the parent's requests are not.
+ */
+void pks_control_apply(void)
+{
+	long me = gettid(), none;
+	uint64_t w;
+
+	if (pks_sigdepth() > 0 || !pks_ctl_mine())
+		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
+	while (pks_ctl_asked()) {
+		none = 0;
+		if (atomic_compare_exchange_strong(&applier, &none, me)) {
+			/* pairs with the command's release when it adds its request */
+			w = atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire);
+			apply();
+			/* a request made meanwhile stays asked, and is applied next round */
+			atomic_compare_exchange_strong(&pks_ctl_area.p.ask, &w, 0);
+			atomic_store(&applier, 0);
+		} else if (none == me) {
+			return;
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+/** pks_control_forked() - in a fork child: no thread of the parent applies here */
+void pks_control_forked(void)
+{
+	atomic_store(&applier, 0);
+}

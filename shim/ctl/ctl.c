@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The control file of this process (printk-shim(7) RUNTIME CONTROL):
+ * DIR/PID.ctl, made under a temporary name and renamed once whole, so the
+ * command never finds it half-made; its head mapped over pks_ctl_area,
+ * the rest (the dynamic debug sites) anywhere. A fork child gets a file
+ * of its own, a copy, before it runs (pthread_atfork) or, for a child no
+ * atfork handler ran in, at its first request; exit removes it; files of
+ * dead processes are removed when a process starts.
+ * Thread-safety: made before other threads run, or in a fork child; the
+ * state is written by one thread at a time (the request's applier) but
+ * for the lost counts, which are atomic; sites are claimed atomically.
+ */
+#include "ctl/ctl.h"
+#include "base/pid.h"
+#include "base/say.h"
+#include "ctl/dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Zeroes (nothing asked) until the file is mapped over it. */
+union pks_ctl_area pks_ctl_area __attribute__((aligned(PKS_CTL_HEAD)));
+#define HEAD	(pks_ctl_area.p)
+static struct pks_ctl_site *sites;	/* PKS_CTL_SITES of them, after the head */
+static char dir[PKS_PATH_MAX];
+static bool on;
+
+static void names(char *path, char *tmp, pid_t pid)
+{
+	snprintf(path, PKS_PATH_MAX + 32, "%s/%d%s", dir, (int)pid, PKS_CTL_SUFFIX);
+	snprintf(tmp, PKS_PATH_MAX + 32, "%s/.%d%s.new", dir, (int)pid, PKS_CTL_SUFFIX);
+}
+
+/* A file of a process that is gone: its pid is free, or another process's now. */
+static bool dead(int dfd, const char *name, pid_t pid)
+{
+	struct pks_ctl_page h;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (kill(pid, 0) && errno == ESRCH) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	if (fd < 0)
+		return false;
+	n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(h) && h.magic == PKS_CTL_MAGIC &&
+	       h.start != pks_ctl_start_time(pid);
+}
+
+/* Remove what dead processes left: their control files and half-made ones. */
+static void sweep(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int budget = 4096;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && budget--) {
+		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
+
+		if (pid && pid != pks_pid() && dead(dirfd(d), e->d_name, pid))
+			unlinkat(dirfd(d), e->d_name, 0);
+		else if (!pid && (pid = pks_ctl_tmp_pid(e->d_name)) && kill(pid, 0) && errno == ESRCH)
+			unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
+	}
+	closedir(d);
+}
+
+/* Map @fd's head over pks_ctl_area and its sites at @at (NULL: anywhere). */
+static bool map(int fd, void *at)
+{
+	void *p;
+
+	p = mmap(&pks_ctl_area, PKS_CTL_HEAD, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	p = mmap(at, PKS_CTL_SIZE - PKS_CTL_HEAD, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | (at ? MAP_FIXED : 0), fd, PKS_CTL_HEAD);
+	if (p == MAP_FAILED) {
+		/* the head alone would answer with no sites: take zeroes back */
+		mmap(&pks_ctl_area, PKS_CTL_HEAD, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		return false;
+	}
+	sites = p;
+	return true;
+}
+
+/* This process's identity in the head, and no request pending. */
+static void stamp(void)
+{
+	struct pks_ctl_page *h = &HEAD;
+
+	h->pid = pks_pid();
+	h->uid = geteuid();
+	h->start = pks_ctl_start_time(h->pid);
+	h->version = PKS_CTL_VERSION;
+	/* last: another process's sweep takes a file with the magic for whole */
+	__atomic_store_n(&h->magic, PKS_CTL_MAGIC, __ATOMIC_RELEASE);
+	memset(&h->req, 0, sizeof(h->req));
+	h->req.level = -1;
+	h->st.reopen_done = 0;
+	h->st.dd_done = 0;
+	atomic_store(&h->sleep, 0);	/* the printer's AWAKE; this process has none yet */
+	atomic_store(&h->flushed, 0);
+	atomic_store_explicit(&h->ask, 0, memory_order_relaxed);
+}
+
+/*
+ * Write the file under a temporary name: the head (and with @copy, the
+ * sites the parent listed, as this process's own now), map it, rename it.
+ */
+static bool make(bool copy)
+{
+	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
+	uint32_t n = copy ? atomic_load(&HEAD.nsites) : 0;
+	int fd;
+	bool ok;
+
+	names(path, tmp, pks_pid());
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	ok = !ftruncate(fd, PKS_CTL_SIZE);
+	if (ok && copy) {
+		n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
+		ok = pwrite(fd, &HEAD, sizeof(HEAD), 0) == (ssize_t)sizeof(HEAD) &&
+		     pwrite(fd, sites, n * sizeof(*sites), PKS_CTL_HEAD) == (ssize_t)(n * sizeof(*sites));
+	}
+	ok = ok && map(fd, copy ? sites : NULL);
+	close(fd);
+	if (ok) {
+		stamp();
+		ok = !rename(tmp, path);
+	}
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
+/* A fork child: the parent's file is the parent's; make our own. */
+static void forked(void)
+{
+	if (!on)
+		return;
+	if (!make(true)) {
+		on = false;
+		mmap(&pks_ctl_area, PKS_CTL_HEAD, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		pks_warn("PRINTK_SHIM_CONTROL: %s: cannot make this child's control file: %s; runtime control is off in it",
+			 dir, pks_strerror(errno));
+	}
+}
+
+/**
+ * pks_ctl_setup() - at start, PRINTK_SHIM_CONTROL on: sweep what dead
+ * processes left, make our file. Return: whether control is on.
+ */
+bool pks_ctl_setup(const struct pks_config *c)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const char *why;
+
+	if (!c->set.control)
+		return false;
+	if (page <= 0 || (uintptr_t)&pks_ctl_area % (uintptr_t)page) {
+		pks_warn("PRINTK_SHIM_CONTROL: the dynamic linker did not align the module's control page; runtime control is off");
+		return false;
+	}
+	if (pks_ctl_dir(dir, sizeof(dir), c->secure, true, &why)) {
+		pks_warn("PRINTK_SHIM_CONTROL: %s: %s; runtime control is off", dir, why);
+		return false;
+	}
+	sweep();
+	if (!make(false)) {
+		pks_warn("PRINTK_SHIM_CONTROL: %s: cannot make the control file: %s; runtime control is off",
+			 dir, pks_strerror(errno));
+		return false;
+	}
+	snprintf(HEAD.st.program, sizeof(HEAD.st.program), "%s",
+		 program_invocation_short_name);
+	on = true;
+	pks_ctl_publish(c);
+	pthread_atfork(NULL, NULL, forked);
+	return true;
+}
+
+/** pks_ctl_on() - Return: whether this process has a control file. */
+bool pks_ctl_on(void)
+{
+	return on;
+}
+
+/**
+ * pks_ctl_mine() - Return: whether the file mapped is this process's; a
+ * child no atfork handler ran in makes its own first. A vfork child shares
+ * its parent's memory and pid cache, and is its parent here.
+ */
+bool pks_ctl_mine(void)
+{
+	if (on && HEAD.pid != pks_pid())
+		forked();
+	return on;
+}
+
+/** pks_ctl_close() - at exit: the file goes, as the process does. */
+void pks_ctl_close(void)
+{
+	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
+
+	if (!on || HEAD.pid != pks_pid())
+		return;
+	names(path, tmp, pks_pid());
+	unlink(path);
+}
+
+/** pks_ctl_publish() - the settings and outputs of @c, for the command to show */
+void pks_ctl_publish(const struct pks_config *c)
+{
+	struct pks_ctl_state *st = &HEAD.st;
+
+	if (!on)
+		return;
+	st->level = c->set.level;
+	st->default_level = c->set.default_level;
+	st->format = c->format;
+	st->defer = c->set.defer;
+	st->nrules = c->dd.n;
+	snprintf(st->dyndbg, sizeof(st->dyndbg), "%s", c->set.dyndbg);
+	st->nout = c->nout;
+	for (int i = 0; i < c->nout; i++) {
+		st->out[i].kind = c->out[i].kind;
+		st->out[i].fd = c->out[i].fd;
+		snprintf(st->out[i].path, sizeof(st->out[i].path), "%s",
+			 c->out[i].kind == PKS_OUT_FILE ? c->set.outputs[c->out[i].spec].path : "");
+	}
+}
+
+/** pks_ctl_lost() - @k more lines lost on output @i, to @err */
+void pks_ctl_lost(int i, unsigned long k, int err)
+{
+	if (!on || i < 0 || i >= PKS_OUTPUTS_MAX)
+		return;
+	__atomic_fetch_add(&HEAD.st.out[i].lost, k, __ATOMIC_RELAXED);
+	__atomic_store_n(&HEAD.st.out[i].lost_errno, err, __ATOMIC_RELAXED);
+}
+
+static void copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+/**
+ * pks_ctl_site_add() - list a dynamic debug call site
+ * Return: its index for pks_ctl_site(), or -1: not listed.
+ */
+int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built)
+{
+	struct pks_ctl_site *t;
+	uint32_t i;
+
+	if (!on || !pks_ctl_mine())
+		return -1;
+	i = atomic_fetch_add_explicit(&HEAD.nsites, 1, memory_order_relaxed);
+	if (i >= PKS_CTL_SITES) {
+		__atomic_fetch_add(&HEAD.sites_lost, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	t = &sites[i];
+	t->flags = flags;
+	t->lineno = s->lineno;
+	t->built = built;
+	copy(t->module, sizeof(t->module), s->module);
+	copy(t->function, sizeof(t->function), s->function);
+	copy(t->file, sizeof(t->file), s->filename);
+	copy(t->format, sizeof(t->format), s->format);
+	/* pairs with the command's acquire load of ready before it reads the names */
+	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
+	return (int)i;
+}
+
+/** pks_ctl_site() - Return: listed site @i, or NULL. */
+struct pks_ctl_site *pks_ctl_site(int i)
+{
+	return on && i >= 0 && i < PKS_CTL_SITES ? &sites[i] : NULL;
+}

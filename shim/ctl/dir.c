@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The control directory (printk-shim(7) RUNTIME CONTROL): the user's
+ * runtime directory's printk-shim, else /tmp/printk-shim-UID; made 0700 and
+ * accepted only as a directory, not a link, of the effective user, that no
+ * other user can read. A set-ID process ignores XDG_RUNTIME_DIR.
+ * Which process maps which control file is read from /proc/PID/maps.
+ */
+#include "ctl/dir.h"
+#include "ctl/recbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* @path is a directory of ours, a link to none, that only we can read. */
+static const char *ours(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory (or a link)";
+	if (st.st_uid != geteuid())
+		return "owned by another user";
+	if (st.st_mode & 077)
+		return "open to other users (expected mode 0700)";
+	return NULL;
+}
+
+/* The parent of the directory: the runtime directory, if there is one of ours. */
+static const char *parent(char *buf, size_t size, bool secure)
+{
+	const char *x = secure ? NULL : getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (x && x[0] == '/')
+		return x;
+	snprintf(buf, size, "/run/user/%u", (unsigned)geteuid());
+	if (!lstat(buf, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077))
+		return buf;
+	return NULL;
+}
+
+/**
+ * pks_ctl_dir() - the control directory into @buf, made first with @make
+ * Return: 0, or -1 with *@why saying what is wrong with it.
+ */
+int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why)
+{
+	char run[64];
+	const char *p = parent(run, sizeof(run), secure);
+	int n;
+
+	if (p)
+		n = snprintf(buf, size, "%s/printk-shim", p);
+	else
+		n = snprintf(buf, size, "/tmp/printk-shim-%u", (unsigned)geteuid());
+	if (n < 0 || (size_t)n >= size) {
+		*why = "its path is too long";
+		return -1;
+	}
+	if (make && mkdir(buf, 0700) && errno != EEXIST) {
+		*why = strerror(errno);
+		return -1;
+	}
+	*why = ours(buf);
+	return *why ? -1 : 0;
+}
+
+/** pks_ctl_start_time() - Return: when @pid started (clock ticks after boot), 0 if gone. */
+uint64_t pks_ctl_start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name may hold anything */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+/** pks_ctl_name_pid() - Return: the pid a file "PID@suffix" is named for, or 0. */
+pid_t pks_ctl_name_pid(const char *name, const char *suffix)
+{
+	size_t n = strspn(name, "0123456789");
+	long pid;
+
+	if (n == 0 || n > 9 || strcmp(name + n, suffix))
+		return 0;
+	pid = strtol(name, NULL, 10);
+	return pid > 0 ? (pid_t)pid : 0;
+}
+
+/** pks_ctl_tmp_pid() - Return: the pid a half-made ".PID.ctl.new" or ".PID.rec.new" is named for, or 0. */
+pid_t pks_ctl_tmp_pid(const char *name)
+{
+	char base[32];
+	size_t n = strlen(name);
+
+	if (name[0] != '.' || n < 5 || n - 1 >= sizeof(base) || strcmp(name + n - 4, ".new"))
+		return 0;
+	memcpy(base, name + 1, n - 5);
+	base[n - 5] = '\0';
+	return pks_ctl_name_pid(base, PKS_CTL_SUFFIX) ?: pks_ctl_name_pid(base, PKS_REC_SUFFIX);
+}
+
+/*
+ * pks_ctl_maps() - the path and inode of the file ending "/PID@suffix" that
+ * @pid maps, from /proc/PID/maps (which only its user and root may read).
+ * Return: whether it maps one; errno says why not.
+ */
+bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t *ino)
+{
+	char name[64], want[32], line[4096];
+	unsigned long long inode;
+	FILE *f;
+	int off;
+	bool found = false;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	snprintf(want, sizeof(want), "/%d%s", (int)pid, suffix);
+	f = fopen(name, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n"), w = strlen(want);
+
+		line[n] = '\0';
+		off = 0;
+		if (sscanf(line, "%*s %*s %*s %*s %llu %n", &inode, &off) < 1 || !off)
+			continue;
+		if (n - (size_t)off < w || strcmp(line + n - w, want) || line[off] != '/')
+			continue;
+		found = snprintf(path, size, "%s", line + off) < (int)size;
+		*ino = (ino_t)inode;
+	}
+	fclose(f);
+	if (!found)
+		errno = ESRCH;
+	return found;
+}
+
+/**
+ * pks_ctl_own() - the file "PID@suffix" in the caller's own control
+ * directory, for a process whose maps the caller may not read: a set-ID
+ * process is not dumpable, yet its effective user may control it. The
+ * file must be the caller's; the caller checks it is @pid's.
+ * Return: whether it is there, its path in @path.
+ */
+bool pks_ctl_own(pid_t pid, const char *suffix, char *path, size_t size)
+{
+	char dir[1024];
+	const char *why;
+	struct stat st;
+	int n;
+
+	if (pks_ctl_dir(dir, sizeof(dir), false, false, &why))
+		return false;
+	n = snprintf(path, size, "%s/%d%s", dir, (int)pid, suffix);
+	return n > 0 && (size_t)n < size && !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
+/** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
+bool pks_rec_dead(int dfd, const char *name, pid_t pid)
+{
+	struct pks_rec_head h;
+	int fd;
+	ssize_t n;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	/* the pid is another process's now, or ours ran exec and did not record again */
+	return n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC &&
+	       (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
+}
+
+struct dead {
+	time_t mtime;
+	char name[256];
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct dead *x = a, *y = b;
+
+	return (x->mtime < y->mtime) - (x->mtime > y->mtime);
+}
+
+/**
+ * pks_rec_sweep() - of the record buffers in @dir that dead processes left,
+ * keep the newest @keep not older than @age seconds; remove the others
+ * (printk-shim(7) RECORD BUFFER). @self's is never touched.
+ */
+void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
+{
+	static struct dead dead[64];
+	DIR *d = opendir(dir);
+	time_t now = time(NULL);
+	struct dirent *e;
+	struct stat st;
+	int n = 0;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_REC_SUFFIX);
+
+		if (!pid) {
+			pid = pks_ctl_tmp_pid(e->d_name);
+			if (pid && pid != self && kill(pid, 0) && errno == ESRCH)
+				unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
+			continue;
+		}
+		if (pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !pks_rec_dead(dirfd(d), e->d_name, pid))
+			continue;
+		if (now - st.st_mtime > age || n == (int)(sizeof(dead) / sizeof(dead[0]))) {
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		dead[n].mtime = st.st_mtime;
+		snprintf(dead[n++].name, sizeof(dead[0].name), "%s", e->d_name);
+	}
+	qsort(dead, (size_t)n, sizeof(dead[0]), newest_first);
+	for (int i = keep; i < n; i++)
+		unlinkat(dirfd(d), dead[i].name, 0);
+	closedir(d);
+}

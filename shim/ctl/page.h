@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The control file's layout, shared by the module, which keeps it current,
+ * and the printk-shim command, which reads it and writes requests into it
+ * (printk-shim(7) RUNTIME CONTROL). Plain data: no function lives here.
+ */
+#ifndef PKS_CTL_PAGE_H
+#define PKS_CTL_PAGE_H
+
+#include "config/vars.h"
+#include "core/dyndbg.h"
+
+#include <stdint.h>
+
+#define PKS_CTL_MAGIC	0x6b74636bu	/* "kctk" */
+#define PKS_CTL_VERSION	1
+#define PKS_CTL_HEAD	65536		/* the header's bytes: the largest page size */
+#define PKS_CTL_SITES	4096		/* dynamic debug sites listed */
+#define PKS_CTL_SIZE	(PKS_CTL_HEAD + PKS_CTL_SITES * sizeof(struct pks_ctl_site))
+
+/* One dynamic debug call site, as the kernel's control file lists it. */
+struct pks_ctl_site {
+	uint32_t flags;			/* the site's flags now (PKS_DD_*) */
+	uint32_t lineno;		/* 0: unknown */
+	uint32_t built;			/* 1: code built with our headers; 0: plain KERN_DEBUG */
+	uint32_t ready;			/* 1 once the names below are written */
+	char module[48], function[64], file[128], format[248];
+};
+
+/* What the command asks for; written under flock(LOCK_EX) on the file. */
+struct pks_ctl_req {
+	int32_t level;			/* the level to show up to; -1: none asked */
+	uint32_t reopen;		/* reopens asked for, a count */
+	uint32_t dd_len;		/* bytes of queries in dd, each ended by '\n' */
+	char dd[PKS_DD_POOL];
+};
+
+/* What the process says of itself; written by the process only. */
+struct pks_ctl_state {
+	uint32_t reopen_done;		/* req.reopen as last applied */
+	uint32_t dd_done;		/* req.dd's bytes applied */
+	int32_t level, default_level, format, defer, nrules;
+	int32_t nout;
+	struct {
+		int32_t kind, fd;
+		uint64_t lost;		/* lines lost on this output */
+		int32_t lost_errno;
+		char path[PKS_PATH_MAX];
+	} out[PKS_OUTPUTS_MAX];
+	char dyndbg[PKS_DD_POOL];	/* PRINTK_SHIM_DYNDBG as started with */
+	char program[64];
+};
+
+/*
+ * The file's head, mapped over the module's own pks_ctl_area, so that the
+ * per-call check is one load of ask at a link-time address.
+ */
+struct pks_ctl_page {
+	/*
+	 * Requests not yet applied: the command adds 1 after writing its
+	 * request (release; pairs with the acquire load in the module's
+	 * pks_control_apply()); the process takes back what it applied.
+	 * Not 0: something is asked.
+	 */
+	_Atomic uint64_t ask;
+	_Atomic int32_t sleep;		/* the deferred printer's futex word, shared */
+	_Atomic uint32_t flushed;	/* drains the printer finished after a wake */
+	uint32_t magic, version;
+	int32_t pid;
+	uint32_t uid;
+	uint64_t start;			/* the process's start time, /proc/PID/stat field 22 */
+	_Atomic uint32_t nsites;	/* sites[] claimed; a site is listed once ready */
+	uint32_t sites_lost;		/* sites past PKS_CTL_SITES, not listed */
+	struct pks_ctl_req req;
+	struct pks_ctl_state st;
+};
+
+/* The head's pages whole: nothing else of the module's lies in them. */
+union pks_ctl_area {
+	struct pks_ctl_page p;
+	char room[PKS_CTL_HEAD];
+};
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The record buffer (printk-shim(7) RECORD BUFFER): DIR/PID.rec, a ring of
+ * whole lines in a MAP_SHARED file, so that what was written is in the
+ * page cache the moment it is written and stays there however the process
+ * ends, for printk-shim --dmesg to read, like pstore. Made under a
+ * temporary name and renamed once whole; a fork child makes its own, empty;
+ * exit marks it and leaves it. Dead processes' files are kept RECORDS_KEPT
+ * at most, none older than RECORDS_DAYS days, swept when a recording
+ * process starts.
+ * Thread-safety: lock-free; writers reserve with one atomic add and stamp
+ * their record last. A writer a whole lap behind another may spoil its
+ * record; the reader skips what is not stamped.
+ */
+#include "ctl/record.h"
+#include "base/clock.h"
+#include "base/pid.h"
+#include "base/say.h"
+#include "ctl/dir.h"
+#include "ctl/recbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RECORDS_KEPT	16	/* dead processes' buffers kept, the newest */
+#define RECORDS_DAYS	7	/* and none older than this */
+
+bool pks_rec_on;
+static struct pks_rec_head *rh;
+static char *ring;
+static uint64_t mask;
+static size_t bytes;		/* of the mapping */
+static char dir[PKS_PATH_MAX];
+
+/* Make DIR/PID.rec; map it at @at (NULL: anywhere). */
+static bool make(void *at, const struct pks_config *c)
+{
+	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
+	void *p;
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%d%s", dir, (int)pks_pid(), PKS_REC_SUFFIX);
+	snprintf(tmp, sizeof(tmp), "%s/.%d%s.new", dir, (int)pks_pid(), PKS_REC_SUFFIX);
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	ok = !ftruncate(fd, (off_t)bytes);
+	p = ok ? mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0)
+	       : MAP_FAILED;
+	close(fd);
+	if (p == MAP_FAILED) {
+		unlink(tmp);
+		return false;
+	}
+	rh = p;
+	ring = (char *)p + PKS_REC_HEAD;
+	rh->pid = pks_pid();
+	rh->uid = geteuid();
+	rh->start = pks_ctl_start_time(rh->pid);
+	rh->size = mask + 1;
+	rh->version = PKS_REC_VERSION;
+	rh->magic = PKS_REC_MAGIC;
+	if (c)
+		snprintf(rh->program, sizeof(rh->program), "%s", program_invocation_short_name);
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+/* A fork child: its lines go to a buffer of its own, from empty. */
+static void forked(void)
+{
+	char program[sizeof(rh->program)];
+
+	if (!pks_rec_on || rh->pid == pks_pid())
+		return;
+	memcpy(program, rh->program, sizeof(program));
+	if (make(rh, NULL)) {
+		memcpy(rh->program, program, sizeof(program));
+		return;
+	}
+	pks_rec_on = false;
+	pks_warn("PRINTK_SHIM_RECORD: %s: cannot make this child's record buffer: %s; it records nothing",
+		 dir, pks_strerror(errno));
+}
+
+/** pks_rec_setup() - PRINTK_SHIM_RECORD set: sweep old buffers, make ours. Return: whether on. */
+bool pks_rec_setup(const struct pks_config *c)
+{
+	const char *why;
+
+	if (!c->set.record || c->set.disable)
+		return false;
+	if (pks_ctl_dir(dir, sizeof(dir), c->secure, true, &why)) {
+		pks_warn("PRINTK_SHIM_RECORD: %s: %s; recording nothing", dir, why);
+		return false;
+	}
+	pks_rec_sweep(dir, RECORDS_KEPT, RECORDS_DAYS * 86400L, pks_pid());
+	mask = c->set.record - 1;
+	bytes = PKS_REC_HEAD + c->set.record;
+	if (!make(NULL, c)) {
+		pks_warn("PRINTK_SHIM_RECORD: %s: cannot make the record buffer: %s; recording nothing",
+			 dir, pks_strerror(errno));
+		return false;
+	}
+	pks_rec_on = true;
+	pthread_atfork(NULL, NULL, forked);
+	return true;
+}
+
+/* @n bytes of @src into the ring at @pos, across its end. */
+static void put(uint64_t pos, const void *src, size_t n)
+{
+	size_t at = (size_t)(pos & mask), first = mask + 1 - at < n ? mask + 1 - at : n;
+
+	memcpy(ring + at, src, first);
+	memcpy(ring, (const char *)src + first, n - first);
+}
+
+/**
+ * pks_rec_put() - a line of @level (its text @n bytes at @text, no newline)
+ * into the buffer; @hidden: no output shows it; @t_ns: when it began, or 0
+ */
+void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, bool hidden)
+{
+	struct pks_rec r;
+	struct timespec ts;
+	uint64_t pos;
+
+	if (rh->pid != pks_pid())
+		forked();	/* a child no atfork handler ran in */
+	if (!pks_rec_on)
+		return;
+	if (n > (mask + 1) / 4)
+		n = (mask + 1) / 4;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pos = atomic_fetch_add_explicit(&rh->head, pks_rec_span(n), memory_order_relaxed);
+	r = (struct pks_rec){
+		.seq = atomic_fetch_add_explicit(&rh->seq, 1, memory_order_relaxed),
+		.t_ns = t_ns ? t_ns : pks_now_ns(),
+		.t_real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+		.tid = (int32_t)tid, .len = (uint32_t)n, .level = (uint16_t)level,
+		.flags = hidden ? PKS_REC_HIDDEN : 0,
+	};
+	put(pos + sizeof(r.stamp), (const char *)&r + sizeof(r.stamp), sizeof(r) - sizeof(r.stamp));
+	put(pos + sizeof(r), text, n);
+	/* pairs with the reader's acquire load of the stamp: the record is whole */
+	atomic_store_explicit((_Atomic uint64_t *)(void *)(ring + (pos & mask)), pos ^ PKS_REC_STAMP,
+			      memory_order_release);
+}
+
+/** pks_rec_close() - at exit: the buffer stays, marked as ended by exit */
+void pks_rec_close(void)
+{
+	if (pks_rec_on && rh->pid == pks_pid())
+		atomic_store(&rh->exited, 1);
+}

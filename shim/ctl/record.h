@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The record buffer (printk-shim(7) RECORD BUFFER): the last
+ * PRINTK_SHIM_RECORD bytes of lines of every level, in a file that
+ * outlives the process, for printk-shim --dmesg.
+ */
+#ifndef PKS_CTL_RECORD_H
+#define PKS_CTL_RECORD_H
+
+#include "base/compiler.h"
+#include "config/config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern bool pks_rec_on;
+
+bool pks_rec_setup(const struct pks_config *c);
+void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, bool hidden);
+void pks_rec_close(void);
+
+#endif

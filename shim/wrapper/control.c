@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk-shim --pid/--all: running processes read and changed through
+ * their control files (printk-shim(1) RUNTIME CONTROL): the level, dynamic
+ * debug queries, reopening file: outputs, the deferred ring written now,
+ * the listing of a process's settings, outputs, counts and sites, and
+ * (--dmesg, dmesg.c) its record buffer.
+ * Which file is a process's is read from /proc/PID/maps, so the kernel's
+ * rules for reading it decide who may: its user and root.
+ */
+#include "wrapper/control.h"
+#include "config/vars.h"
+#include "core/dyndbg.h"
+#include "core/level.h"
+#include "ctl/dir.h"
+#include "ctl/page.h"
+#include "wrapper/dmesg.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { EXIT_USAGE = 125 };
+#define PIDS_MAX	1024
+#define FLUSH_WAIT_MS	2000	/* the longest --flush waits for a printer */
+
+/* What the command line asks. */
+struct ask {
+	pid_t pids[PIDS_MAX];
+	int npids;
+	bool all, reopen, flush, dmesg;
+	enum pks_linefmt format;	/* --dmesg's */
+	int level;		/* -1: unchanged */
+	const char *dyndbg;
+	int nqueries;
+};
+
+/* One process's control file, mapped. */
+struct target {
+	pid_t pid;
+	int fd;
+	struct pks_ctl_page *h;
+	const struct pks_ctl_site *sites;
+};
+
+static __attribute__((format(printf, 2, 3)))
+void say(const char *pre, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "printk-shim: %s", pre);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static __attribute__((noreturn)) void usage_error(const char *what)
+{
+	say("", "%s; see --help", what);
+	exit(EXIT_USAGE);
+}
+
+/**
+ * pks_control_wanted() - Return: whether @argv's options, before any
+ * command, name a running process (--pid, --all): printk-shim(1) RUNTIME
+ * CONTROL, not a command to run.
+ */
+bool pks_control_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc && !strncmp(argv[i], "--", 2) && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "--pid") ||
+		    !strncmp(argv[i], "--pid=", 6))
+			return true;
+	return false;
+}
+
+static void add_pids(struct ask *a, const char *list)
+{
+	char *end;
+
+	for (const char *p = list;; p = end + 1) {
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ',') ||
+		    a->npids == PIDS_MAX) {
+			say("", "--pid=%s: expected PID[,PID...] (at most %d); nothing is done", list,
+			    PIDS_MAX);
+			exit(EXIT_USAGE);
+		}
+		a->pids[a->npids++] = (pid_t)v;
+		if (!*end)
+			return;
+	}
+}
+
+static void bad_query(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	say("", "--dyndbg: \"%.*s\": %s; nothing is changed", (int)n, q, why);
+	exit(EXIT_USAGE);
+}
+
+/* --name=VALUE or --name VALUE: the value of option @name at argv[*i], or NULL. */
+static const char *value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		say("", "%s needs a value", name);
+		exit(EXIT_USAGE);
+	}
+	return argv[++*i];
+}
+
+static void parse(int argc, char **argv, struct ask *a)
+{
+	static struct pks_dd_rules rules;
+	struct pks_settings s;
+	const char *v;
+
+	a->level = -1;
+	for (int i = 1; i < argc; i++) {
+		if ((v = value(argc, argv, &i, "--pid"))) {
+			add_pids(a, v);
+		} else if (!strcmp(argv[i], "--all")) {
+			a->all = true;
+		} else if (!strcmp(argv[i], "--reopen")) {
+			a->reopen = true;
+		} else if (!strcmp(argv[i], "--flush")) {
+			a->flush = true;
+		} else if (!strcmp(argv[i], "--dmesg")) {
+			a->dmesg = true;
+		} else if ((v = value(argc, argv, &i, "--format"))) {
+			pks_settings_default(&s);
+			if (pks_var_find("FORMAT")->parse(&s, v)) {
+				say("", "--format=%s: expected %s; nothing is printed", v,
+				    pks_var_find("FORMAT")->expect);
+				exit(EXIT_USAGE);
+			}
+			a->format = s.format == PKS_LINE_AUTO ? PKS_LINE_DMESG : s.format;
+		} else if ((v = value(argc, argv, &i, "--level"))) {
+			pks_settings_default(&s);
+			if (pks_var_find("LEVEL")->parse(&s, v)) {
+				say("", "--level=%s: expected %s; nothing is changed", v,
+				    pks_var_find("LEVEL")->expect);
+				exit(EXIT_USAGE);
+			}
+			a->level = s.level;
+		} else if ((v = value(argc, argv, &i, "--dyndbg"))) {
+			a->dyndbg = v;
+			a->nqueries = pks_dd_parse(&rules, v, bad_query, NULL);
+		} else if (!strncmp(argv[i], "--", 2)) {
+			say("", "%s: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush, --dmesg, --format); nothing is done",
+			    argv[i]);
+			exit(EXIT_USAGE);
+		} else {
+			say("", "--pid, --all: expected no command, got '%s'; nothing is run", argv[i]);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (a->all && a->npids)
+		usage_error("--all and --pid: expected one of them");
+	if (a->dmesg && (a->all || a->level >= 0 || a->dyndbg || a->reopen || a->flush))
+		usage_error("--dmesg: expected --pid and --format only");
+	if (!a->dmesg && a->format)
+		usage_error("--format: for a running process, only with --dmesg");
+}
+
+/* Who owns @pid's /proc directory: its effective user, as the kernel checks it. */
+static bool owner(pid_t pid, uid_t *uid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	if (stat(path, &st))
+		return false;
+	*uid = st.st_uid;
+	return true;
+}
+
+/* Why @pid cannot be reached, from errno after a failed look. */
+static const char *why_not(pid_t pid)
+{
+	if (errno == EACCES || errno == EPERM)
+		return "permission denied: only its user and root may control it";
+	if (kill(pid, 0) && errno == ESRCH)
+		return "no such process";
+	return "it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)";
+}
+
+/* Map @pid's control file into @t. Return: NULL, or why not. */
+static const char *attach(pid_t pid, struct target *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	ino_t ino = 0;
+	uid_t uid;
+	void *p;
+	bool own = false;	/* found in the caller's directory, not through the maps */
+
+	t->pid = pid;
+	t->fd = -1;
+	if (!pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino)) {
+		if (errno != EACCES && errno != EPERM)
+			return why_not(pid);
+		if (!pks_ctl_own(pid, PKS_CTL_SUFFIX, path, sizeof(path))) {
+			errno = EACCES;
+			return why_not(pid);
+		}
+		own = true;
+	}
+	t->fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (t->fd < 0)
+		return why_not(pid);
+	if (own && !fstat(t->fd, &st))
+		ino = st.st_ino;
+	uid = own ? geteuid() : (uid_t)-1;
+	if (fstat(t->fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
+	    (!own && !owner(pid, &uid)) || st.st_uid != uid || st.st_size < (off_t)PKS_CTL_SIZE) {
+		close(t->fd);
+		return "its control file is not one (wrong owner, kind or size); nothing is done";
+	}
+	p = mmap(NULL, PKS_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
+	if (p == MAP_FAILED) {
+		close(t->fd);
+		return strerror(errno);
+	}
+	t->h = p;
+	t->sites = (const struct pks_ctl_site *)((char *)p + PKS_CTL_HEAD);
+	if (own && t->h->start != pks_ctl_start_time(pid)) {
+		munmap(p, PKS_CTL_SIZE);
+		close(t->fd);
+		return "permission denied: only its user and root may control it";
+	}
+	if (t->h->magic != PKS_CTL_MAGIC || t->h->version != PKS_CTL_VERSION || t->h->pid != pid) {
+		munmap(p, PKS_CTL_SIZE);
+		close(t->fd);
+		return "its control file is of another version of the module; nothing is done";
+	}
+	return NULL;
+}
+
+static void detach(struct target *t)
+{
+	munmap(t->h, PKS_CTL_SIZE);
+	close(t->fd);
+}
+
+/* The rules the process holds and those it has still to take, counted. */
+static int rules_after(const struct pks_ctl_page *h)
+{
+	static struct pks_dd_rules r;
+	char text[PKS_DD_POOL + 1];
+	uint32_t from = h->st.dd_done, to = h->req.dd_len;
+
+	if (to > sizeof(h->req.dd) || from >= to)
+		return h->st.nrules;
+	memcpy(text, h->req.dd + from, to - from);
+	text[to - from] = '\0';
+	return h->st.nrules + pks_dd_parse(&r, text, bad_query, NULL);
+}
+
+/* The request, written whole before the process can see it. Return: NULL or why not. */
+static const char *request(struct target *t, const struct ask *a)
+{
+	struct pks_ctl_req *q = &t->h->req;
+	size_t n = a->dyndbg ? strlen(a->dyndbg) : 0;
+	static char full[128];
+	const char *why = NULL;
+
+	if (flock(t->fd, LOCK_EX))
+		return strerror(errno);
+	if (a->dyndbg && (q->dd_len + n + 1 > sizeof(q->dd) ||
+			  rules_after(t->h) + a->nqueries > PKS_DD_QUERIES)) {
+		snprintf(full, sizeof(full), "its dynamic debug rules are full (at most %d queries, %zu bytes in all); nothing is changed",
+			 PKS_DD_QUERIES, sizeof(q->dd));
+		why = full;
+	} else {
+		if (a->level >= 0)
+			q->level = a->level;
+		if (a->dyndbg) {
+			memcpy(q->dd + q->dd_len, a->dyndbg, n);
+			q->dd[q->dd_len + n] = '\n';
+			q->dd_len += (uint32_t)n + 1;
+		}
+		q->reopen += a->reopen;
+		/* release: pairs with the acquire in the module's pks_control_apply() */
+		atomic_fetch_add(&t->h->ask, 1);
+	}
+	flock(t->fd, LOCK_UN);
+	return why;
+}
+
+static void futex_wake(_Atomic int32_t *word)
+{
+	syscall(SYS_futex, (void *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/*
+ * --flush: wake the deferred printer until it finished two drains, the
+ * second begun after the wake. Return: NULL, or why not.
+ */
+static const char *flush(struct target *t)
+{
+	struct pks_ctl_page *h = t->h;
+	uint32_t seen = atomic_load(&h->flushed);
+	struct timespec ms = { 0, 1000000 };
+
+	if (!h->st.defer || !seen)
+		return NULL;	/* no ring, or no line ever went into it */
+	for (int i = 0; i < FLUSH_WAIT_MS; i++) {
+		if (atomic_load(&h->flushed) - seen >= 2)
+			return NULL;
+		atomic_store(&h->sleep, 0);	/* the printer's AWAKE */
+		futex_wake(&h->sleep);
+		nanosleep(&ms, NULL);
+		if (kill(t->pid, 0) && errno == ESRCH)
+			return "it exited while its deferred lines were written";
+	}
+	return "its deferred printer did not answer within 2 seconds";
+}
+
+static const char *format_name(int f)
+{
+	static const char *const names[] = { "auto", "plain", "prefix", "dmesg", "kmsg", "json" };
+
+	return f >= 0 && f < (int)(sizeof(names) / sizeof(names[0])) ? names[f] : "?";
+}
+
+static void show_output(const struct pks_ctl_page *h, int i)
+{
+	const __typeof__(h->st.out[0]) *o = &h->st.out[i];
+	uint64_t lost = __atomic_load_n(&o->lost, __ATOMIC_RELAXED);
+
+	printf("output %d: ", i + 1);
+	switch (o->kind) {
+	case PKS_OUT_STDERR:
+		printf("stderr");
+		break;
+	case PKS_OUT_SYSLOG:
+		printf("syslog");
+		break;
+	case PKS_OUT_JOURNAL:
+		printf("journal");
+		break;
+	case PKS_OUT_FILE:
+		printf("file:%s", o->path);
+		break;
+	default:
+		printf("fd:%d", o->fd);
+	}
+	printf(", %llu lines lost", (unsigned long long)lost);
+	if (lost)
+		printf(" (%s)", strerror(o->lost_errno));
+	putchar('\n');
+}
+
+/* Each listed site, with the queries the process has still to take applied. */
+static void show_sites(const struct target *t)
+{
+	static struct pks_dd_rules pending;
+	const struct pks_ctl_page *h = t->h;
+	uint32_t n = atomic_load(&h->nsites), from = h->st.dd_done, to = h->req.dd_len;
+	char text[PKS_DD_POOL + 1], line[1024];
+
+	pending.n = 0;
+	if (to <= sizeof(h->req.dd) && from < to) {
+		memcpy(text, h->req.dd + from, to - from);
+		text[to - from] = '\0';
+		pks_dd_parse(&pending, text, bad_query, NULL);
+	}
+	n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
+	puts("# filename:lineno [module]function flags format");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pks_ctl_site *l = &t->sites[i];
+		struct pks_dd_site s = { l->module, l->function[0] ? l->function : NULL,
+					 l->file[0] ? l->file : NULL, l->format, l->lineno };
+
+		/* pairs with the module's release store of ready, after the names */
+		if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+			continue;
+		pks_dd_site_text(line, sizeof(line), &s,
+				 pks_dd_apply(&pending, &s, __atomic_load_n(&l->flags, __ATOMIC_RELAXED)));
+		fputs(line, stdout);
+	}
+	if (h->sites_lost)
+		printf("# %u more sites not listed\n", h->sites_lost);
+}
+
+/* printk-shim(1) RUNTIME CONTROL, "show": the process as it is now. */
+static void show(const struct target *t)
+{
+	const struct pks_ctl_page *h = t->h;
+	int level = h->req.level >= 0 ? h->req.level : h->st.level;
+	uint32_t dd = h->req.dd_len < sizeof(h->req.dd) ? h->req.dd_len : 0;
+
+	printf("pid: %d\nprogram: %.64s\n", (int)t->pid, h->st.program);
+	printf("level: %d (%s)\n", level, pks_level_name(level));
+	printf("default level: %d (%s)\n", h->st.default_level, pks_level_name(h->st.default_level));
+	printf("format: %s\n", format_name(h->st.format));
+	printf("deferred: %s\n", h->st.defer ? "yes" : "no");
+	printf("dyndbg: %.*s\n", (int)sizeof(h->st.dyndbg), h->st.dyndbg[0] ? h->st.dyndbg : "none");
+	for (const char *q = h->req.dd, *e; q < h->req.dd + dd; q = e + 1) {
+		e = memchr(q, '\n', (size_t)(h->req.dd + dd - q));
+		if (!e)
+			break;
+		printf("dyndbg since: %.*s\n", (int)(e - q), q);
+	}
+	for (int i = 0; i < h->st.nout && i < PKS_OUTPUTS_MAX; i++)
+		show_output(h, i);
+	printf("reopens: %u\n", h->req.reopen);
+	printf("dynamic debug sites: %u\n", atomic_load(&h->nsites));
+	show_sites(t);
+}
+
+static bool changes(const struct ask *a)
+{
+	return a->level >= 0 || a->dyndbg || a->reopen;
+}
+
+/* One process: the changes, the flush, or the listing. Return: whether it took them. */
+static bool one(pid_t pid, const struct ask *a, bool *shown)
+{
+	struct target t;
+	const char *why = attach(pid, &t);
+
+	if (why) {
+		say("", "pid %d: %s", (int)pid, why);
+		return false;
+	}
+	if (changes(a))
+		why = request(&t, a);
+	if (!why && a->flush)
+		why = flush(&t);
+	if (!why && !changes(a) && !a->flush) {
+		if (*shown)
+			putchar('\n');
+		show(&t);
+		*shown = true;
+	}
+	if (!why && kill(pid, 0) && errno == ESRCH)
+		why = "it exited";
+	detach(&t);
+	if (why)
+		say("", "pid %d: %s", (int)pid, why);
+	return !why;
+}
+
+/* The pids of the control files in the caller's directory; leftovers removed. */
+static int every(struct ask *a)
+{
+	char dir[PATH_MAX];
+	const char *why;
+	struct dirent *e;
+	DIR *d;
+
+	if (pks_ctl_dir(dir, sizeof(dir), false, false, &why)) {
+		if (errno != ENOENT)
+			say("", "--all: %s: %s; nothing is done", dir, why);
+		return errno == ENOENT ? 0 : -1;
+	}
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d)) && a->npids < PIDS_MAX) {
+		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
+		char path[PATH_MAX];
+		ino_t ino;
+
+		if (!pid)
+			continue;
+		if (pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino))
+			a->pids[a->npids++] = pid;
+		else if (errno == ESRCH || errno == ENOENT)
+			unlinkat(dirfd(d), e->d_name, 0);	/* a dead process's */
+	}
+	closedir(d);
+	return 0;
+}
+
+/**
+ * pks_control() - printk-shim --pid=PID[,PID...] | --all [--level=L]
+ * [--dyndbg=Q] [--reopen] [--flush]; with none of them, the listing
+ * Return: the exit status: 0 when every process took it, 1 when one did
+ * not (each named on stderr), 125 for a bad command line.
+ */
+int pks_control(int argc, char **argv)
+{
+	static struct ask a;
+	bool ok = true, shown = false;
+
+	parse(argc, argv, &a);
+	if (a.dmesg) {
+		for (int i = 0; i < a.npids; i++) {
+			const char *why = pks_dmesg(a.pids[i], a.format ? a.format : PKS_LINE_DMESG);
+
+			if (why)
+				say("", "pid %d: %s", (int)a.pids[i], why);
+			ok &= !why;
+		}
+		return fflush(stdout) || !ok ? 1 : 0;
+	}
+	if (a.all && every(&a))
+		return 1;
+	if (a.all && !a.npids)
+		say("", "--all: no process of yours runs the printk-shim module with runtime control");
+	for (int i = 0; i < a.npids; i++)
+		ok &= one(a.pids[i], &a, &shown);
+	if (fflush(stdout) || ferror(stdout)) {
+		say("", "writing the listing: %s", strerror(errno));
+		return 1;
+	}
+	return ok ? 0 : 1;
+}

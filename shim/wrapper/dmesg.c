@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printk-shim --dmesg --pid=PID: a process's record buffer (printk-shim(7)
+ * RECORD BUFFER) printed in one of the line formats, while the process
+ * runs or after it died. A running process's buffer is found through
+ * /proc/PID/maps, a dead one's in the caller's control directory (root
+ * looks in every user's as well). The buffer is read as it lies: a record
+ * not stamped is skipped, one overwritten while it was copied is dropped.
+ */
+#include "wrapper/dmesg.h"
+#include "core/render.h"
+#include "ctl/dir.h"
+#include "ctl/recbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The newest of the buffers named @pattern, into @path. */
+static bool newest(const char *pattern, char *path, size_t size)
+{
+	struct timespec best = { 0, 0 };
+	struct stat st;
+	glob_t g;
+	bool found = false;
+
+	if (glob(pattern, 0, NULL, &g))
+		return false;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (lstat(g.gl_pathv[i], &st) || !S_ISREG(st.st_mode) ||
+		    (found && st.st_mtim.tv_sec < best.tv_sec))
+			continue;
+		best = st.st_mtim;
+		found = snprintf(path, size, "%s", g.gl_pathv[i]) < (int)size;
+	}
+	globfree(&g);
+	return found;
+}
+
+/* Where @pid's buffer is: its mapping, else the caller's directory, else (root) any user's. */
+static bool find(pid_t pid, char *path, size_t size)
+{
+	char dir[PATH_MAX], pattern[128];
+	const char *why;
+	struct stat st;
+	ino_t ino;
+
+	if (pks_ctl_maps(pid, PKS_REC_SUFFIX, path, size, &ino))
+		return true;
+	if (errno == EACCES || errno == EPERM) {
+		if (pks_ctl_own(pid, PKS_REC_SUFFIX, path, size))
+			return true;	/* a set-ID process's, the caller its effective user */
+		errno = EACCES;
+		return false;
+	}
+	if (!pks_ctl_dir(dir, sizeof(dir), false, false, &why) &&
+	    snprintf(path, size, "%s/%d%s", dir, (int)pid, PKS_REC_SUFFIX) < (int)size &&
+	    !lstat(path, &st)) {
+		return true;
+	}
+	errno = ENOENT;
+	if (geteuid() != 0)
+		return false;
+	snprintf(pattern, sizeof(pattern), "/run/user/*/printk-shim/%d%s", (int)pid, PKS_REC_SUFFIX);
+	if (newest(pattern, path, size))
+		return true;
+	snprintf(pattern, sizeof(pattern), "/tmp/printk-shim-*/%d%s", (int)pid, PKS_REC_SUFFIX);
+	return newest(pattern, path, size);
+}
+
+struct view {
+	const struct pks_rec_head *h;
+	const char *ring;
+	uint64_t mask;
+};
+
+static void get(const struct view *v, uint64_t pos, void *dst, size_t n)
+{
+	size_t at = (size_t)(pos & v->mask), first = v->mask + 1 - at < n ? v->mask + 1 - at : n;
+
+	memcpy(dst, v->ring + at, first);
+	memcpy((char *)dst + first, v->ring, n - first);
+}
+
+/* One record as the outputs write a line of format @f. */
+static void print(const struct view *v, const struct pks_rec *r, const char *text,
+		  enum pks_linefmt f, char *buf)
+{
+	struct pks_render rd = {
+		.format = f, .level = r->level, .t_ns = r->t_ns, .seq = r->seq, .tid = r->tid,
+		.t_real_ns = r->t_real_ns, .pid = v->h->pid, .ident = v->h->program,
+	};
+	size_t n;
+
+	if (f == PKS_LINE_KMSG) {
+		n = pks_render_kmsg(buf, &rd, text, r->len);
+	} else if (f == PKS_LINE_JSON) {
+		n = pks_render_json(buf, &rd, text, r->len);
+	} else {
+		n = pks_render_prefix(buf, &rd);
+		memcpy(buf + n, text, r->len);
+		n += r->len;
+		n += pks_render_suffix(buf + n, &rd);
+	}
+	fwrite(buf, 1, n, stdout);
+}
+
+/*
+ * Every whole record from the oldest the ring still holds. A stamp that
+ * is not its position's is a record not written whole, or the middle of
+ * one: the walk steps on 8 bytes at a time to the next stamped one.
+ */
+static void walk(const struct view *v, enum pks_linefmt f, char *text, char *buf)
+{
+	uint64_t size = v->mask + 1, end = atomic_load(&v->h->head);
+	uint64_t p = end > size ? end - size : 0;
+	struct pks_rec r;
+
+	while (p + sizeof(r) <= end) {
+		uint64_t stamp = atomic_load_explicit((_Atomic uint64_t *)(void *)(v->ring + (p & v->mask)),
+						      memory_order_acquire);
+
+		if (stamp != (p ^ PKS_REC_STAMP)) {
+			p += 8;
+			continue;
+		}
+		get(v, p, &r, sizeof(r));
+		if (r.len > size / 4 || p + pks_rec_span(r.len) > end)
+			break;
+		get(v, p + sizeof(r), text, r.len);
+		if (atomic_load(&v->h->head) - p > size) {	/* overwritten while copied */
+			end = atomic_load(&v->h->head);
+			p = end - size;
+			continue;
+		}
+		print(v, &r, text, f, buf);
+		p += pks_rec_span(r.len);
+	}
+}
+
+/**
+ * pks_dmesg() - print @pid's record buffer in format @f
+ * Return: NULL, or why it cannot be read.
+ */
+const char *pks_dmesg(pid_t pid, enum pks_linefmt f)
+{
+	char path[PATH_MAX], *text, *buf;
+	struct stat st;
+	struct view v;
+	void *p;
+	int fd;
+
+	if (!find(pid, path, sizeof(path)))
+		return errno == EACCES || errno == EPERM ?
+		       "permission denied: only its user and root may read its record buffer" :
+		       "no record buffer (it did not run with PRINTK_SHIM_RECORD, or it was removed)";
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES ? "permission denied: only its user and root may read its record buffer"
+				       : strerror(errno);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < PKS_REC_HEAD) {
+		close(fd);
+		return "its record buffer is not one";
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return strerror(errno);
+	v.h = p;
+	v.ring = (const char *)p + PKS_REC_HEAD;
+	v.mask = v.h->size - 1;
+	if (v.h->magic != PKS_REC_MAGIC || v.h->version != PKS_REC_VERSION || v.h->pid != pid ||
+	    !v.h->size || (v.h->size & v.mask) || v.h->size + PKS_REC_HEAD != (uint64_t)st.st_size) {
+		munmap(p, (size_t)st.st_size);
+		return "its record buffer is of another version of the module";
+	}
+	text = malloc(v.h->size / 4 + 1);
+	buf = malloc(pks_render_room(f, v.h->size / 4) + pks_render_json_max(v.h->size / 4) + PKS_HEAD_MAX + PKS_TAIL_MAX);
+	if (text && buf)
+		walk(&v, f, text, buf);
+	free(text);
+	free(buf);
+	munmap(p, (size_t)st.st_size);
+	return text && buf ? NULL : strerror(ENOMEM);
+}

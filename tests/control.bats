@@ -1,0 +1,447 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Runtime control (printk-shim(7) RUNTIME CONTROL): printk-shim --pid and
+# --all against a running port, tests/fixtures/ctl-run, fed one command a
+# line through a FIFO, so that it prints only when a test says. Each test
+# has a runtime directory of its own, so --all sees only its processes.
+
+load helper
+
+setup() {
+	export XDG_RUNTIME_DIR=$BATS_TEST_TMPDIR/run
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	CTL=$XDG_RUNTIME_DIR/printk-shim
+	IN=$BATS_TEST_TMPDIR/in
+	PO=$BATS_TEST_TMPDIR/pout
+	PE=$BATS_TEST_TMPDIR/perr
+	LOG=$BATS_TEST_TMPDIR/port.log
+	SRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/ctl-run\.c' "$FIX/ctl-run" | head -n 1)
+	BUILT=$(grep -n 'pr_debug("built' "$abs_top_srcdir/tests/fixtures/ctl-run.c" | cut -d: -f1)
+	PLAIN=$(grep -n 'printk("\\0017plain' "$abs_top_srcdir/tests/fixtures/ctl-run.c" | cut -d: -f1)
+	mkfifo "$IN"
+	N=0
+	BG=
+}
+
+teardown() {
+	[ -z "$BG" ] || { exec 7>&-; wait "$BG" || true; }
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
+
+# public: copies of the wrapper, the module, the fixture and its library in
+# $PUB, a directory anyone may enter, for the tests run as another user
+# (the build tree may be closed to them).
+public() {
+	PUB=$(mktemp -d /tmp/printk-shim-ctl.XXXXXX)
+	chmod 755 "$PUB"
+	cp "$WRAPPER" "$MODULE" "$FIX/ctl-run" "$abs_top_builddir/examples/.libs/libkcompat.so" "$PUB/"
+	PWRAPPER=$PUB/printk-shim
+	PMODULE=$PUB/libprintk-shim.so
+	PFIX=$PUB/ctl-run
+	NRUN=$PUB/run	# nobody's runtime directory
+	mkdir -m 700 "$NRUN"
+	chown nobody:nogroup "$NRUN"
+}
+
+# start [VAR=VALUE...]: ctl-run with the module and those variables; $PID.
+start() {
+	env "$@" LD_PRELOAD="$MODULE" "$FIX/ctl-run" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	PID=$BG
+	tell pid
+	wait_line "$PO" "$PID"
+}
+
+# tell CMD...: one command a line to the port.
+tell() {
+	printf '%s\n' "$@" >&7
+}
+
+# wait_line FILE LINE: until FILE has LINE (the port answers in well under a second).
+wait_line() {
+	for _ in $(seq 1 1000); do
+		grep -qxF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	echo "no line '$2' in $1" >&2
+	return 1
+}
+
+# done_: every command told so far has been carried out.
+done_() {
+	N=$((N + 1))
+	tell "sync s$N"
+	wait_line "$PO" "s$N"
+}
+
+# ctl ARG...: the wrapper against the port, status and output as capture's.
+ctl() {
+	capture "$WRAPPER" "$@"
+}
+
+quit() {
+	tell quit
+	exec 7>&-
+	wait "$BG"
+	BG=
+}
+
+@test "control: the level is raised and lowered while the port runs" {
+	start PRINTK_SHIM_LEVEL=info
+	tell "info a" "plain hidden"
+	done_
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "plain b"
+	done_
+	ctl --pid="$PID" --level=warn
+	[ "$status" -eq 0 ]
+	tell "info hidden" "plain hidden"
+	done_
+	ctl --pid="$PID" --level=6
+	tell "info c" "plain hidden"
+	quit
+	file_is "$PE" $'info a\nplain b\ninfo c\n'
+}
+
+@test "control: dyndbg queries reach sites built with the headers and unmodified ones" {
+	start
+	tell "built off" "plain on"
+	done_
+	ctl --pid="$PID" --dyndbg='func built +p'
+	[ "$status" -eq 0 ]
+	tell "built on"
+	done_
+	ctl --pid="$PID" --dyndbg='func plain -p'
+	tell "plain off" "built on2"
+	done_
+	ctl --pid="$PID" --dyndbg='+mf; func built -p'
+	tell "built off2" "plain off2"
+	done_
+	ctl --pid="$PID" --dyndbg='func plain +p'
+	tell "plain on2"
+	quit
+	file_is "$PE" $'plain on\nbuilt on\nbuilt on2\nctl-run:plain: plain on2\n'
+}
+
+@test "control: a query is kept for an object loaded after it" {
+	start
+	ctl --pid="$PID" --dyndbg='func ddlate_hello +pf'
+	[ "$status" -eq 0 ]
+	tell "info before"
+	tell "dlopen $FIX/.libs/libddlate.so"
+	quit
+	file_is "$PE" $'info before\nddlate_hello: hello 1\n'
+}
+
+@test "control: a query after an object was dlclose'd leaves it alone" {
+	start
+	tell "dlopen $FIX/.libs/libddlate.so" dlclose
+	done_
+	ctl --pid="$PID" --dyndbg='+p'
+	[ "$status" -eq 0 ]
+	tell "built after"
+	quit
+	file_is "$PE" $'built after\n'
+}
+
+@test "control: --all changes every process of the caller's" {
+	start PRINTK_SHIM_LEVEL=info
+	first=$PID first_bg=$BG
+	exec 8>&7
+	rm -f "$IN"
+	mkfifo "$IN"
+	PE=$BATS_TEST_TMPDIR/perr2 PO=$BATS_TEST_TMPDIR/pout2
+	start PRINTK_SHIM_LEVEL=info
+	ctl --all --level=debug
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	ctl --all
+	[ "$(grep -c '^level: 7 (debug)$' "$OUT")" -eq 2 ]
+	grep -qx "pid: $first" "$OUT"
+	grep -qx "pid: $PID" "$OUT"
+	tell "plain second"
+	printf 'plain first\nquit\n' >&8
+	exec 8>&-
+	wait "$first_bg"
+	quit
+	file_is "$BATS_TEST_TMPDIR/perr" $'plain first\n'
+	file_is "$PE" $'plain second\n'
+}
+
+@test "control: a process that never printed is listed, and a change shows before its next call" {
+	start PRINTK_SHIM_LEVEL=info PRINTK_SHIM_OUTPUT=stderr,file:"$LOG"
+	done_
+	ctl --pid="$PID" --level=debug --dyndbg='func built +pl'
+	[ "$status" -eq 0 ]
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	out_is "pid: $PID
+program: ctl-run
+level: 7 (debug)
+default level: 4 (warn)
+format: plain
+deferred: no
+dyndbg: none
+dyndbg since: func built +pl
+output 1: stderr, 0 lines lost
+output 2: file:$LOG, 0 lines lost
+reopens: 0
+dynamic debug sites: 1
+# filename:lineno [module]function flags format
+$SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
+"
+	[ ! -s "$PE" ]
+}
+
+@test "control: the listing names unmodified sites once called, with their flags now" {
+	start PRINTK_SHIM_DYNDBG='func plain +p'
+	tell "plain x"
+	done_
+	ctl --pid="$PID" --dyndbg='func plain +t'
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' \[ctl-run\]' "$OUT")" -eq 2 ]
+	grep -qxF "$SRC:$BUILT [ctl-run]built =_ \"built %s\\n\"" "$OUT"
+	# the file of an unmodified site is DWARF's name for it, which a VPATH build may spell otherwise
+	grep -qx "[^ ]*ctl-run\.c:$PLAIN \[ctl-run\]plain =pt \"plain %s\\\\n\"" "$OUT"
+	grep -qx 'dyndbg: func plain +p' "$OUT"
+}
+
+@test "control: --reopen after a rename writes to the new file; nothing is lost" {
+	start PRINTK_SHIM_OUTPUT=file:"$LOG"
+	tell "info a" "info b"
+	done_
+	mv "$LOG" "$LOG.1"
+	tell "info c"
+	done_
+	ctl --pid="$PID" --reopen
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "info d"
+	quit
+	file_is "$LOG.1" $'info a\ninfo b\ninfo c\n'
+	file_is "$LOG" $'info d\n'
+}
+
+@test "control: --flush writes what the deferred ring holds before it returns" {
+	start PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 PRINTK_SHIM_OUTPUT=file:"$LOG"
+	tell "info first"
+	wait_line "$LOG" "info first"
+	tell "info a" "info b"
+	done_
+	file_is "$LOG" $'info first\n'	# the printer naps for 10 s
+	ctl --pid="$PID" --flush
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	file_is "$LOG" $'info first\ninfo a\ninfo b\n'
+	quit
+}
+
+@test "control: --flush in a process that does not defer has nothing to do" {
+	start
+	ctl --pid="$PID" --flush
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	[ ! -s "$OUT" ]
+}
+
+@test "control: another user is refused; root is not" {
+	public
+	start PRINTK_SHIM_LEVEL=info
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID" --level=debug
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: permission denied: only its user and root may control it
+"
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID"
+	[ "$status" -eq 1 ]
+	[ ! -s "$OUT" ]
+	tell "plain hidden"
+	done_
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	tell "plain shown"
+	quit
+	file_is "$PE" $'plain shown\n'
+}
+
+@test "control: a process of another user is that user's and root's to control" {
+	public
+	local dir=$NRUN/printk-shim
+	env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env LD_PRELOAD="$PMODULE" LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell pid
+	wait_line "$PO" "$BG"
+	[ -f "$dir/$BG.ctl" ]
+	[ "$(stat -c '%U %a' "$dir" "$dir/$BG.ctl")" = $'nobody 700\nnobody 600' ]
+	ctl --pid="$BG" --dyndbg='func built +p'
+	[ "$status" -eq 0 ]
+	tell "built by root's leave"
+	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG"
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
+"
+	capture env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --all --level=err
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "info hidden"
+	quit
+	file_is "$PE" $'built by root\'s leave\n'
+	[ ! -e "$dir/$BG.ctl" ]
+}
+
+@test "control: a process that is not dumpable, as a set-ID one is, answers its effective user" {
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	public
+	env XDG_RUNTIME_DIR="$NRUN" $as_nobody env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$PMODULE" \
+		LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell undumpable pid
+	wait_line "$PO" "$BG"
+	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody cat "/proc/$BG/maps"
+	[ "$status" -ne 0 ]	# the way through the maps is closed to it
+	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody "$PWRAPPER" --pid="$BG" --level=debug
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "plain by-nobody"
+	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG" --level=err
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
+"
+	ctl --pid="$BG" --level=warn
+	[ "$status" -eq 0 ]
+	tell "info by-root-hidden"
+	quit
+	file_is "$PE" $'plain by-nobody\n'
+}
+
+@test "control: a fork child has its own file; an exec starts afresh under the same pid" {
+	start PRINTK_SHIM_LEVEL=info
+	ctl --pid="$PID" --level=debug
+	tell fork
+	for _ in $(seq 1 1000); do [ "$(wc -l <"$PO")" -lt 2 ] || break; sleep 0.01; done
+	CHILD=$(sed -n 2p "$PO")
+	[ "$CHILD" != "$PID" ]
+	[ -f "$CTL/$CHILD.ctl" ]
+	[ -f "$CTL/$PID.ctl" ]
+	ctl --pid="$CHILD" --level=err
+	[ "$status" -eq 0 ]
+	tell "plain child-hidden" "info child-hidden"
+	done_
+	ctl --pid="$CHILD"
+	grep -qx 'level: 3 (err)' "$OUT"
+	tell quit	# the child; the parent goes on
+	for _ in $(seq 1 500); do [ -e "$CTL/$CHILD.ctl" ] || break; sleep 0.01; done
+	[ ! -e "$CTL/$CHILD.ctl" ]
+	tell "plain parent"
+	done_
+	ctl --pid="$PID"
+	grep -qx 'level: 7 (debug)' "$OUT"
+	tell exec
+	tell "plain after-exec-hidden" "info after-exec"
+	done_
+	ctl --pid="$PID"
+	grep -qx 'level: 6 (info)' "$OUT"
+	[ "$(ls -A "$CTL")" = "$PID.ctl" ]
+	quit
+	file_is "$PE" $'plain parent\ninfo after-exec\n'
+	[ -z "$(ls -A "$CTL")" ]
+}
+
+@test "control: PRINTK_SHIM_CONTROL=0 makes no file, and the command says so" {
+	start PRINTK_SHIM_CONTROL=0
+	[ ! -e "$CTL" ] || [ -z "$(ls -A "$CTL")" ]
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)
+"
+	ctl --all
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: --all: no process of yours runs the printk-shim module with runtime control\n'
+}
+
+@test "control: a killed process's file is removed by the next process, and by --all" {
+	start
+	kill -KILL "$PID"
+	wait "$PID" || true
+	exec 7>&-
+	BG=
+	[ -f "$CTL/$PID.ctl" ]
+	ctl --all --reopen
+	[ "$status" -eq 0 ]
+	[ ! -e "$CTL/$PID.ctl" ]
+	start
+	old=$PID
+	kill -KILL "$PID"
+	wait "$PID" || true
+	exec 7>&-
+	rm -f "$IN"
+	mkfifo "$IN"
+	[ -f "$CTL/$old.ctl" ]
+	start
+	[ ! -e "$CTL/$old.ctl" ]
+	[ -f "$CTL/$PID.ctl" ]
+}
+
+@test "control: --pid takes a list; each process that did not take the change is named" {
+	start PRINTK_SHIM_LEVEL=info
+	ctl --pid="$PID,999999999" --level=debug
+	[ "$status" -eq 1 ]
+	err_is $'printk-shim: pid 999999999: no such process\n'
+	tell "plain taken"
+	quit
+	file_is "$PE" $'plain taken\n'
+}
+
+@test "control: bad options and values are refused, and nothing is changed" {
+	start PRINTK_SHIM_LEVEL=info
+	ctl --pid="$PID" --level=loud
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: --level=loud: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; nothing is changed
+"
+	ctl --pid="$PID" --level=debug --dyndbg='fnuc x +p'
+	[ "$status" -eq 125 ]
+	grep -q '^printk-shim: --dyndbg: "fnuc x +p": .*; nothing is changed$' "$ERR"
+	ctl --pid=12x
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --pid=12x: expected PID[,PID...] (at most 1024); nothing is done\n'
+	ctl --pid="$PID" --output=syslog
+	[ "$status" -eq 125 ]
+	ctl --pid="$PID" ls
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --pid, --all: expected no command, got \'ls\'; nothing is run\n'
+	tell "plain hidden"
+	quit
+	[ ! -s "$PE" ]
+}
+
+@test "control: logrotate with a postrotate of printk-shim --all --reopen loses nothing" {
+	command -v logrotate >/dev/null || skip "logrotate is not installed (tests/setup.sh installs it)"
+	start PRINTK_SHIM_OUTPUT=file:"$LOG"
+	cat >"$BATS_TEST_TMPDIR/rotate.conf" <<-CONF
+	$LOG {
+		rotate 2
+		nocompress
+		postrotate
+			XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR' '$WRAPPER' --all --reopen
+		endscript
+	}
+	CONF
+	for i in 1 2 3; do tell "info before $i"; done
+	done_
+	logrotate -f -s "$BATS_TEST_TMPDIR/rotate.state" "$BATS_TEST_TMPDIR/rotate.conf"
+	for i in 1 2 3; do tell "info after $i"; done
+	done_
+	logrotate -f -s "$BATS_TEST_TMPDIR/rotate.state" "$BATS_TEST_TMPDIR/rotate.conf"
+	tell "info last"
+	quit
+	file_is "$LOG.2" $'info before 1\ninfo before 2\ninfo before 3\n'
+	file_is "$LOG.1" $'info after 1\ninfo after 2\ninfo after 3\n'
+	file_is "$LOG" $'info last\n'
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The record buffer (printk-shim(7) RECORD BUFFER): PRINTK_SHIM_RECORD and
+# printk-shim --dmesg --pid, against tests/fixtures/ctl-run driven through
+# a FIFO (as in control.bats), while it runs and after it died.
+
+load helper
+
+setup() {
+	export XDG_RUNTIME_DIR=$BATS_TEST_TMPDIR/run
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	CTL=$XDG_RUNTIME_DIR/printk-shim
+	IN=$BATS_TEST_TMPDIR/in
+	PO=$BATS_TEST_TMPDIR/pout
+	PE=$BATS_TEST_TMPDIR/perr
+	LOG=$BATS_TEST_TMPDIR/port.log
+	SRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/ctl-run\.c' "$FIX/ctl-run" | head -n 1)
+	mkfifo "$IN"
+	N=0
+	BG=
+}
+
+teardown() {
+	[ -z "$BG" ] || { exec 7>&-; wait "$BG" || true; }
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
+}
+
+# public: copies of the wrapper, the module, the fixture and its library in
+# $PUB, a directory anyone may enter, for the tests run as another user
+# (the build tree may be closed to them).
+public() {
+	PUB=$(mktemp -d /tmp/printk-shim-ctl.XXXXXX)
+	chmod 755 "$PUB"
+	cp "$WRAPPER" "$MODULE" "$FIX/ctl-run" "$abs_top_builddir/examples/.libs/libkcompat.so" "$PUB/"
+	PWRAPPER=$PUB/printk-shim
+	PMODULE=$PUB/libprintk-shim.so
+	PFIX=$PUB/ctl-run
+}
+
+# start [VAR=VALUE...]: ctl-run with the module and those variables; $PID.
+start() {
+	env "$@" LD_PRELOAD="$MODULE" "$FIX/ctl-run" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	PID=$BG
+	tell pid
+	wait_line "$PO" "$PID"
+}
+
+# tell CMD...: one command a line to the port.
+tell() {
+	printf '%s\n' "$@" >&7
+}
+
+# wait_line FILE LINE: until FILE has LINE (the port answers in well under a second).
+wait_line() {
+	for _ in $(seq 1 1000); do
+		grep -qxF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	echo "no line '$2' in $1" >&2
+	return 1
+}
+
+# done_: every command told so far has been carried out.
+done_() {
+	N=$((N + 1))
+	tell "sync s$N"
+	wait_line "$PO" "s$N"
+}
+
+# ctl ARG...: the wrapper against the port, status and output as capture's.
+ctl() {
+	capture "$WRAPPER" "$@"
+}
+
+quit() {
+	tell quit
+	exec 7>&-
+	wait "$BG"
+	BG=
+}
+
+# dmesg ARG...: printk-shim --dmesg --pid=$PID ARG..., as capture's.
+dmesg_() {
+	capture "$WRAPPER" --dmesg --pid="$PID" "$@"
+}
+
+@test "record: off by default; no buffer is made" {
+	start
+	tell "info a"
+	done_
+	[ ! -e "$CTL/$PID.rec" ]
+	dmesg_
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: no record buffer (it did not run with PRINTK_SHIM_RECORD, or it was removed)
+"
+}
+
+@test "record: read while the port runs, with the lines the level filter hides" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_LEVEL=info
+	tell "info a" "plain hidden-by-level" "info c"
+	done_
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	out_is $'info a\nplain hidden-by-level\ninfo c\n'
+	dmesg_ --format=prefix
+	out_is $'<6>info a\n<7>plain hidden-by-level\n<6>info c\n'
+	quit
+	file_is "$PE" $'info a\ninfo c\n'
+}
+
+@test "record: the lines dynamic debug hides are in it too" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_DYNDBG='func plain -p'
+	tell "plain off" "info on"
+	done_
+	dmesg_ --format=plain
+	out_is $'plain off\ninfo on\n'
+	quit
+	file_is "$PE" $'info on\n'
+}
+
+@test "record: readable after SIGKILL, in the kmsg and json formats too" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_LEVEL=warn
+	tell "info one" "info two"
+	done_
+	kill -KILL "$PID"
+	wait "$PID" || true
+	exec 7>&-
+	BG=
+	[ -f "$CTL/$PID.rec" ]
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info one\ninfo two\n'
+	dmesg_ --format=kmsg
+	sed 's/^\([0-9]*\),\([0-9]*\),[0-9]*,-;/\1,\2,T,-;/' "$OUT" >"$BATS_TEST_TMPDIR/kmsg"
+	file_is "$BATS_TEST_TMPDIR/kmsg" $'6,0,T,-;info one\n6,1,T,-;info two\n'
+	dmesg_ --format=json
+	[ "$(jq -r '"\(.level) \(.pid) \(.ident) \(.msg)"' "$OUT")" = "6 $PID ctl-run info one
+6 $PID ctl-run info two" ]
+	dmesg_
+	grep -c '^<6>\[ *[0-9]*\.[0-9]\{6\}\] info \(one\|two\)$' "$OUT" | grep -qx 2
+}
+
+@test "record: readable after a crash (SIGSEGV)" {
+	start PRINTK_SHIM_RECORD=64K
+	tell "info before" segv
+	wait "$BG" || true
+	exec 7>&-
+	BG=
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info before\n'
+}
+
+@test "record: in deferred mode each line is recorded once, as it is made" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_DEFER=1 PRINTK_SHIM_LEVEL=info
+	tell "info a" "plain hidden" "info b"
+	quit
+	dmesg_ --format=plain
+	out_is $'info a\nplain hidden\ninfo b\n'
+	file_is "$PE" $'info a\ninfo b\n'
+}
+
+@test "record: the buffer keeps the last SIZE bytes, whole lines only, after exit" {
+	start PRINTK_SHIM_RECORD=4K PRINTK_SHIM_OUTPUT=file:/dev/null
+	for i in $(seq 1 200); do tell "info line $i"; done
+	quit
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	grep -qx 'info line 200' "$OUT"
+	run ! grep -qx 'info line 1' "$OUT"
+	# every line whole and in order, up to the last
+	first=$(sed -n '1s/^info line //p' "$OUT")
+	[ "$(cat "$OUT")" = "$(seq "$first" 200 | sed 's/^/info line /')" ]
+}
+
+@test "record: a fork child records into a buffer of its own" {
+	start PRINTK_SHIM_RECORD=64K
+	tell "info parent-before" fork
+	for _ in $(seq 1 1000); do [ "$(wc -l <"$PO")" -lt 2 ] || break; sleep 0.01; done
+	CHILD=$(sed -n 2p "$PO")
+	tell "info child" quit
+	for _ in $(seq 1 500); do [ -e "$CTL/$CHILD.ctl" ] || break; sleep 0.01; done
+	tell "info parent-after"
+	done_
+	dmesg_ --format=plain
+	out_is $'info parent-before\ninfo parent-after\n'
+	capture "$WRAPPER" --dmesg --pid="$CHILD" --format=plain
+	out_is $'info child\n'
+}
+
+@test "record: another user cannot read a running process's buffer" {
+	public
+	start PRINTK_SHIM_RECORD=64K
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --dmesg --pid="$PID"
+	[ "$status" -eq 1 ]
+	[ ! -s "$OUT" ]
+	err_is "printk-shim: pid $PID: permission denied: only its user and root may read its record buffer
+"
+	[ "$(stat -c %a "$CTL/$PID.rec")" = 600 ]
+}
+
+@test "record: dead processes' buffers are kept 16 at most, none older than 7 days" {
+	mkdir -m 700 "$CTL"
+	for _ in $(seq 1 18); do
+		echo quit | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run"
+	done
+	# each swept at its start: 16 dead kept, then it died too
+	[ "$(ls "$CTL" | grep -c '\.rec$')" -eq 17 ]
+	old=$(ls -t "$CTL" | grep '\.rec$' | sed -n 3p)
+	touch -d '8 days ago' "$CTL/$old"
+	start PRINTK_SHIM_RECORD=4K
+	[ "$(ls "$CTL" | grep -c '\.rec$')" -eq 17 ]	# 16 dead and its own
+	[ ! -e "$CTL/$old" ]
+	[ -f "$CTL/$PID.rec" ]
+}
+
+@test "record: a bad PRINTK_SHIM_RECORD is named, and nothing is recorded" {
+	start PRINTK_SHIM_RECORD=1K
+	tell "info a"
+	quit
+	file_is "$PE" 'printk-shim: warning: PRINTK_SHIM_RECORD="1K": expected 0, or 4K..256M (a number of bytes, K or M: KiB or MiB); using 0
+info a
+'
+	[ ! -e "$CTL/$PID.rec" ]
+}
