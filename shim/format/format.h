@@ -84,9 +84,13 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, size_t n,
 						     pks_fixed_fn *fixed, const char *fmt)
 {
-	/* Fibonacci hashing, scaled to @n by a multiplication: no division */
+	/*
+	 * Fibonacci hashing, scaled to @n by a multiplication: no division.
+	 * The top 32 bits times @n (a small table) fit 64 bits on every
+	 * target; no __int128, which 32-bit ones lack.
+	 */
 	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(((unsigned __int128)h * n) >> 64);
+	size_t i = (size_t)(((h >> 32) * (uint32_t)n) >> 32);
 	const struct pks_shape *s = &cache[i];
 
 	if ((s->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))) ||
