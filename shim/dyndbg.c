@@ -32,6 +32,8 @@
 
 PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...);
 PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
+PKS_EXPORT void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+				    struct pks_ddebug_class_map *stop);
 
 /* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
 static const char own[] = "\001" "7" "%s%pV";
@@ -117,7 +119,8 @@ static int decorated(const struct pks_config *c, unsigned int flags,
 
 static struct pks_dd_site site_of(const struct pks_ddebug *d)
 {
-	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno };
+	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno,
+				     false, 0, NULL };
 }
 
 /**
@@ -154,6 +157,45 @@ static char names[OBJECTS][64];		/* the registered objects' names */
 static const void *registered[OBJECTS];
 static int nregistered;
 
+/* The class maps of the objects that have some, by their first site. */
+static struct classes {
+	const void *sites;
+	const struct pks_ddebug_class_map *start, *stop;
+} classes[OBJECTS];
+static int nclasses;
+
+/**
+ * pks_dynamic_classes() - an object's class maps, [@start, @stop), before
+ * its sites from @sites on are registered (the same constructors call it)
+ */
+void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+			 struct pks_ddebug_class_map *stop)
+{
+	for (int i = 0; i < nclasses; i++)
+		if (classes[i].sites == sites)
+			return;
+	if (nclasses < OBJECTS)
+		classes[nclasses++] = (struct classes){ sites, start, stop };
+}
+
+/* @s's class, from its descriptor and the maps of the object from @start. */
+static void class_of(struct pks_dd_site *s, const struct pks_ddebug *d, const void *start)
+{
+	const struct classes *c = NULL;
+
+	for (int i = 0; i < nclasses && !c; i++)
+		if (classes[i].sites == start)
+			c = &classes[i];
+	/* Without maps, class_id 0 is a descriptor of headers before classes. */
+	if (!c || d->class_id == PKS_DD_CLASS_DFLT)
+		return;
+	s->classed = true;
+	s->class_id = d->class_id;
+	for (const struct pks_ddebug_class_map *m = c->start; m < c->stop; m++)
+		if ((int)d->class_id >= m->base && (int)d->class_id < m->base + m->length)
+			s->class_name = m->class_names[d->class_id - (unsigned)m->base];
+}
+
 /**
  * pks_dynamic_register() - an object's descriptors, [@start, @stop), from
  * each of its translation units' constructors: name the module where the
@@ -183,6 +225,7 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 		if (!c->dd.n)
 			continue;
 		s = site_of(d);
+		class_of(&s, d, start);
 		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
 	}
 	errno = saved;
@@ -216,7 +259,7 @@ static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, 
 		    bool want)
 {
 	object_name(p->module, sizeof(p->module), caller);
-	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0 };
+	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0, false, 0, NULL };
 	if (!want)
 		return true;
 	switch (pks_dwline(caller, p->file, sizeof(p->file), &s->lineno)) {

@@ -9,7 +9,8 @@ load helper
 	run sh -c "nm -D --defined-only '$MODULE' | awk '{ print \$3 }' | sort"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' _printk _printk_deferred execl execle execlp execv execve \
-		execveat execvp execvpe fexecve pks_dynamic_printk pks_dynamic_register printk printk_deferred \
+		execveat execvp execvpe fexecve pks_dynamic_classes pks_dynamic_printk pks_dynamic_register \
+		printk printk_deferred \
 		sigaction signal vprintk | sort)" ]
 }
 

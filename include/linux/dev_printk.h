@@ -100,6 +100,9 @@ struct device;
 				   ##__VA_ARGS__);			\
 	})
 
+/* The kernel's name, for _dynamic_func_call_cls(cls, fmt, __dynamic_dev_dbg, dev, fmt, ...). */
+#define __dynamic_dev_dbg	pks_dynamic_dev_dbg
+
 #define dynamic_dev_dbg(dev, fmt, ...)					\
 	_dynamic_func_call(fmt, pks_dynamic_dev_dbg, dev, fmt, ##__VA_ARGS__)
 
