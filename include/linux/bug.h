@@ -14,8 +14,8 @@
  * WARN_ON and WARN have the condition's truth as their value; the _ONCE
  * forms report once per call site (and still yield the condition); BUG
  * and BUG_ON report "kernel BUG at file:line!" at KERN_CRIT and end the
- * process with abort(), as a kernel BUG kills the task. BUILD_BUG_ON
- * refuses a true constant condition at compile time.
+ * process with abort(), as a kernel BUG kills the task. BUILD_BUG_ON is
+ * <linux/build_bug.h>'s.
  * Thread-safety: the _ONCE flags are atomic; reports of threads may interleave.
  */
 #ifndef _LINUX_BUG_H
@@ -28,14 +28,12 @@
 #include <sched.h>
 #endif
 #include <linux/pks_byteorder.h>
+#include <linux/build_bug.h>
 #include <linux/once_lite.h>
 #include <linux/printk.h>
 
 #define CUT_HERE	"------------[ cut here ]------------\n"
 
-/* The kernel's value: a compile error for a true constant, 0 otherwise. */
-#define BUILD_BUG_ON_ZERO(e)	((int)(sizeof(struct { int:(-!!(e)); })))
-#define BUILD_BUG_ON(condition)	((void)sizeof(char[1 - 2 * !!(condition)]))
 
 #ifdef __cplusplus
 extern "C" {

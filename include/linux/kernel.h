@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The part of the kernel's <linux/kernel.h> that printing code reaches
- * for: <linux/printk.h>, the string functions of <linux/sprintf.h> (with
+ * for: <linux/printk.h>, <linux/build_bug.h>, the string functions of <linux/sprintf.h> (with
  * its PKS_NO_KERNEL_SPRINTF opt-out), and ARRAY_SIZE, min, max, min_t,
- * max_t, clamp and DIV_ROUND_UP, each left alone if the port has its own.
+ * max_t, clamp, DIV_ROUND_UP, roundup and rounddown, each left alone if
+ * the port has its own.
  * min and max compare like the kernel's only where the kernel accepts the
  * types: they do not refuse mixed types; each argument is evaluated once.
  * Thread-safety: declarations and macros only.
@@ -11,6 +12,7 @@
 #ifndef _LINUX_KERNEL_H
 #define _LINUX_KERNEL_H
 
+#include <linux/build_bug.h>
 #include <linux/printk.h>
 #include <linux/sprintf.h>
 
@@ -29,6 +31,13 @@
 	__extension__ ({ type_x ux = (x); type_y uy = (y); ux op uy ? ux : uy; })
 #define PKS_PICK_U(tx, ty, x, y, op)					\
 	PKS_PICK(tx, ty, x, y, op, PKS_CAT(pks_x, __COUNTER__), PKS_CAT(pks_y, __COUNTER__))
+
+#ifndef roundup
+#define roundup(x, y)	((((x) + ((y) - 1)) / (y)) * (y))
+#endif
+#ifndef rounddown
+#define rounddown(x, y)	((x) - ((x) % (y)))
+#endif
 
 #ifndef min
 #define min(x, y)		PKS_PICK_U(__typeof__(x), __typeof__(y), x, y, <)

@@ -136,6 +136,8 @@ static void kernel_helpers(void)
 	is_int(clamp(9, 1, 5), 5, "clamp");
 	is_int(min(max(1, 2), max(3, 0)), 2, "min of max: no shadowing");
 	is_int(DIV_ROUND_UP(7, 2), 4, "DIV_ROUND_UP");
+	is_int(roundup(7, 4), 8, "roundup");
+	is_int(rounddown(7, 4), 4, "rounddown");
 	is_int(HZ, 1000, "HZ defaults to 1000");
 	is_int((long long)msecs_to_jiffies(1500), 1500, "msecs_to_jiffies");
 	is_int(jiffies_to_msecs(250), 250, "jiffies_to_msecs");
