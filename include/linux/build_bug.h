@@ -12,7 +12,11 @@
 
 #include <linux/pks_byteorder.h>
 
+#ifdef __cplusplus	/* no type may be defined in sizeof */
+#define BUILD_BUG_ON_ZERO(e)	((int)(sizeof(char[1 - 2 * !!(e)]) - 1))
+#else
 #define BUILD_BUG_ON_ZERO(e)	((int)(sizeof(struct { int:(-!!(e)); })))
+#endif
 #define BUILD_BUG_ON(condition)	((void)sizeof(char[1 - 2 * !!(condition)]))
 #define BUILD_BUG_ON_MSG(condition, msg)	BUILD_BUG_ON(condition)
 
