@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * libprintk-port's printk family: each thread's fragments made into whole
- * lines, written to stderr as the module writes them by default (plain).
- * The preloaded module defines the same symbols first, and takes over.
+ * lines, written to stderr as the module writes them by default (plain, or
+ * with a "<N>" prefix when stderr is the journal's stream). The preloaded
+ * module defines the same symbols first, and takes over.
  */
 #define PKS_NO_PRINTK_INDEX	/* the definitions below are of the functions themselves */
 #include "base/compiler.h"
+#include "base/journal.h"
 #include "config/vars.h"
 #include "core/cont.h"
 #include "core/level.h"
@@ -36,6 +38,7 @@ static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit *
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct pks_settings set;
+static bool journal;		/* stderr is the journal's: "<N>" before each line */
 
 PKS_EXPORT int printk(const char *fmt, ...);
 PKS_EXPORT int _printk(const char *fmt, ...);
@@ -43,29 +46,38 @@ PKS_EXPORT int printk_deferred(const char *fmt, ...);
 PKS_EXPORT int _printk_deferred(const char *fmt, ...);
 PKS_EXPORT int vprintk(const char *fmt, va_list ap);
 
-/* One writev(2): the text and its newline together; short writes are finished. */
+/* Drops the first @w bytes of @v[0..@n); returns the first vector left. */
+static struct iovec *skip(struct iovec *v, int *n, size_t w)
+{
+	while (*n && w >= v->iov_len) {
+		w -= v->iov_len;
+		v++, (*n)--;
+	}
+	if (*n) {
+		v->iov_base = (char *)v->iov_base + w;
+		v->iov_len -= w;
+	}
+	return v;
+}
+
+/* One writev(2): the prefix, the text and its newline together; short writes are finished. */
 static void put(struct pks_line *l, void *arg)
 {
-	const char *p = l->sb.buffer;
-	size_t n = seq_buf_used(&l->sb);
-	struct iovec v[2] = { { (void *)p, n }, { (void *)"\n", 1 } };
+	char pre[3] = { '<', (char)('0' + l->level), '>' };
+	struct iovec all[3] = {
+		{ pre, journal ? sizeof(pre) : 0 },
+		{ l->sb.buffer, seq_buf_used(&l->sb) },
+		{ (void *)"\n", 1 },
+	}, *v = all;
+	int n = 3;
 	ssize_t w;
 
 	(void)arg;
-	while ((w = writev(2, v, 2)) < (ssize_t)(n + 1)) {
+	while (n && (w = writev(2, v, n)) != 0) {
 		if (w < 0 && errno != EINTR)
 			return;
-		if (w < 0)
-			continue;
-		if ((size_t)w >= n) {
-			v[0].iov_len = 0;
-			v[1].iov_base = (char *)"\n" + (w - (ssize_t)n);
-			v[1].iov_len = n + 1 - (size_t)w;
-		} else {
-			v[0].iov_base = (char *)v[0].iov_base + w;
-			v[0].iov_len -= (size_t)w;
-		}
-		n = v[0].iov_len + v[1].iov_len - 1;
+		if (w > 0)
+			v = skip(v, &n, (size_t)w);
 	}
 }
 
@@ -88,6 +100,7 @@ static void leave(void *arg)
 static void setup(void)
 {
 	pks_settings_default(&set);
+	journal = pks_fd_is_journal(2);
 	pthread_key_create(&key, leave);
 }
 

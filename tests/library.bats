@@ -31,6 +31,16 @@ norm() {
 	err_is $'err continued\nno level\n'
 }
 
+@test "library: \"<N>\" before each line when stderr is the JOURNAL_STREAM, as the module by default" {
+	local f=$BATS_TEST_TMPDIR/journal js
+	: >"$f"
+	js=$(stat -c '%d:%i' "$f")
+	JOURNAL_STREAM=$js "$PL" lines 2>>"$f"
+	file_is "$f" $'<6>thread line\n<3>err continued\n<7>debug\n<4>no level\n<6>open at exit\n'
+	JOURNAL_STREAM=1:2 capture "$PL" lines
+	err_is $'thread line\nerr continued\ndebug\nno level\nopen at exit\n'
+}
+
 @test "library: printk and scnprintf format %p extensions with the same engine" {
 	capture "$PL" format
 	err_is $'10.0.0.1 8\n[10.0.0.1]\n'
