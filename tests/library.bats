@@ -171,3 +171,26 @@ PRINTK_PORT_0 vprintk
 PRINTK_PORT_0 vscnprintf'
 	[ "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" = libprintk-port.so.0 ]
 }
+
+@test "library: HZ defined by the port before the headers sets jiffies' rate and the ratelimit interval" {
+	local inc=$abs_top_srcdir/include
+	printf '%s\n' '#include <linux/jiffies.h>' '#include <linux/ratelimit.h>' '#include <stdio.h>' \
+		'int main(void) { unsigned long a = jiffies; struct timespec ts = { 0, 20000000 };' \
+		'  nanosleep(&ts, NULL);' \
+		'  printf("%d %lu %u %d %d\n", HZ, msecs_to_jiffies(1000), jiffies_to_msecs(25),' \
+		'         DEFAULT_RATELIMIT_INTERVAL, time_after(jiffies, a + 1));' \
+		'  return 0; }' >"$BATS_TEST_TMPDIR/hz.c"
+	$CC -std=gnu11 -Wall -Werror -DHZ=250 -I"$inc" "$BATS_TEST_TMPDIR/hz.c" -o "$BATS_TEST_TMPDIR/hz"
+	run "$BATS_TEST_TMPDIR/hz"
+	[ "$output" = "250 250 100 1250 1" ]
+}
+
+@test "library: BUILD_BUG_ON of a true constant stops the build; of a false one it compiles" {
+	local inc=$abs_top_srcdir/include
+	printf '#include <linux/kernel.h>\nint f(void);\nint f(void) { BUILD_BUG_ON(sizeof(int) > %s); return 0; }\n' 64 \
+		>"$BATS_TEST_TMPDIR/ok.c"
+	$CC -Wall -Werror -I"$inc" -c "$BATS_TEST_TMPDIR/ok.c" -o /dev/null
+	sed 's/> 64/< 64/' "$BATS_TEST_TMPDIR/ok.c" >"$BATS_TEST_TMPDIR/bad.c"
+	run $CC -Wall -Werror -I"$inc" -c "$BATS_TEST_TMPDIR/bad.c" -o /dev/null
+	[ "$status" -ne 0 ]
+}
