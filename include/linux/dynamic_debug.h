@@ -187,13 +187,17 @@ static void pks_dynamic_debug_here(void)
 		pks_dynamic_printk(descriptor, fmt, ##__VA_ARGS__) :	\
 		(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__)))
 
-/* The kernel's _dynamic_func_call_cls(): @func gets the descriptor first. */
-#define _dynamic_func_call_cls(cls, fmt, func, ...)			\
+/* The kernel's __dynamic_func_call_cls(): @func gets descriptor @id first. */
+#define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
 	do {								\
-		DEFINE_DYNAMIC_DEBUG_METADATA_CLS(pks_ddebug, cls, fmt); \
-		if (DYNAMIC_DEBUG_BRANCH(pks_ddebug))			\
-			func(&pks_ddebug, ##__VA_ARGS__);		\
+		DEFINE_DYNAMIC_DEBUG_METADATA_CLS(id, cls, fmt);	\
+		if (DYNAMIC_DEBUG_BRANCH(id))				\
+			func(&id, ##__VA_ARGS__);			\
 	} while (0)
+#define __dynamic_func_call(id, fmt, func, ...)				\
+	__dynamic_func_call_cls(id, _DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
+#define _dynamic_func_call_cls(cls, fmt, func, ...)			\
+	__dynamic_func_call_cls(pks_ddebug, cls, fmt, func, ##__VA_ARGS__)
 #define _dynamic_func_call(fmt, func, ...)				\
 	_dynamic_func_call_cls(_DPRINTK_CLASS_DFLT, fmt, func, ##__VA_ARGS__)
 
