@@ -166,16 +166,20 @@ static int nclasses;
 
 /**
  * pks_dynamic_classes() - an object's class maps, [@start, @stop), before
- * its sites from @sites on are registered (the same constructors call it)
+ * its sites from @sites on are registered (the same constructors call it).
+ * Each call replaces what an object loaded earlier at the same address left.
  */
 void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
 			 struct pks_ddebug_class_map *stop)
 {
-	for (int i = 0; i < nclasses; i++)
-		if (classes[i].sites == sites)
-			return;
-	if (nclasses < OBJECTS)
-		classes[nclasses++] = (struct classes){ sites, start, stop };
+	int i = 0;
+
+	while (i < nclasses && classes[i].sites != sites)
+		i++;
+	if (i == OBJECTS)
+		return;
+	classes[i] = (struct classes){ sites, start, stop };
+	nclasses += i == nclasses;
 }
 
 /* @s's class, from its descriptor and the maps of the object from @start. */
@@ -187,7 +191,7 @@ static void class_of(struct pks_dd_site *s, const struct pks_ddebug *d, const vo
 		if (classes[i].sites == start)
 			c = &classes[i];
 	/* Without maps, class_id 0 is a descriptor of headers before classes. */
-	if (!c || d->class_id == PKS_DD_CLASS_DFLT)
+	if (!c || c->start == c->stop || d->class_id == PKS_DD_CLASS_DFLT)
 		return;
 	s->classed = true;
 	s->class_id = d->class_id;

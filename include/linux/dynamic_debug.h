@@ -150,8 +150,8 @@ static void pks_dynamic_debug_here(void)
 	struct _ddebug *start = __start___dyndbg, *stop = __stop___dyndbg;
 	struct ddebug_class_map *cstart = __start___dyndbg_classes;
 
-	/* The classes first: registering the sites applies the queries. */
-	if (pks_dynamic_classes && start != stop && cstart != __stop___dyndbg_classes)
+	/* The classes first, none too: registering the sites applies the queries. */
+	if (pks_dynamic_classes && start != stop)
 		pks_dynamic_classes(start, cstart, __stop___dyndbg_classes);
 	if (pks_dynamic_register && start != stop)
 		pks_dynamic_register(start, stop);

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-/** pks_fd_is_journal() - Return: @fd is the stream JOURNAL_STREAM names. */
+/**
+ * pks_fd_is_journal() - Return: @fd is the stream JOURNAL_STREAM names;
+ * systemd's rule: the variable names it only while @fd still is it.
+ */
 bool pks_fd_is_journal(int fd)
 {
 	const char *e = getenv("JOURNAL_STREAM");

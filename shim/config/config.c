@@ -81,7 +81,6 @@ static void bad_query(void *arg, const char *q, size_t n, const char *why)
 	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s\": %s; ignoring this query", (int)n, q, why);
 }
 
-/* systemd's rule: JOURNAL_STREAM names the stream only if fd 2 still is it. */
 static bool want_color(int fd)
 {
 	const char *no = getenv("NO_COLOR");
