@@ -143,8 +143,9 @@ returned 1
 	printf '%s\n' '#include <linux/kernel.h>' \
 		'int main(void) { char b[16]; scnprintf(b, sizeof(b), "%pI4", "\x7f\0\0\1");' \
 		'  pr_info("port: ");  pr_cont("%s\n", b); return 0; }' >"$BATS_TEST_TMPDIR/p.c"
-	run $CC -Wall -Werror $(pkg-config --cflags printk-shim) "$BATS_TEST_TMPDIR/p.c" \
-		-o "$BATS_TEST_TMPDIR/p" $(pkg-config --libs printk-shim)
+	# (a sanitizer build's library needs the sanitizer in the program too)
+	run $CC $SAN_CFLAGS $SAN_LDFLAGS -Wall -Werror $(pkg-config --cflags printk-shim) \
+		"$BATS_TEST_TMPDIR/p.c" -o "$BATS_TEST_TMPDIR/p" $(pkg-config --libs printk-shim)
 	[ "$status" -eq 0 ]
 	readelf -d "$BATS_TEST_TMPDIR/p" | grep -q 'NEEDED.*\[libprintk-port.so.0\]'
 	[ -L "$lib/libprintk-port.so" ] && [ -f "$lib/libprintk-port.so.0" ]

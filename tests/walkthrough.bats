@@ -28,7 +28,12 @@ setup() {
 	export PATH=$root$(pkg-config --variable=prefix printk-shim | sed "s|^$root||")/bin:$PATH
 	export LD_LIBRARY_PATH=$(pkg-config --variable=libdir printk-shim)
 	export PRINTK_SHIM_LIB=$root$(pkg-config --variable=preload printk-shim | sed "s|^$root||")
-	mkdir "$T/work"
+	# The page's "cc" is $CC, with the sanitizers of a sanitizer build, which
+	# its library needs in the program too.
+	mkdir "$T/work" "$T/bin"
+	printf '#!/bin/sh\nexec %s %s %s "$@"\n' "${CC:-cc}" "${SAN_CFLAGS:-}" "${SAN_LDFLAGS:-}" >"$T/bin/cc"
+	chmod +x "$T/bin/cc"
+	export PATH=$T/bin:$PATH
 	awk -v dir="$T/work" -v out="$T/steps" '
 		/^```c / { file = dir "/" $2; inc = 1; printf "" >file; next }
 		/^```console$/ { incons = 1; next }

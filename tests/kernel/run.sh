@@ -24,7 +24,7 @@ tarball=${1:-/usr/src/linux-source-6.1.tar.xz}
 here=$top/tests/kernel
 lib=$build/lib/.libs
 module=$build/shim/.libs/libprintk-shim.so
-CC=${CC:-cc}
+CC=${CC:-cc}	# with SAN_CFLAGS and SAN_LDFLAGS in a sanitizer build, as make check exports them
 passed=0 failed=0 skipped=0
 
 [ -r "$tarball" ] || { echo "kernel-tests: no $tarball (apt-get install linux-source-6.1)" >&2; exit 2; }
@@ -46,7 +46,9 @@ skip() { skipped=$((skipped + 1)); printf 'skip - %s\n' "$1"; }
 # build NAME [FILE]: lib/NAME.c (or FILE, from the source tree) into $work/NAME.
 build() {
 	f=${2:-$ksrc/lib/$1.c}
-	if (cd "$ksrc" && $CC -std=gnu11 -O1 -g -include "$here/include/pks-kt.h" \
+	# shellcheck disable=SC2086 # the flags are words
+	if (cd "$ksrc" && $CC ${SAN_CFLAGS:-} ${SAN_LDFLAGS:-} -std=gnu11 -O1 -g \
+		-include "$here/include/pks-kt.h" \
 		-I"$here/include" -I"$top/include" -DKBUILD_MODNAME="\"$1\"" \
 		"$f" "$here/harness.c" -o "$work/$1" -L"$lib" -lprintk-port -rdynamic \
 		>"$work/$1.cc.log" 2>&1); then

@@ -56,6 +56,13 @@ static int vsc(char *buf, size_t size, const char *fmt, va_list ap)
 	return vscnprintf(buf, size, fmt, ap);
 }
 
+/* The kernel's vsprintf(): no size, the whole output. */
+static int vs(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	(void)size;
+	return vsprintf(buf, fmt, ap);
+}
+
 static void returns(void)
 {
 	char b[8] = "xxxxxxx";
@@ -69,6 +76,8 @@ static void returns(void)
 	is_int(v(vsn, b, "%d", 123456789), 9, "vsnprintf returns what it would write");
 	is_int(v(vsc, b, "%d", 123456789), 7, "vscnprintf returns what it wrote");
 	is_str(b, "1234567", "vscnprintf's text");
+	is_int(v(vs, b, "%s", "abc"), 3, "vsprintf returns its length");
+	is_str(b, "abc", "vsprintf's text");
 	is_int(snprintf(b, (size_t)1 << 31, "x"), 0, "snprintf refuses a size above INT_MAX");
 }
 
