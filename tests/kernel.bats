@@ -13,5 +13,7 @@ TARBALL=/usr/src/linux-source-6.1.tar.xz
 	run sh "$abs_top_srcdir/tests/kernel/run.sh" "$TARBALL"
 	printf '%s\n' "$output"
 	[ "$status" -eq 0 ]
-	[[ "${lines[-1]}" == "kernel-tests: 15 passed, 0 failed, "*" skipped" ]]
+	[[ "${lines[-1]}" == "kernel-tests: "*" passed, 0 failed, "*" skipped" ]]
+	# test_printf is left out under AddressSanitizer (run.sh says why)
+	[[ "$SAN_CFLAGS" == *address* ]] || [[ "${lines[-1]}" == "kernel-tests: 15 passed, "* ]]
 }

@@ -144,7 +144,17 @@ test_dd: L3 msg
 fi
 
 # --- lib/test_printf.c: vsnprintf() and kvasprintf() against the kernel's cases ---
-if build test_printf; then
+# Its kvasprintf check compares as many bytes as it expected: where a listed
+# failure prints fewer, AddressSanitizer stops it at the end of our string.
+case ${SAN_CFLAGS:-} in
+*address*)
+	skip "test_printf: not under AddressSanitizer: its kvasprintf check reads past the shorter string of a listed failure"
+	;;
+*)
+	test_printf=yes
+	;;
+esac
+if [ -n "${test_printf:-}" ] && build test_printf; then
 	run test_printf
 	summary=$(grep -E '^test_printf: (all|failed) ' "$work/test_printf.err" || echo "no summary")
 	if listed test_printf; then
