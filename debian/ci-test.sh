@@ -195,13 +195,16 @@ port_links() {
 		'  pr_info("port: "); pr_cont("%s\n", b); return 0; }' >"$d/p.c"
 	# shellcheck disable=SC2046 # pkg-config prints several words
 	cc $(pkg-config --cflags printk-shim) -Wall -Werror "$d/p.c" -o "$d/p" \
-		$(pkg-config --libs printk-shim) || return 1
+		$(pkg-config --libs printk-shim) || { rm -rf "$d"; return 1; }
 	plain=$(env -u LD_PRELOAD "$d/p" 2>&1) &&
 		shimmed=$(env -u LD_PRELOAD /usr/bin/printk-shim --format=prefix -- "$d/p" 2>&1)
 	rc=$?
 	rm -rf "$d"
-	[ "$rc" -eq 0 ] && [ "$plain" = "port: 127.0.0.1" ] && [ "$shimmed" = "<6>port: 127.0.0.1" ] ||
-		{ printf 'plain: %s\nshimmed: %s\n' "$plain" "$shimmed"; return 1; }
+	if [ "$rc" -ne 0 ] || [ "$plain" != "port: 127.0.0.1" ] ||
+		[ "$shimmed" != "<6>port: 127.0.0.1" ]; then
+		printf 'plain: %s\nshimmed: %s\n' "$plain" "$shimmed"
+		return 1
+	fi
 }
 check "a port links libprintk-port with pkg-config, and runs with and without the module" port_links
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # The kernel's own tests of the printing API (printk-shim(7) THE KERNEL'S
 # TESTS), against the tree .ci/run built: Debian's linux-source-6.1 is

@@ -28,8 +28,10 @@ CC=${CC:-cc}	# with SAN_CFLAGS and SAN_LDFLAGS in a sanitizer build, as make che
 passed=0 failed=0 skipped=0
 
 [ -r "$tarball" ] || { echo "kernel-tests: no $tarball (apt-get install linux-source-6.1)" >&2; exit 2; }
-[ -r "$lib/libprintk-port.so" ] && [ -r "$module" ] ||
-	{ echo "kernel-tests: build the tree first (no $lib/libprintk-port.so or $module)" >&2; exit 2; }
+if [ ! -r "$lib/libprintk-port.so" ] || [ ! -r "$module" ]; then
+	echo "kernel-tests: build the tree first (no $lib/libprintk-port.so or $module)" >&2
+	exit 2
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pks-kernel-tests.XXXXXX")
 trap 'rm -rf "$work"' EXIT
