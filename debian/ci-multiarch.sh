@@ -35,6 +35,7 @@ finish() {
 	if [ -n "$installed" ]; then
 		say "removing the packages"
 		remove printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
+			libprintk-port0:amd64 libprintk-port0:i386 \
 			libprintk-shim:amd64 libprintk-shim:i386 || rc=1
 	fi
 	[ -z "$registered" ] || echo -1 >"$binfmt/$qemu_entry" || rc=1
@@ -103,6 +104,7 @@ say "apt-get install libprintk-shim and printk-shim-dev for amd64 and i386, prin
 installed=yes
 apt_get install -y -qq --no-install-recommends "$(deb libprintk-shim amd64)" \
 	"$(deb libprintk-shim i386)" "$(deb printk-shim amd64)" \
+	"$(deb libprintk-port0 amd64)" "$(deb libprintk-port0 i386)" \
 	"$(deb printk-shim-dev amd64)" "$(deb printk-shim-dev i386)" >"$work/install.log" 2>&1 || {
 	sed 's/^/#   /' "$work/install.log"
 	not_ok "apt-get installs both modules and one wrapper"
@@ -262,6 +264,6 @@ check "i686-linux-gnu-pkg-config --variable=preload names the i386 module" \
 say "apt-get remove"
 installed=
 remove printk-shim-dev:amd64 printk-shim-dev:i386 printk-shim \
-	libprintk-shim:amd64 libprintk-shim:i386
+	libprintk-port0:amd64 libprintk-port0:i386 libprintk-shim:amd64 libprintk-shim:i386
 check "apt-get remove removes the wrapper and both modules" \
 	sh -c "! test -e /usr/bin/printk-shim && ! test -e $mod64 && ! test -e $mod32"

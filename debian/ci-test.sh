@@ -26,7 +26,7 @@ finish() {
 	rc=$?
 	if [ -n "$installed" ]; then
 		say "removing the packages"
-		remove printk-shim-dev printk-shim "libprintk-shim:$arch" || rc=1
+		remove printk-shim-dev printk-shim "libprintk-port0:$arch" "libprintk-shim:$arch" || rc=1
 	fi
 	conclude debian-ci "$rc"
 }
@@ -46,7 +46,7 @@ apt_get install -y -qq --no-install-recommends build-essential lintian man-db >/
 (cd "$copy" && apt_get build-dep -y -qq -P nocheck ./ >/dev/null)
 
 say "dpkg-buildpackage -us -uc -b (nocheck)"
-built="dpkg-buildpackage builds libprintk-shim, printk-shim and printk-shim-dev"
+built="dpkg-buildpackage builds libprintk-shim, libprintk-port0, printk-shim and printk-shim-dev"
 (cd "$copy" &&
 	DEB_BUILD_OPTIONS="nocheck parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" \
 	dpkg-buildpackage -us -uc -b --build-profiles=nocheck >"$work/build.log" 2>&1) || {
@@ -61,6 +61,7 @@ version=$(cd "$copy" && dpkg-parsechangelog -S Version)
 lib=$work/libprintk-shim_${version}_$arch.deb
 bin=$work/printk-shim_${version}_$arch.deb
 dev=$work/printk-shim-dev_${version}_$arch.deb
+port=$work/libprintk-port0_${version}_$arch.deb
 module=usr/lib/$triplet/printk-shim/libprintk-shim.so
 
 say "lintian"
@@ -70,6 +71,9 @@ grep -v 'running with root privileges' "$work/lintian.log" | sed 's/^/  /' || tr
 if [ "$lint" -eq 0 ]; then ok "lintian finds no error or warning"; else not_ok "lintian finds no error or warning"; fi
 
 check "libprintk-shim ships the module in the multiarch libdir" ships "$lib" "$module"
+check "libprintk-port0 ships the library a port links in the multiarch libdir, -dev its link" \
+	sh -c "dpkg-deb -c '$port' | grep -q ' ./usr/lib/$triplet/libprintk-port.so.0 ->' &&
+		dpkg-deb -c '$dev' | grep -q ' ./usr/lib/$triplet/libprintk-port.so ->'"
 check "printk-shim ships the wrapper and the man pages" \
 	ships "$bin" usr/bin/printk-shim usr/share/man/man1/printk-shim.1.gz usr/share/man/man7/printk-shim.7.gz
 check "printk-shim-dev ships the headers and the .pc in the multiarch pkgconfig dir" \
@@ -89,9 +93,10 @@ multiarch_fields() {
 		field "$bin" Recommends '' &&
 		dpkg-deb -f "$bin" Depends | grep -q "^libprintk-shim (= $version)" &&
 		field "$dev" Multi-Arch same &&
-		field "$dev" Depends "libprintk-shim (= $version)"
+		field "$dev" Depends "libprintk-shim (= $version), libprintk-port0 (= $version)" &&
+		field "$port" Multi-Arch same
 }
-check "Multi-Arch: same for the module and -dev, foreign for the wrapper" multiarch_fields
+check "Multi-Arch: same for the module, the library and -dev, foreign for the wrapper" multiarch_fields
 
 # old_debs DIR: printk-shim and printk-shim-dev 0.1.0-1 in DIR, made from
 # the new packages as they were laid out then: the module in printk-shim.
@@ -106,7 +111,8 @@ old_debs() {
 	sed -i -e "s/^Version: .*/Version: $old/" -e '/^Multi-Arch:/d' \
 		-e 's/^Depends: libprintk-shim ([^)]*), /Depends: /' "$d/bin/DEBIAN/control"
 	sed -i -e "s/^Version: .*/Version: $old/" -e '/^Multi-Arch:/d' \
-		-e "s/^Depends: libprintk-shim ([^)]*)/Depends: printk-shim (= $old)/" "$d/dev/DEBIAN/control"
+		-e "s/^Depends: .*/Depends: printk-shim (= $old)/" "$d/dev/DEBIAN/control"
+	rm -f "$d/dev/usr/lib/$triplet/libprintk-port.so"	# no libprintk-port then
 	for p in bin dev; do
 		(cd "$d/$p" && find usr -type f | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums)
 		dpkg-deb --root-owner-group -b "$d/$p" "$d/$p.deb" >/dev/null
@@ -122,13 +128,13 @@ old_holds_module() {
 	[ "$owner" = "printk-shim: /$module" ] || { echo "$owner"; return 1; }
 }
 check "printk-shim $old holds the module" old_holds_module
-apt_get install -y -qq --no-install-recommends "$lib" "$bin" "$dev" >"$work/upgrade.log" 2>&1 || {
+apt_get install -y -qq --no-install-recommends "$lib" "$bin" "$port" "$dev" >"$work/upgrade.log" 2>&1 || {
 	sed 's/^/#   /' "$work/upgrade.log"
 	not_ok "apt-get upgrades printk-shim $old to libprintk-shim and printk-shim $version"
 	exit 1
 }
 upgraded() {
-	for p in "libprintk-shim:$arch" printk-shim "printk-shim-dev:$arch"; do
+	for p in "libprintk-shim:$arch" printk-shim "libprintk-port0:$arch" "printk-shim-dev:$arch"; do
 		v=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' "$p") || return 1
 		[ "$v" = "ii $version" ] || { echo "$p: $v"; return 1; }
 	done
@@ -181,6 +187,27 @@ pc_works() {
 }
 check "pkg-config finds the headers and the module" pc_works
 
+# A port with no printk of its own, linked as printk-shim(7) THE LIBRARY says.
+port_links() {
+	d=$(mktemp -d) || return 1
+	printf '%s\n' '#include <linux/kernel.h>' \
+		'int main(void) { char b[16]; scnprintf(b, sizeof(b), "%pI4", "\177\0\0\1");' \
+		'  pr_info("port: "); pr_cont("%s\n", b); return 0; }' >"$d/p.c"
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	cc $(pkg-config --cflags printk-shim) -Wall -Werror "$d/p.c" -o "$d/p" \
+		$(pkg-config --libs printk-shim) || { rm -rf "$d"; return 1; }
+	plain=$(env -u LD_PRELOAD "$d/p" 2>&1) &&
+		shimmed=$(env -u LD_PRELOAD /usr/bin/printk-shim --format=prefix -- "$d/p" 2>&1)
+	rc=$?
+	rm -rf "$d"
+	if [ "$rc" -ne 0 ] || [ "$plain" != "port: 127.0.0.1" ] ||
+		[ "$shimmed" != "<6>port: 127.0.0.1" ]; then
+		printf 'plain: %s\nshimmed: %s\n' "$plain" "$shimmed"
+		return 1
+	fi
+}
+check "a port links libprintk-port with pkg-config, and runs with and without the module" port_links
+
 man_works() {
 	for s in 1 7; do
 		man -w "$s" printk-shim || return 1
@@ -192,6 +219,7 @@ check "man finds and renders both pages without warnings" man_works
 
 say "apt-get remove"
 installed=
-remove printk-shim-dev printk-shim "libprintk-shim:$arch"
-check "apt-get remove removes the wrapper and the module" \
-	sh -c "! test -e /usr/bin/printk-shim && ! test -e /usr/lib/$triplet/printk-shim"
+remove printk-shim-dev printk-shim "libprintk-port0:$arch" "libprintk-shim:$arch"
+check "apt-get remove removes the wrapper, the module and the library" \
+	sh -c "! test -e /usr/bin/printk-shim && ! test -e /usr/lib/$triplet/printk-shim &&
+		! test -e /usr/lib/$triplet/libprintk-port.so.0"

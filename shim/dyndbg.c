@@ -39,6 +39,8 @@ PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, .
 PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
 PKS_EXPORT const volatile unsigned long long *pks_dynamic_control(void);
 PKS_EXPORT void pks_dynamic_apply(void);
+PKS_EXPORT void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+				    struct pks_ddebug_class_map *stop);
 
 /* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
 static const char own[] = "\001" "7" "%s%pV";
@@ -124,7 +126,8 @@ static int decorated(const struct pks_config *c, unsigned int flags,
 
 static struct pks_dd_site site_of(const struct pks_ddebug *d)
 {
-	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno };
+	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno,
+				     false, 0, NULL };
 }
 
 /**
@@ -170,6 +173,49 @@ static void *bases[OBJECTS];		/* where each was loaded, to tell it is still */
 static unsigned long long loaded[OBJECTS];	/* loads() when it was registered */
 static int listed[OBJECTS];		/* index of the first site in the control file, -1 */
 static int nregistered;
+
+/* The class maps of the objects that have some, by their first site. */
+static struct classes {
+	const void *sites;
+	const struct pks_ddebug_class_map *start, *stop;
+} classes[OBJECTS];
+static int nclasses;
+
+/**
+ * pks_dynamic_classes() - an object's class maps, [@start, @stop), before
+ * its sites from @sites on are registered (the same constructors call it).
+ * Each call replaces what an object loaded earlier at the same address left.
+ */
+void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+			 struct pks_ddebug_class_map *stop)
+{
+	int i = 0;
+
+	while (i < nclasses && classes[i].sites != sites)
+		i++;
+	if (i == OBJECTS)
+		return;
+	classes[i] = (struct classes){ sites, start, stop };
+	nclasses += i == nclasses;
+}
+
+/* @s's class, from its descriptor and the maps of the object from @start. */
+static void class_of(struct pks_dd_site *s, const struct pks_ddebug *d, const void *start)
+{
+	const struct classes *c = NULL;
+
+	for (int i = 0; i < nclasses && !c; i++)
+		if (classes[i].sites == start)
+			c = &classes[i];
+	/* Without maps, class_id 0 is a descriptor of headers before classes. */
+	if (!c || c->start == c->stop || d->class_id == PKS_DD_CLASS_DFLT)
+		return;
+	s->classed = true;
+	s->class_id = d->class_id;
+	for (const struct pks_ddebug_class_map *m = c->start; m < c->stop; m++)
+		if ((int)d->class_id >= m->base && (int)d->class_id < m->base + m->length)
+			s->class_name = m->class_names[d->class_id - (unsigned)m->base];
+}
 
 static int adds(struct dl_phdr_info *info, size_t size, void *n)
 {
@@ -226,8 +272,10 @@ static void list(int o)
 	listed[o] = -1;
 	for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
 		struct pks_dd_site s = site_of(d);
-		int i = pks_ctl_site_add(&s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED), true);
+		int i;
 
+		class_of(&s, d, registered[o]);
+		i = pks_ctl_site_add(&s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED), true);
 		if (d == registered[o])
 			listed[o] = i;
 	}
@@ -266,6 +314,7 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 		if (!c->dd.n)
 			continue;
 		s = site_of(d);
+		class_of(&s, d, start);
 		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
 	}
 	if (o >= 0 && pks_ctl_on())
@@ -296,7 +345,7 @@ static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, 
 		    bool want)
 {
 	object_name(p->module, sizeof(p->module), caller);
-	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0 };
+	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0, false, 0, NULL };
 	if (!want)
 		return true;
 	switch (pks_dwline(caller, p->file, sizeof(p->file), &s->lineno)) {
@@ -477,7 +526,8 @@ static void quiet(void *arg, const char *q, size_t n, const char *why)
 static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
 {
 	return (struct pks_dd_site){ l->module, l->function[0] ? l->function : NULL,
-				     l->file[0] ? l->file : NULL, l->format, l->lineno };
+				     l->file[0] ? l->file : NULL, l->format, l->lineno,
+				     false, 0, NULL };
 }
 
 /**
@@ -502,7 +552,10 @@ bool pks_dyndbg_more(const char *text)
 			continue;	/* dlclose'd: its descriptors are gone */
 		for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
 			struct pks_dd_site s = site_of(d);
-			unsigned int f = pks_dd_apply(&more, &s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED));
+			unsigned int f;
+
+			class_of(&s, d, registered[o]);
+			f = pks_dd_apply(&more, &s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED));
 
 			__atomic_store_n(&d->flags, f, __ATOMIC_RELAXED);
 			if (listed[o] >= 0 && (l = pks_ctl_site(listed[o] + (int)(d - registered[o]))))

@@ -15,7 +15,17 @@
 /* include/linux/dynamic_debug.h's struct _ddebug, field for field. */
 struct pks_ddebug {
 	const char *modname, *function, *filename, *format;
-	unsigned int lineno, flags;
+	unsigned int lineno:18, class_id:6;
+	unsigned int flags;
+} __attribute__((aligned(8)));
+
+#define PKS_DD_CLASS_DFLT	63	/* _DPRINTK_CLASS_DFLT: no class */
+
+/* Its struct ddebug_class_map, field for field. */
+struct pks_ddebug_class_map {
+	const char *mod_name;
+	const char **class_names;
+	int length, base, map_type;
 } __attribute__((aligned(8)));
 
 /* What pks_dyndbg_claim() did with a call. */

@@ -216,7 +216,7 @@ libddlate: hello 11
 
 @test "dyndbg: a bad query is named in one warning and ignored; the others apply" {
 	dd 'modul x +p; func alpha +p; +x; line 9-3 +p; func beta; line a +p; func a func b +p' dd-built alpha beta
-	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: "modul x +p": unknown keyword, expected file, func, line, module or format; ignoring this query
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: "modul x +p": unknown keyword, expected file, func, line, module, format or class; ignoring this query
 printk-shim: warning: PRINTK_SHIM_DYNDBG: "+x": unknown flag '"'x'"', expected p, m, f, s, l, t or _; ignoring this query
 printk-shim: warning: PRINTK_SHIM_DYNDBG: "line 9-3 +p": the range'"'"'s last line is before its first; ignoring this query
 printk-shim: warning: PRINTK_SHIM_DYNDBG: "func beta": expected keyword-value pairs, then the flags; ignoring this query
@@ -393,5 +393,31 @@ a\"b\\c\377.c:7 [m\nx.c:1 [m]f =p \"forged]f\e]0;owned\a =_ "fmt\n\e[2J\"%s\""
 	capture "$WRAPPER" --dyndbg='+pl' --dyndbg-list "$BATS_TEST_TMPDIR/libdd32.so"
 	out_is "# filename:lineno [module]function flags format
 $abs_top_srcdir/tests/fixtures/ddlib.c:19 [libdd32]ddlib_hello =pl \"hello %d\\n\"
+"
+}
+
+# --- class maps ----------------------------------------------------------------
+
+@test "dyndbg: class NAME enables the sites of that class only; a query without class leaves them" {
+	PRINTK_SHIM_DYNDBG='class D2_CORE +p' capture shim "$FIX/dd-class"
+	err_is $'core 1\n'
+	PRINTK_SHIM_DYNDBG='+p' capture shim "$FIX/dd-class"
+	err_is $'plain 4\n'
+	PRINTK_SHIM_DYNDBG='class D2_KMS +pf; class D2_DRIVER module ddcls +p' capture shim "$FIX/dd-class"
+	err_is $'driver 2\nmain: ddcls-drv card0: kms 3\n'
+	PRINTK_SHIM_DYNDBG='class D2_CORE module other +p; class NOPE +p' capture shim "$FIX/dd-class"
+	err_is ''
+}
+
+@test "dyndbg: --dyndbg-list names each site's class as the control file does" {
+	local src
+	src=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/dd-class\.c' "$FIX/dd-class" | head -n 1)
+	capture "$WRAPPER" --dyndbg='class D2_KMS +p' --dyndbg-list "$FIX/dd-class"
+	[ "$status" -eq 0 ]
+	out_is "# filename:lineno [module]function flags format
+$src:25 [ddcls]main =_ \"core %d\\n\" class:D2_CORE
+$src:26 [ddcls]main =_ \"driver %d\\n\" class:D2_DRIVER
+$src:27 [ddcls]main =p \"kms %d\\n\" class:D2_KMS
+$src:28 [ddcls]main =_ \"plain %d\\n\"
 "
 }

@@ -4,7 +4,8 @@
  * kernel's prefix: "<driver> <device>: " from dev_driver_string() and
  * dev_name(), or "(NULL device *): " for a NULL device. Also the _once and
  * _ratelimited variants, dev_dbg (a dynamic debug site, <linux/dynamic_debug.h>),
- * dev_vdbg (VERBOSE_DEBUG), dev_fmt, and dev_err_probe()/dev_warn_probe().
+ * dev_vdbg (VERBOSE_DEBUG), dev_fmt, dev_err_probe()/dev_warn_probe(), and
+ * dev_WARN/dev_WARN_ONCE (<linux/bug.h>'s WARN with "<driver> <device>: ").
  *
  * This header does not define struct device. At each call site the port's
  * own struct device, dev_name() and dev_driver_string() are used, as
@@ -25,6 +26,7 @@
 #include <stdint.h>
 #include <linux/pks_byteorder.h>
 #include <linux/kern_levels.h>
+#include <linux/bug.h>
 #include <linux/once_lite.h>
 #include <linux/printk.h>
 #include <linux/ratelimit_types.h>
@@ -97,6 +99,9 @@ struct device;
 				   PKS_DEV_PREFIX_ARGS(pks_dev),	\
 				   ##__VA_ARGS__);			\
 	})
+
+/* The kernel's name, for _dynamic_func_call_cls(cls, fmt, __dynamic_dev_dbg, dev, fmt, ...). */
+#define __dynamic_dev_dbg	pks_dynamic_dev_dbg
 
 #define dynamic_dev_dbg(dev, fmt, ...)					\
 	_dynamic_func_call(fmt, pks_dynamic_dev_dbg, dev, fmt, ##__VA_ARGS__)
@@ -194,5 +199,12 @@ struct device;
 	pks_dev_probe_failed(KERN_ERR, dev, err, fmt, ##__VA_ARGS__)
 #define dev_warn_probe(dev, err, fmt, ...)				\
 	pks_dev_probe_failed(KERN_WARNING, dev, err, fmt, ##__VA_ARGS__)
+
+/* The kernel's: WARN with the driver and device before @fmt (no NULL check). */
+#define dev_WARN(dev, fmt, ...)						\
+	WARN(1, "%s %s: " fmt, dev_driver_string(dev), dev_name(dev), ##__VA_ARGS__)
+#define dev_WARN_ONCE(dev, condition, fmt, ...)				\
+	WARN_ONCE(condition, "%s %s: " fmt, dev_driver_string(dev),	\
+		  dev_name(dev), ##__VA_ARGS__)
 
 #endif /* _LINUX_DEV_PRINTK_H */

@@ -3,7 +3,7 @@
  * printk for ported kernel code: the entry points printk-shim interposes,
  * the pr_* family (with pr_fmt, DEBUG, _once and _ratelimited variants, and
  * the old pr_warning), printk_ratelimit() and printk_timed_ratelimit(),
- * dump_stack(), the marker helpers, and the hex dumps (hex_dump_to_buffer,
+ * dump_stack(), struct va_format (%pV), the marker helpers, and the hex dumps (hex_dump_to_buffer,
  * print_hex_dump) with the output format of the kernel's lib/hexdump.c.
  * Everything that needs code is static inline, so a port links against
  * nothing but the library that defines printk.
@@ -56,6 +56,15 @@
 #define CONSOLE_LOGLEVEL_DEFAULT	7
 #define CONSOLE_LOGLEVEL_QUIET		4
 #define MESSAGE_LOGLEVEL_DEFAULT	4
+
+/*
+ * What %pV prints: @fmt formatted with *@va, inside the outer format, as
+ * the kernel's; needs printk-shim's engine (the module or libprintk-port).
+ */
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
 
 #ifdef __cplusplus
 extern "C" {
@@ -383,7 +392,8 @@ static inline bool pks_hd_groups(const unsigned char *p, size_t ngroups,
 	size_t j;
 
 	for (j = 0; j < ngroups; j++) {
-		int n = snprintf(lb + *lx, lbl - *lx, "%s%0*llx", j ? " " : "",
+		/* (snprintf): the C library's, also after <linux/sprintf.h> */
+		int n = (snprintf)(lb + *lx, lbl - *lx, "%s%0*llx", j ? " " : "",
 				 gs * 2, pks_hd_load(p + j * gs, gs));
 
 		if (n < 0 || (size_t)n >= lbl - *lx)

@@ -4,7 +4,9 @@
  * whose overflow is sticky (len = size + 1 marks it), writes that are all or
  * nothing except printf (which leaves its cut-down output in place), 0/-1
  * returns, and seq_buf_str() for a NUL-terminated view. printk-shim's own
- * line buffer is built on this same code.
+ * line buffer is built on this same code. seq_buf_printf() formats with the
+ * kernel's vsnprintf() when the program is linked with libprintk-port, else
+ * with the C library's.
  *
  * Where the kernel WARNs or BUGs this code does nothing and carries on
  * (seq_buf_commit() past the end marks overflow instead of crashing).
@@ -124,6 +126,14 @@ static inline bool pks_seq_buf_can_fit(struct seq_buf *s, size_t len)
 }
 
 /*
+ * The kernel's vsnprintf() from libprintk-port (<linux/sprintf.h>); a weak
+ * reference, so that seq_buf_printf() formats as printk() does in a port
+ * linked with it, and as the C library's vsnprintf() in one that is not.
+ */
+int pks_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
+	__attribute__((weak, format(printf, 3, 0)));
+
+/*
  * Needs room for the output and its NUL. On failure the cut-down output
  * stays in the buffer and overflow is marked. A vsnprintf error (glibc
  * only, e.g. an unconvertible wide string) is treated as overflow.
@@ -134,7 +144,11 @@ int seq_buf_vprintf(struct seq_buf *s, const char *fmt, va_list args)
 	int n;
 
 	if (s->len < s->size) {
-		n = vsnprintf(s->buffer + s->len, s->size - s->len, fmt, args);
+		char *at = s->buffer + s->len;
+		size_t room = s->size - s->len;
+
+		n = pks_kernel_vsnprintf ? pks_kernel_vsnprintf(at, room, fmt, args) :
+			(vsnprintf)(at, room, fmt, args);
 		if (n >= 0 && s->len + (size_t)n < s->size) {
 			s->len += (size_t)n;
 			return 0;
@@ -228,7 +242,7 @@ static inline int seq_buf_putmem_hex(struct seq_buf *s, const void *mem,
 
 /**
  * seq_buf_hex_dump() - print_hex_dump() into a seq_buf, without a level
- * @prefix_type: DUMP_PREFIX_ADDRESS prints vsnprintf's "%p" (glibc: the raw
+ * @prefix_type: DUMP_PREFIX_ADDRESS prints seq_buf_printf()'s "%p" (glibc: the raw
  *	address as 0x...; the kernel prints it hashed)
  * Return: 0, or -1 at the first row that does not fit (earlier rows stay).
  */

@@ -17,6 +17,7 @@
  */
 #include "config/config.h"
 #include "base/compiler.h"
+#include "base/journal.h"
 #include "base/once.h"
 #include "base/say.h"
 #include "config/open.h"
@@ -78,19 +79,6 @@ static void bad_query(void *arg, const char *q, size_t n, const char *why)
 {
 	(void)arg;
 	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s\": %s; ignoring this query", (int)n, q, why);
-}
-
-/* systemd's rule: JOURNAL_STREAM names the stream only if fd 2 still is it. */
-static bool stderr_is_journal(void)
-{
-	const char *e = getenv("JOURNAL_STREAM");
-	uintmax_t dev, ino;
-	struct stat st;
-	char tail;
-
-	if (!e || sscanf(e, "%ju:%ju%c", &dev, &ino, &tail) != 2 || fstat(2, &st))
-		return false;
-	return (uintmax_t)st.st_dev == dev && (uintmax_t)st.st_ino == ino;
 }
 
 static bool want_color(int fd)
@@ -237,7 +225,7 @@ static void load(struct pks_config *c)
 		pks_dd_parse(&c->dd, c->set.dyndbg, bad_query, NULL);
 	c->wrapped = wrapped_here();
 	if (c->set.format == PKS_LINE_AUTO)
-		c->format = stderr_is_journal() ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
+		c->format = pks_fd_is_journal(2) ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;
 	else
 		c->format = c->set.format;
 	resolve_outputs(c);

@@ -193,13 +193,15 @@ static const char *pair(struct pks_dd_rules *r, struct pks_dd_query *q, const st
 		return set(r, &q->module, v, "module");
 	if (is(k, "line"))
 		return linerange(q, v->p, v->n);
+	if (is(k, "class"))
+		return set(r, &q->cls, v, "class");
 	if (is(k, "format")) {
 		why = set(r, &q->format, v, "format");
 		if (!why)
 			unescape((char *)q->format);
 		return why;
 	}
-	return "unknown keyword, expected file, func, line, module or format";
+	return "unknown keyword, expected file, func, line, module, format or class";
 }
 
 /* "[+-=][pmfslt_]*": the op, then flags; '=' with none clears them all. */
@@ -238,7 +240,7 @@ static const char *flags(struct pks_dd_query *q, const struct word *w)
 /* One query of @n bytes: into the next rule, or NULL after *@why. */
 static const char *query(struct pks_dd_rules *r, const char *s, size_t n)
 {
-	struct pks_dd_query q = { NULL, NULL, NULL, NULL, 0, 0, 0, 0 };
+	struct pks_dd_query q = { NULL, NULL, NULL, NULL, 0, 0, 0, 0, NULL };
 	struct word w[MAXWORDS];
 	size_t used = r->used;
 	const char *why = NULL;
@@ -348,6 +350,9 @@ static bool match(const struct pks_dd_query *q, const struct pks_dd_site *s)
 {
 	const char *at;
 
+	/* The kernel's rule: a classed site changes only by a query naming its class. */
+	if (q->cls ? !s->class_name || strcmp(q->cls, s->class_name) : s->classed)
+		return false;
 	if (q->module && !(s->module && pks_dd_wild(q->module, s->module)))
 		return false;
 	if (q->file && !(s->filename && (pks_dd_wild(q->file, s->filename) ||
@@ -439,7 +444,8 @@ size_t pks_dd_flags_text(char *buf, unsigned int flags)
 /**
  * pks_dd_site_text() - "file:line [module]function =flags \"format\"\n", as
  * the kernel's control file: tab, CR and newline in the format escaped as
- * \t, \r, \n (seq_escape_str() with ESCAPE_SPACE), nothing else.
+ * \t, \r, \n (seq_escape_str() with ESCAPE_SPACE), nothing else; a classed
+ * site ends in " class:NAME", or " class unknown, _id:N" if no map names it.
  * Return: the length it needs; what fits of it is in @buf.
  */
 size_t pks_dd_site_text(char *buf, size_t size, const struct pks_dd_site *s, unsigned int flags)
@@ -461,6 +467,11 @@ size_t pks_dd_site_text(char *buf, size_t size, const struct pks_dd_site *s, uns
 		else
 			PUT("%c", *p);
 	}
-	PUT("\"\n");
+	PUT("\"");
+	if (s->classed && s->class_name)
+		PUT(" class:%s", s->class_name);
+	else if (s->classed)
+		PUT(" class unknown, _id:%u", s->class_id);
+	PUT("\n");
 	return pos;
 }

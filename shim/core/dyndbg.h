@@ -33,6 +33,7 @@ struct pks_dd_query {
 	const char *file, *func, *module, *format;	/* in the pool; NULL: any */
 	unsigned int first, last;			/* 0: no bound */
 	unsigned int flags, mask;			/* new = (old & mask) | flags */
+	const char *cls;	/* in the pool; NULL: only sites of the default class */
 };
 
 struct pks_dd_rules {
@@ -47,6 +48,9 @@ struct pks_dd_rules {
 struct pks_dd_site {
 	const char *module, *function, *filename, *format;
 	unsigned int lineno;
+	bool classed;		/* of a class, not the default one: class_id holds it */
+	unsigned int class_id;
+	const char *class_name;	/* its name in the object's class maps, or NULL */
 };
 
 /* Told of each query ignored: its @n bytes at @query and why. */

@@ -398,7 +398,8 @@ static void show_sites(const struct target *t)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pks_ctl_site *l = &t->sites[i];
 		struct pks_dd_site s = { l->module, l->function[0] ? l->function : NULL,
-					 l->file[0] ? l->file : NULL, l->format, l->lineno };
+					 l->file[0] ? l->file : NULL, l->format, l->lineno,
+					 false, 0, NULL };
 
 		/* pairs with the module's release store of ready, after the names */
 		if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))

@@ -8,7 +8,9 @@
  * (core/escape.c): a newline in a descriptor forges no site line, and no
  * control sequence reaches the terminal.
  * A descriptor is four pointers and two 32-bit words, 8-byte aligned, in
- * the file's class and byte order (include/linux/dynamic_debug.h).
+ * the file's class and byte order (include/linux/dynamic_debug.h), the
+ * first word holding lineno:18 and class_id:6; a class map in
+ * __dyndbg_classes is two pointers and three 32-bit words.
  */
 #include "wrapper/dyndbg-list.h"
 #include "core/dyndbg.h"
@@ -57,7 +59,8 @@ static void print(const struct site *t)
 {
 	struct pks_dd_site s = {
 		escaped(t->s.module), escaped(t->s.function), escaped(t->s.filename),
-		escaped(t->s.format), t->s.lineno,
+		escaped(t->s.format), t->s.lineno, t->s.classed, t->s.class_id,
+		escaped(t->s.class_name),
 	};
 	char line[1024], *big;
 	size_t len = pks_dd_site_text(line, sizeof(line), &s, t->flags);
@@ -73,16 +76,74 @@ static void print(const struct site *t)
 	free((char *)s.function);
 	free((char *)s.filename);
 	free((char *)s.format);
+	free((char *)s.class_name);
+}
+
+/*
+ * The word of lineno:18 and class_id:6 as the compiler lays bit-fields out:
+ * from the low bits on a little-endian target, from the high bits on a big one.
+ */
+static void lineno_class(const struct pks_elf_image *im, uint32_t w, struct pks_dd_site *s)
+{
+	unsigned int cls = im->msb ? (w >> 8) & 63 : (w >> 18) & 63;
+
+	s->lineno = im->msb ? w >> 14 : w & 0x3ffff;
+	s->classed = cls != 63;
+	s->class_id = cls;
+}
+
+/* The relocated bytes at @addr: those of the allocated section that holds them. */
+static const unsigned char *at(struct pks_elf_image *im, uint64_t addr, size_t n)
+{
+	struct pks_elf_sect sc;
+	const unsigned char *b;
+	size_t size;
+
+	for (unsigned i = 1; pks_elf_sect_at(im, i, &sc); i++) {
+		if (!sc.name[0] || addr < sc.addr || addr - sc.addr + n > sc.size)
+			continue;
+		b = pks_elf_section(im, sc.name, &size);
+		return b && addr - sc.addr + n <= size ? b + (addr - sc.addr) : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The name __dyndbg_classes gives class @s->class_id, if a map does. A
+ * binary without maps was built before classes: its sites are of none.
+ */
+static void class_name(struct pks_elf_image *im, const unsigned char *maps, size_t size,
+		       unsigned ps, struct pks_dd_site *s)
+{
+	size_t rec = (2 * (size_t)ps + 12 + 7) & ~(size_t)7;
+	const unsigned char *names;
+
+	if (!maps || size < rec) {
+		s->classed = false;
+		return;
+	}
+	for (const unsigned char *m = maps; s->classed && m + rec <= maps + size; m += rec) {
+		int length = (int)pks_elf_word(im, m + 2 * ps, 4);
+		int base = (int)pks_elf_word(im, m + 2 * ps + 4, 4);
+		int i = (int)s->class_id - base;
+
+		if (i < 0 || i >= length)
+			continue;
+		names = at(im, pks_elf_word(im, m + ps, ps) + (uint64_t)i * ps, ps);
+		if (names)
+			s->class_name = pks_elf_string(im, pks_elf_word(im, names, ps));
+		return;
+	}
 }
 
 /* One binary's sites on stdout. Return: 0, or -1 when the file cannot be read. */
 static int list(const struct ctx *c, const char *path)
 {
 	struct pks_elf_image im;
-	const unsigned char *sec = NULL, *p;
+	const unsigned char *sec = NULL, *p, *maps;
 	struct site *t = NULL;
 	unsigned int ps;
-	size_t size = 0, rec, n = 0;
+	size_t size = 0, msize = 0, rec, n = 0;
 	char name[256];
 	int err = pks_elf_open(&im, path);
 	char *shown = escaped(path);
@@ -97,6 +158,7 @@ static int list(const struct ctx *c, const char *path)
 	ps = pks_elf_ptrsize(&im);
 	rec = (4 * (size_t)ps + 8 + 7) & ~(size_t)7;
 	sec = pks_elf_section(&im, "__dyndbg", &size);
+	maps = pks_elf_section(&im, "__dyndbg_classes", &msize);
 	if (sec && size >= rec && !(t = calloc(size / rec, sizeof(*t)))) {
 		c->warn("--dyndbg-list: %s: %s; skipping it", shown ? shown : "?", strerror(ENOMEM));
 		free(shown);
@@ -109,8 +171,10 @@ static int list(const struct ctx *c, const char *path)
 			pks_elf_string(&im, pks_elf_word(&im, p + ps, ps)),
 			pks_elf_string(&im, pks_elf_word(&im, p + 2 * ps, ps)),
 			pks_elf_string(&im, pks_elf_word(&im, p + 3 * ps, ps)),
-			(unsigned int)pks_elf_word(&im, p + 4 * ps, 4),
+			0, false, 0, NULL
 		};
+		lineno_class(&im, (uint32_t)pks_elf_word(&im, p + 4 * ps, 4), &t[n].s);
+		class_name(&im, maps, msize, ps, &t[n].s);
 		if (!t[n].s.module)
 			t[n].s.module = name;
 		t[n].flags = pks_dd_apply(c->rules, &t[n].s,

@@ -25,7 +25,8 @@ static int parse(const char *text)
 }
 
 static const struct pks_dd_site site = { "drv", "probe_one", "drivers/net/foo.c",
-					 "probe %d ok\n", 120 };
+					 "probe %d ok\n", 120, false, 0, NULL };
+
 
 /* The flags of @s, from @from, after @text; -1 when a query was ignored. */
 static int after(const char *text, const struct pks_dd_site *s, unsigned int from)
@@ -59,12 +60,40 @@ static void prefix(unsigned int flags, long tid, const char *want)
 	is_mem(buf, n, want, strlen(want), want);
 }
 
+/* Class maps: a classed site changes only by a query naming its class. */
+static void classes(void)
+{
+	const struct pks_dd_site core = { "drv", "f", "a.c", "x\n", 1, true, 2, "D2_CORE" };
+	const struct pks_dd_site unknown = { "drv", "f", "a.c", "x\n", 1, true, 5, NULL };
+	char buf[128];
+	size_t n;
+
+	ok(after("class D2_CORE +p", &core, 0) == PKS_DD_PRINT, "class NAME selects its sites");
+	ok(after("class D2_CORE module drv +pf", &core, 0) == (PKS_DD_PRINT | PKS_DD_FUNCNAME),
+	   "class with other keywords");
+	ok(after("class D2_CORE module other +p", &core, 0) == 0, "class and a module that differs");
+	ok(after("class D2_DRIVER +p", &core, 0) == 0, "another class leaves it");
+	ok(after("module drv +p", &core, 0) == 0, "a query without class leaves a classed site");
+	ok(after("+p", &core, 0) == 0, "even \"+p\" leaves a classed site");
+	ok(after("class D2_CORE +p", &site, 0) == 0, "class leaves a site of the default class");
+	ok(after("class D2_CORE +p", &unknown, 0) == 0, "class leaves a site no map names");
+	n = pks_dd_site_text(buf, sizeof(buf), &core, PKS_DD_PRINT);
+	is_mem(buf, n, "a.c:1 [drv]f =p \"x\\n\" class:D2_CORE\n",
+	       strlen("a.c:1 [drv]f =p \"x\\n\" class:D2_CORE\n"), "control line: class:NAME");
+	n = pks_dd_site_text(buf, sizeof(buf), &unknown, 0);
+	is_mem(buf, n, "a.c:1 [drv]f =_ \"x\\n\" class unknown, _id:5\n",
+	       strlen("a.c:1 [drv]f =_ \"x\\n\" class unknown, _id:5\n"),
+	       "control line: a class no map names");
+}
+
 int main(void)
 {
 	const unsigned int P = PKS_DD_PRINT;
 	struct pks_dd_site other = site;
 	char buf[256];
 	size_t n;
+
+	classes();
 
 	/* Keywords, each alone. */
 	flags_are("+p", 0, P);
@@ -105,7 +134,7 @@ int main(void)
 	flags_are("line -119 +p", 0, 0);
 	other.lineno = 0;
 	ok(after("line -200 +p", &other, 0) == 0, "an unknown line matches no line bound");
-	ok(after("file foo.c +p", &(struct pks_dd_site){ "drv", "f", NULL, "x", 1 }, 0) == 0,
+	ok(after("file foo.c +p", &(struct pks_dd_site){ "drv", "f", NULL, "x", 1, false, 0, NULL }, 0) == 0,
 	   "an unknown file matches no file");
 
 	/* Flags and ops. */
@@ -127,7 +156,7 @@ int main(void)
 	ok(parse("+p;+f;# x;\n;-t") == 3 && nsaid == 0, "three queries, the rest blank or comments");
 
 	/* Bad queries: each is ignored, the others kept. */
-	refused("modul drv +p", "\"modul drv +p\": unknown keyword, expected file, func, line, module or format|");
+	refused("modul drv +p", "\"modul drv +p\": unknown keyword, expected file, func, line, module, format or class|");
 	refused("+x", "\"+x\": unknown flag 'x', expected p, m, f, s, l, t or _|");
 	refused("module drv p", "\"module drv p\": the flags must start with +, - or =|");
 	refused("module drv", "\"module drv\": expected keyword-value pairs, then the flags|");
@@ -162,7 +191,7 @@ int main(void)
 	is_mem(buf, n, "drivers/net/foo.c:120 [drv]probe_one =pft \"probe %d ok\\n\"\n",
 	       strlen("drivers/net/foo.c:120 [drv]probe_one =pft \"probe %d ok\\n\"\n"), "control line");
 	n = pks_dd_site_text(buf, sizeof(buf),
-			     &(struct pks_dd_site){ "m", "f", "a.c", "\t\"q\"\r", 3 }, 0);
+			     &(struct pks_dd_site){ "m", "f", "a.c", "\t\"q\"\r", 3, false, 0, NULL }, 0);
 	is_mem(buf, n, "a.c:3 [m]f =_ \"\\t\"q\"\\r\"\n", strlen("a.c:3 [m]f =_ \"\\t\"q\"\\r\"\n"),
 	       "control line: flags _, escapes");
 	n = pks_dd_flags_text(buf, 0x3f);

@@ -4,14 +4,17 @@
  * values, the marker helpers, each pr_* macro's level and pr_fmt (pr_warning
  * too), pr_cont without pr_fmt, no_printk and pr_debug (with and without
  * DEBUG), dev_* and netdev_* on the minimal struct device and net_device,
- * DECLARE_SEQ_BUF at file and block scope, and which of __BIG_ENDIAN and
- * __LITTLE_ENDIAN is defined. The build compiles this one file as ISO C99,
+ * DECLARE_SEQ_BUF at file and block scope, which of __BIG_ENDIAN and
+ * __LITTLE_ENDIAN is defined, WARN's value and report, jiffies, the
+ * <linux/kernel.h> helpers, BUILD_BUG_ON, and a class map with its sites. The build compiles this one file as ISO C99,
  * C11, C17 and C2x (no DEBUG), as GNU C11 with DEBUG, and as C++11 to C++20
  * (headers-cxx.cc), all with -Werror, which is the header compile check; the
  * printk below checks that a definition matching the kernel's prototype is
  * accepted.
  */
 #define pr_fmt(fmt) "hc: " fmt
+/* No libprintk-port here: snprintf stays the C library's (<linux/sprintf.h>). */
+#define PKS_NO_KERNEL_SPRINTF
 #include <linux/kern_levels.h>
 #include <linux/printk.h>
 #include <linux/seq_buf.h>
@@ -19,6 +22,10 @@
 #include <linux/hex.h>
 #include <linux/device.h>
 #include <linux/netdevice.h>
+#include <linux/bug.h>
+#include <linux/build_bug.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
 
 #include "tap.h"
 
@@ -265,8 +272,43 @@ static void hex(void)
 	is_str(out, "12ab", "bin2hex");
 }
 
+enum { HC_CORE = 3, HC_KMS };
+DECLARE_DYNDBG_CLASSMAP(hc_classes, DD_CLASS_TYPE_DISJOINT_BITS, 3, "HC_CORE", "HC_KMS");
+
+static void newer(void)
+{
+	unsigned long j = jiffies;
+	int a[3] = { 0, 0, 0 }, n = 0;
+
+	BUILD_BUG_ON(sizeof(a) != 3 * sizeof(int));
+	is_int(BUILD_BUG_ON_ZERO(0), 0, "BUILD_BUG_ON_ZERO(0) is 0");
+	is_int((long long)ARRAY_SIZE(a), 3, "ARRAY_SIZE");
+	is_int(min(max(1, 2), 3), 2, "min, max");
+	ok(time_before_eq(j, jiffies) && HZ == 1000, "jiffies, HZ");
+	reset();
+	is_int(WARN_ON(n++), 0, "WARN_ON(0) is 0, and evaluates its condition once");
+	is_int(n, 1, "WARN_ON's condition once");
+	is_int((long long)printed_len, 0, "WARN_ON(0) prints nothing");
+	ok(WARN_ON_ONCE(1) && WARN_ONCE(2, "w %d\n", 2), "the _ONCE forms yield the condition");
+	ok(strstr(printed, CUT_HERE) == printed && strstr(printed, "w 2\n") &&
+	   strstr(printed, "---[ end trace 0000000000000000 ]---\n"),
+	   "a WARN prints the cut line, its message and the end marker");
+	is_int(hc_classes.length, 2, "DECLARE_DYNDBG_CLASSMAP counts its names");
+	is_str(hc_classes.class_names[1], "HC_KMS", "... and keeps them");
+	reset();
+	pr_debug_cls(HC_CORE, "core\n");
+	__pr_debug_cls(HC_KMS, "kms\n");
+#ifdef DEBUG
+	is_str(printed, KERN_DEBUG "hc: core\n" KERN_DEBUG "hc: kms\n",
+	       "DEBUG: pr_debug_cls prints, without the module");
+#else
+	is_int((long long)printed_len, 0, "no DEBUG: pr_debug_cls prints nothing");
+#endif
+}
+
 int main(void)
 {
+	newer();
 	levels();
 	helpers();
 	pr_macros();

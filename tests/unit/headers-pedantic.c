@@ -6,9 +6,13 @@
  * with GNU comma elision, which -pedantic reports at each call with no
  * arguments after the format.
  */
+#include <linux/bug.h>
+#include <linux/build_bug.h>
 #include <linux/dev_printk.h>
 #include <linux/device.h>
 #include <linux/hex.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
 #include <linux/kern_levels.h>
 #include <linux/netdevice.h>
 #include <linux/once_lite.h>
@@ -17,6 +21,7 @@
 #include <linux/ratelimit.h>
 #include <linux/ratelimit_types.h>
 #include <linux/seq_buf.h>
+#include <linux/sprintf.h>
 #include <net/net_debug.h>
 
 #include "tap.h"
@@ -38,5 +43,6 @@ int main(void)
 	ratelimit_default_init(&rs);
 	is_str(seq_buf_str(&s), "42", "headers build as ISO C99 with -pedantic");
 	is_int(__ratelimit(&rs), 1, "ratelimit on the time() fallback clock");
+	is_int((long long)msecs_to_jiffies(10), 10, "msecs_to_jiffies under -pedantic");
 	return tap_done();
 }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libprintk-port's printk family: each thread's fragments made into whole
+ * lines, written to stderr as the module writes them by default (plain, or
+ * with a "<N>" prefix when stderr is the journal's stream). The preloaded
+ * module defines the same symbols first, and takes over.
+ */
+#define PKS_NO_PRINTK_INDEX	/* the definitions below are of the functions themselves */
+#include "base/compiler.h"
+#include "base/journal.h"
+#include "config/vars.h"
+#include "core/cont.h"
+#include "core/level.h"
+#include "core/linebuf.h"
+#include "format/format.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define LINE_BYTES	1024	/* the kernel's longest record text, near enough */
+#define THREADS_MAX	256	/* open lines the destructor can find */
+
+struct port_line {
+	struct pks_line line;
+	char text[LINE_BYTES];
+	char scratch[LINE_BYTES];
+};
+
+static __thread struct port_line self;
+static __thread bool registered;
+static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
+static pthread_key_t key;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct pks_settings set;
+static bool journal;		/* stderr is the journal's: "<N>" before each line */
+
+PKS_EXPORT int printk(const char *fmt, ...);
+PKS_EXPORT int _printk(const char *fmt, ...);
+PKS_EXPORT int printk_deferred(const char *fmt, ...);
+PKS_EXPORT int _printk_deferred(const char *fmt, ...);
+PKS_EXPORT int vprintk(const char *fmt, va_list ap);
+
+/* Drops the first @w bytes of @v[0..@n); returns the first vector left. */
+static struct iovec *skip(struct iovec *v, int *n, size_t w)
+{
+	while (*n && w >= v->iov_len) {
+		w -= v->iov_len;
+		v++, (*n)--;
+	}
+	if (*n) {
+		v->iov_base = (char *)v->iov_base + w;
+		v->iov_len -= w;
+	}
+	return v;
+}
+
+/* One writev(2): the prefix, the text and its newline together; short writes are finished. */
+static void put(struct pks_line *l, void *arg)
+{
+	char pre[3] = { '<', (char)('0' + l->level), '>' };
+	struct iovec all[3] = {
+		{ pre, journal ? sizeof(pre) : 0 },
+		{ l->sb.buffer, seq_buf_used(&l->sb) },
+		{ (void *)"\n", 1 },
+	}, *v = all;
+	int n = 3;
+	ssize_t w;
+
+	(void)arg;
+	while (n && (w = writev(2, v, n)) != 0) {
+		if (w < 0 && errno != EINTR)
+			return;
+		if (w > 0)
+			v = skip(v, &n, (size_t)w);
+	}
+}
+
+/* A thread's exit writes its open line; pthread runs this while its TLS lives. */
+static void leave(void *arg)
+{
+	struct port_line *p = arg;
+	size_t i;
+
+	pks_line_close(&p->line, put, NULL);
+	for (i = 0; i < THREADS_MAX; i++) {
+		struct port_line *want = p;
+
+		/* Pairs with the CAS in join() and the load in fini(). */
+		if (atomic_compare_exchange_strong(&threads[i], &want, NULL))
+			break;
+	}
+}
+
+static void setup(void)
+{
+	pks_settings_default(&set);
+	journal = pks_fd_is_journal(2);
+	pthread_key_create(&key, leave);
+}
+
+/* First use in a thread: a slot in threads[] and the key that calls leave(). */
+static void join(struct port_line *p)
+{
+	size_t i;
+
+	registered = true;
+	pks_line_init(&p->line, p->text, sizeof(p->text));
+	pthread_once(&once, setup);
+	pthread_setspecific(key, p);
+	for (i = 0; i < THREADS_MAX; i++) {
+		struct port_line *none = NULL;
+
+		if (atomic_compare_exchange_strong(&threads[i], &none, p))
+			return;
+	}
+}
+
+/* At exit, every thread's open line as it stands (another thread may still be writing it). */
+__attribute__((destructor)) static void fini(void)
+{
+	size_t i;
+
+	for (i = 0; i < THREADS_MAX; i++) {
+		struct port_line *p = atomic_load(&threads[i]);
+
+		if (p)
+			pks_line_close(&p->line, put, NULL);
+	}
+}
+
+/* Return: printk's value, the bytes of text without markers or the final newline. */
+static int emit(const char *fmt, va_list ap)
+{
+	struct port_line *p = &self;
+	struct pks_line *l = &p->line;
+	struct pks_mark m;
+	int saved = errno, n;
+	size_t len, skip;
+	const char *text;
+
+	if (unlikely(!registered))
+		join(p);
+	n = pks_vsnprintf(p->scratch, sizeof(p->scratch), fmt, ap);
+	len = n < 0 ? 0 : (size_t)n < sizeof(p->scratch) ? (size_t)n : sizeof(p->scratch) - 1;
+	skip = pks_level_parse(p->scratch, len, set.legacy_markers, &m);
+	text = p->scratch + skip;
+	len -= skip;
+	switch (pks_cont_decide(l->open, m.flags, set.cont, len == 1 && text[0] == '\n')) {
+	case PKS_DROP:
+		errno = saved;
+		return 0;
+	case PKS_NEW:
+		pks_line_close(l, put, NULL);
+		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : set.default_level,
+			       m.flags & PKS_M_CONT, 0);
+		break;
+	case PKS_APPEND:
+		break;
+	}
+	pks_line_feed(l, text, len, put, NULL);
+	errno = saved;
+	return (int)(len - (len && text[len - 1] == '\n'));
+}
+
+#define VARIADIC(fn)					\
+int fn(const char *fmt, ...)				\
+{							\
+	va_list ap;					\
+	int r;						\
+							\
+	va_start(ap, fmt);				\
+	r = emit(fmt, ap);				\
+	va_end(ap);					\
+	return r;					\
+}
+
+VARIADIC(printk)
+VARIADIC(_printk)
+VARIADIC(printk_deferred)
+VARIADIC(_printk_deferred)
+
+int vprintk(const char *fmt, va_list ap)
+{
+	return emit(fmt, ap);
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# libprintk-port as a port links it (tests/fixtures/port-lib, no printk of
+# its own): whole lines on stderr without the module and the module's lines
+# with it; WARN and BUG as the kernel prints them; the installed library
+# found with pkg-config after make install DESTDIR=... .
+
+load helper
+
+PL=$FIX/port-lib
+# __FILE__ as the build wrote it (a VPATH build's differs), read from the binary
+SRC=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/port-lib\.c' "$PL" | head -n 1)
+
+# The addresses, offsets and ids of a report, which change with each build
+# and run, as placeholders, and the fixture's path as in-tree; the call trace
+# below the WARN's function cut.
+norm() {
+	sed -E -e "s|$SRC|tests/fixtures/port-lib.c|g" \
+		-e 's/PID: [0-9]+/PID: N/; s/CPU: [0-9]+/CPU: N/' \
+		-e 's/\+0x[0-9a-f]+\/0x[0-9a-f]+/+X\/X/g' \
+		-e '/^(<[0-9]>)? (main|0x|__libc|_start)/d' "$1"
+}
+
+@test "library: whole lines on stderr, markers gone, KERN_CONT joined per thread, the open line at exit" {
+	capture "$PL" lines
+	[ "$status" -eq 0 ]
+	err_is $'thread line\nerr continued\ndebug\nno level\nopen at exit\n'
+}
+
+@test "library: preloaded, the module takes over the library's printk" {
+	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" lines
+	[ "$status" -eq 0 ]
+	err_is $'<6>thread line\n<3>err continued\n<7>debug\n<4>no level\n<6>open at exit\n'
+	PRINTK_SHIM_LEVEL=warn capture shim "$PL" lines
+	err_is $'err continued\nno level\n'
+}
+
+@test "library: \"<N>\" before each line when stderr is the JOURNAL_STREAM, as the module by default" {
+	local f=$BATS_TEST_TMPDIR/journal js
+	: >"$f"
+	js=$(stat -c '%d:%i' "$f")
+	JOURNAL_STREAM=$js "$PL" lines 2>>"$f"
+	file_is "$f" $'<6>thread line\n<3>err continued\n<7>debug\n<4>no level\n<6>open at exit\n'
+	JOURNAL_STREAM=1:2 capture "$PL" lines
+	err_is $'thread line\nerr continued\ndebug\nno level\nopen at exit\n'
+}
+
+@test "library: printk and scnprintf format %p extensions with the same engine" {
+	capture "$PL" format
+	err_is $'10.0.0.1 8\n[10.0.0.1]\n'
+	capture shim "$PL" format
+	err_is $'10.0.0.1 8\n[10.0.0.1]\n'
+}
+
+WARN_WANT='returned 0
+------------[ cut here ]------------
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:52 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+------------[ cut here ]------------
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:53 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+------------[ cut here ]------------
+once 1
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:55 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+returned 3
+------------[ cut here ]------------
+x is 2
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:54 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+returned 3'
+
+@test "library: WARN_ON, WARN_ON_ONCE, WARN, WARN_ONCE print the kernel's report and return the condition" {
+	capture "$PL" warn
+	[ "$status" -eq 0 ]
+	assert_bytes "$(norm "$ERR")" "$WARN_WANT"
+	# the PID is the thread's, and the trace walks out to main
+	grep -q "PID: $(sed -n 's/.*PID: \([0-9]*\).*/\1/p' "$ERR" | head -n 1) at" "$ERR"
+	grep -qx ' main+0x[0-9a-f]*/0x[0-9a-f]*' "$ERR"
+}
+
+@test "library: a WARN's lines at the kernel's levels under the module" {
+	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" warn
+	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
+	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
+<4>------------[ cut here ]------------
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:52 port_warn_site+X/X
+<4>Call Trace:
+<4> port_warn_site+X/X
+<4>---[ end trace 0000000000000000 ]---
+<4>------------[ cut here ]------------
+<3>once 1
+'
+}
+
+@test "library: BUG_ON reports \"kernel BUG at\" at KERN_CRIT and ends the process as abort does" {
+	capture "$PL" bug
+	[ "$status" -eq 134 ]
+	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
+kernel BUG at tests/fixtures/port-lib.c:63!
+Call Trace:
+ port_bug_site+X/X
+---[ end trace 0000000000000000 ]---'
+	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
+	[ "$status" -eq 134 ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:63!' ]
+	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
+}
+
+@test "library: dev_WARN and dev_WARN_ONCE put \"<driver> <device>: \" before the message" {
+	capture "$PL" dev-warn
+	[ "$status" -eq 0 ]
+	norm "$ERR" | grep -v '^---\[\|^Call\|^ port\|^WARN' >"$BATS_TEST_TMPDIR/dev"
+	file_is "$BATS_TEST_TMPDIR/dev" '------------[ cut here ]------------
+port-drv port0: dev 1
+------------[ cut here ]------------
+port-drv port0: dev once
+returned 1
+------------[ cut here ]------------
+port-drv port0: dev 2
+returned 1
+'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:72 port_dev_warn_site+X/X$'
+}
+
+@test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
+	local root=$BATS_TEST_TMPDIR/root pc lib
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
+		install DESTDIR="$root"
+	[ "$status" -eq 0 ]
+	pc=$(find "$root" -name printk-shim.pc)
+	export PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=${pc%/*} PKG_CONFIG_SYSROOT_DIR=$root
+	lib=$(pkg-config --variable=libdir printk-shim)	# the sysroot before it
+	[ "$(echo $(pkg-config --libs printk-shim))" = "-L$lib -lprintk-port" ]
+	printf '%s\n' '#include <linux/kernel.h>' \
+		'int main(void) { char b[16]; scnprintf(b, sizeof(b), "%pI4", "\x7f\0\0\1");' \
+		'  pr_info("port: ");  pr_cont("%s\n", b); return 0; }' >"$BATS_TEST_TMPDIR/p.c"
+	# (a sanitizer build's library needs the sanitizer in the program too)
+	run $CC $SAN_CFLAGS $SAN_LDFLAGS -Wall -Werror $(pkg-config --cflags printk-shim) \
+		"$BATS_TEST_TMPDIR/p.c" -o "$BATS_TEST_TMPDIR/p" $(pkg-config --libs printk-shim)
+	[ "$status" -eq 0 ]
+	readelf -d "$BATS_TEST_TMPDIR/p" | grep -q 'NEEDED.*\[libprintk-port.so.0\]'
+	[ -L "$lib/libprintk-port.so" ]
+	[ -f "$lib/libprintk-port.so.0" ]
+	[ ! -e "$lib/libprintk-port.la" ]
+	LD_LIBRARY_PATH=$lib capture "$BATS_TEST_TMPDIR/p"
+	err_is $'port: 127.0.0.1\n'
+	LD_LIBRARY_PATH=$lib PRINTK_SHIM_FORMAT=prefix \
+		capture env LD_PRELOAD="$(pkg-config --variable=preload printk-shim)" "$BATS_TEST_TMPDIR/p"
+	err_is $'<6>port: 127.0.0.1\n'
+}
+
+@test "library: exports the printk family and the string functions only, under version PRINTK_PORT_0" {
+	local so=$abs_top_builddir/lib/.libs/libprintk-port.so
+	run sh -c "objdump -T '$so' | awk '\$2 == \"g\" && \$4 == \".text\" { print \$6, \$7 }' | sort"
+	assert_bytes "$output" 'PRINTK_PORT_0 _printk
+PRINTK_PORT_0 _printk_deferred
+PRINTK_PORT_0 kasprintf
+PRINTK_PORT_0 kvasprintf
+PRINTK_PORT_0 kvasprintf_const
+PRINTK_PORT_0 pks_kernel_snprintf
+PRINTK_PORT_0 pks_kernel_sprintf
+PRINTK_PORT_0 pks_kernel_vsnprintf
+PRINTK_PORT_0 pks_kernel_vsprintf
+PRINTK_PORT_0 printk
+PRINTK_PORT_0 printk_deferred
+PRINTK_PORT_0 scnprintf
+PRINTK_PORT_0 vprintk
+PRINTK_PORT_0 vscnprintf'
+	[ "$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" = libprintk-port.so.0 ]
+}
+
+@test "library: HZ defined by the port before the headers sets jiffies' rate and the ratelimit interval" {
+	local inc=$abs_top_srcdir/include
+	printf '%s\n' '#include <linux/jiffies.h>' '#include <linux/ratelimit.h>' '#include <stdio.h>' \
+		'int main(void) { unsigned long a = jiffies; struct timespec ts = { 0, 20000000 };' \
+		'  nanosleep(&ts, NULL);' \
+		'  printf("%d %lu %u %d %d\n", HZ, msecs_to_jiffies(1000), jiffies_to_msecs(25),' \
+		'         DEFAULT_RATELIMIT_INTERVAL, time_after(jiffies, a + 1));' \
+		'  return 0; }' >"$BATS_TEST_TMPDIR/hz.c"
+	$CC -std=gnu11 -Wall -Werror -DHZ=250 -I"$inc" "$BATS_TEST_TMPDIR/hz.c" -o "$BATS_TEST_TMPDIR/hz"
+	run "$BATS_TEST_TMPDIR/hz"
+	[ "$output" = "250 250 100 1250 1" ]
+}
+
+@test "library: BUILD_BUG_ON of a true constant stops the build; of a false one it compiles" {
+	local inc=$abs_top_srcdir/include
+	printf '#include <linux/kernel.h>\nint f(void);\nint f(void) { BUILD_BUG_ON(sizeof(int) > %s); return 0; }\n' 64 \
+		>"$BATS_TEST_TMPDIR/ok.c"
+	$CC -Wall -Werror -I"$inc" -c "$BATS_TEST_TMPDIR/ok.c" -o /dev/null
+	sed 's/> 64/< 64/' "$BATS_TEST_TMPDIR/ok.c" >"$BATS_TEST_TMPDIR/bad.c"
+	run $CC -Wall -Werror -I"$inc" -c "$BATS_TEST_TMPDIR/bad.c" -o /dev/null
+	[ "$status" -ne 0 ]
+}
