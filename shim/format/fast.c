@@ -128,9 +128,18 @@ static ALWAYS_INLINE void field(struct cursor *c, bool count, struct digits d, c
 		pad(c, count, ' ', fill);
 }
 
-/* Digits of @v, from the bit length: a table look-up instead of divisions. */
+/*
+ * Digits of @v, from its top bit b: 2^b has guess[b] digits, and @v, below
+ * 2^(b+1), one more when it reaches 10^guess[b]. Two look-ups, no division.
+ */
 static inline size_t ndecimal(uintmax_t v)
 {
+	static const uint8_t guess[64] = {
+		1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7,
+		7, 7, 8, 8, 8, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13,
+		13, 13, 13, 14, 14, 14, 15, 15, 15, 16, 16, 16, 16, 17, 17, 17, 18,
+		18, 18, 19, 19, 19, 19,
+	};
 	static const uint64_t p10[] = {
 		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
 		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
@@ -138,11 +147,15 @@ static inline size_t ndecimal(uintmax_t v)
 		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
 		1000000000000000000ULL, 10000000000000000000ULL,
 	};
-	unsigned int bits = 64 - (unsigned int)__builtin_clzll((unsigned long long)v | 1);
-	/* log10(2) ~ 1233 / 4096: the digits of 2^bits - 1, or one too few */
-	unsigned int n = bits * 1233 >> 12;
+	unsigned int n = guess[63 ^ __builtin_clzll((unsigned long long)v | 1)];
 
-	return n + (v >= p10[n]) + !v;
+	return n + (v >= p10[n]);
+}
+
+/* Hex digits of @v. */
+static inline size_t nhex(uintmax_t v)
+{
+	return (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
 }
 
 static const char pairs[201] =
@@ -184,11 +197,8 @@ static ALWAYS_INLINE struct digits hex(bool count, char *end, uintmax_t v, bool 
 	const char *set = upper ? pks_hex_upper : pks_hex_lower;
 	char *s = end;
 
-	if (count) {
-		unsigned int bits = 64 - (unsigned int)__builtin_clzll((unsigned long long)v | 1);
-
-		return (struct digits){ NULL, (bits + 3) / 4, set[v & 15] };
-	}
+	if (count)
+		return (struct digits){ NULL, nhex(v), set[v & 15] };
 	do
 		*--s = set[v & 15];
 	while ((v >>= 4));
@@ -466,6 +476,43 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 }
 
 /*
+ * How a plain shape's conversion is measured: the argument's type, and
+ * what of it is counted. 4 bits each in pks_shape.tally, the first
+ * conversion in the low bits, T_END after the last.
+ */
+enum {
+	T_END,
+	T_D8, T_D16, T_D32, T_D64,	/* %d %i: hh, h, int, the 64-bit lengths */
+	T_U8, T_U16, T_U32, T_U64,	/* %u */
+	T_X8, T_X16, T_X32, T_X64,	/* %x %X */
+	T_STR, T_CHAR, T_PCT,		/* %s, %c, "%%" */
+};
+_Static_assert(T_PCT < 16 && PKS_SHAPE_CONV <= 2 * sizeof(((struct pks_shape *)0)->tally),
+	       "a tally holds the ops of a shape");
+
+/* The width, in bits, of @len's argument (@len as struct plain's, not h or hh). */
+#define ARG_BITS(len)	((len) == 0 ? 32 : (len) == 1 ? 8 * sizeof(long) : \
+			 (len) == 2 ? 64 : 8 * sizeof(size_t))
+_Static_assert(sizeof(int) == 4 && sizeof(intmax_t) == 8 && sizeof(long long) == 8,
+	       "the tally's argument widths");
+
+/* The op of a decoded conversion that compile() takes. */
+static unsigned int op_of(const struct plain *pc)
+{
+	unsigned int w = pc->len == -2 ? 0 : pc->len == -1 ? 1 : ARG_BITS(pc->len) == 32 ? 2 : 3;
+
+	switch (pc->conv) {
+	case 's': return T_STR;
+	case 'c': return T_CHAR;
+	case '%': return T_PCT;
+	case 'u': return T_U8 + w;
+	case 'x':
+	case 'X': return T_X8 + w;
+	default: return T_D8 + w;	/* 'd', 'i' */
+	}
+}
+
+/*
  * A format's compiled shape: its literal runs located once, its conversions
  * decoded once ("%%" is a conversion that prints '%'). compile() takes what
  * print_format() takes, refusing only what it would refuse whatever the
@@ -483,6 +530,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->lit = 0;
 	s->plain = true;
 	s->simple = 0;
+	memset(s->tally, T_END, sizeof(s->tally));
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
 
@@ -501,12 +549,14 @@ static bool compile(struct pks_shape *s, const char *fmt)
 		s->plain &= !pc.flags && !pc.width;
 		if (pc.conv != '%' && !pc.flags && !pc.width)
 			s->simple |= (uint8_t)(1u << (s->nconv - 1));
+		s->tally[(s->nconv - 1) / 2] |= (uint8_t)(op_of(&pc) << 4 * ((s->nconv - 1) % 2));
 		run = f;
 	}
 	s->at = (uint8_t)(run - fmt);
 	s->n = (uint8_t)(f - run);
 	s->lit += s->n;
 	s->plain &= s->n > 0;
+	s->closes = s->plain && fmt[n - 1] == '\n';
 	s->ahead = !s->nconv || s->conv[0].n >= PKS_SHAPE_AHEAD;
 	/* A final newline is the output's last byte; any other one is not. */
 	s->nl = n > 1 && memchr(fmt, '\n', n - (fmt[n - 1] == '\n'));
@@ -546,35 +596,42 @@ static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct 
 }
 
 /*
- * print_shape() counting, for a plain shape: only the length is summed,
- * as the last byte is the literal text's. Return: the length, or -2.
+ * A plain shape measured: a walk of its tally, the conversions' ops in
+ * order, with the literal text's length already summed. A switch of ops
+ * in place of decoding each conversion: one jump a conversion.
+ * Return: the length, or -2.
  */
-static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
+static ALWAYS_INLINE int tally(const struct pks_shape *s, va_list *ap)
 {
+	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
 	size_t len = s->lit;
+	int64_t v;
 
-	for (unsigned int i = 0; i < s->nconv; i++) {
-		const struct pks_shape_conv *k = &s->conv[i];
-		char conv = k->conv;
-		uintmax_t v;
-
-		/* the usual ones first, each without a length: no jump table */
-		if (conv == 'd' || conv == 'i') {
-			v = k->len ? signed_arg(ap, k->len) : (uintmax_t)(intmax_t)va_arg(*ap, int);
-			len += (intmax_t)v < 0 ? ndecimal(-v) + 1 : ndecimal(v);
-		} else if (conv == 's') {
+	for (; ops; ops >>= 4) {
+		switch (ops & 15) {
+		case T_D8: v = (signed char)va_arg(*ap, int); goto sign;
+		case T_D16: v = (short)va_arg(*ap, int); goto sign;
+		case T_D32: v = va_arg(*ap, int); goto sign;
+		case T_D64: v = va_arg(*ap, int64_t);
+sign:
+			len += (v < 0) + ndecimal(v < 0 ? -(uint64_t)v : (uint64_t)v);
+			break;
+		case T_U8: len += ndecimal((unsigned char)va_arg(*ap, unsigned int)); break;
+		case T_U16: len += ndecimal((unsigned short)va_arg(*ap, unsigned int)); break;
+		case T_U32: len += ndecimal(va_arg(*ap, unsigned int)); break;
+		case T_U64: len += ndecimal(va_arg(*ap, uint64_t)); break;
+		case T_X8: len += nhex((unsigned char)va_arg(*ap, unsigned int)); break;
+		case T_X16: len += nhex((unsigned short)va_arg(*ap, unsigned int)); break;
+		case T_X32: len += nhex(va_arg(*ap, unsigned int)); break;
+		case T_X64: len += nhex(va_arg(*ap, uint64_t)); break;
+		case T_STR: {
 			const char *p = va_arg(*ap, const char *);
 
 			len += p ? strlen(p) : 6;	/* "(null)" */
-		} else if (conv == 'u') {
-			len += ndecimal(k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int));
-		} else if (conv == 'x' || conv == 'X') {
-			v = k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int);
-			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
-		} else {	/* 'c', "%%" */
-			if (conv == 'c')
-				(void)va_arg(*ap, int);
-			len++;
+			break;
+		}
+		case T_CHAR: (void)va_arg(*ap, int); len++; break;
+		default: len++; break;	/* T_PCT */
 		}
 	}
 	return len > INT32_MAX ? -2 : (int)len;
@@ -616,19 +673,33 @@ PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 	va_list cp;
 	int r;
 
-	va_copy(cp, ap);
 	if (likely(s->plain)) {
-		r = count_plain(s, &cp);
-		va_end(cp);
 		*last = s->text[s->at + s->n - 1];
-		return r;
+		return pks_shape_tally(s, ap);
 	}
+	va_copy(cp, ap);
 	r = print_shape(&c, true, s, &cp, NULL);
 	va_end(cp);
 	if (r)
 		return -2;
 	*last = c.last;
 	return (int)c.len;
+}
+
+/**
+ * pks_shape_tally() - the length of a plain shape's output: a lean
+ * pks_shape_count(), for a caller that knows the last byte
+ * Return: the length, or -2 when it passes INT32_MAX, having read @ap.
+ */
+PKS_HOT int pks_shape_tally(const struct pks_shape *s, va_list ap)
+{
+	va_list cp;
+	int r;
+
+	va_copy(cp, ap);
+	r = tally(s, &cp);
+	va_end(cp);
+	return r;
 }
 
 /**

@@ -58,10 +58,13 @@ struct pks_shape {
 	uint8_t at, n;		/* the literal run after the last conversion */
 	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
 	bool nl;		/* a newline in the literal text before its last byte */
-	bool plain;		/* no flag, no width, and literal text after the last conversion */
 	bool ahead;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
+	/* Bits, and the tally in bytes, so that a slot stays 144 bytes. */
+	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
+	bool closes : 1;	/* plain, and its literal text ends with a newline */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
+	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (fast.c) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
@@ -101,6 +104,14 @@ int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list a
 
 /** pks_shape_count() - pks_format_count() from a shape */
 int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
+	__attribute__((visibility("hidden")));
+
+/**
+ * pks_shape_tally() - the output's length of a plain shape (whose last byte
+ * is its literal text's), read from @ap without storing a byte
+ * Return: the length, or -2 when it passes INT32_MAX.
+ */
+int pks_shape_tally(const struct pks_shape *s, va_list ap)
 	__attribute__((visibility("hidden")));
 
 /**
