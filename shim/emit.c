@@ -47,6 +47,18 @@ _Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
 
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
+/*
+ * What dropped() takes, armed by the first line the level filter drops
+ * (quiet(), arm()): a KERN_<N> marker whose digit is drop_from or more, or
+ * no marker when drop_bare. NEVER when every call must go the usual way
+ * (PRINTK_SHIM_DISABLE, dynamic debug, PRINTK_SHIM_LINT). Racy on purpose:
+ * each is a value of the immutable configuration, and a thread that sees
+ * an older one goes the usual way.
+ */
+enum { UNARMED = 0xff, NEVER = 0xfe };
+static _Atomic unsigned char drop_from = UNARMED;
+static _Atomic bool drop_bare;
+
 /**
  * pks_emit_setup() - before main: name the flags raced on purpose to Helgrind;
  * note where the formats that cannot change lie
@@ -54,6 +66,8 @@ static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
+	PKS_HB_BENIGN(&drop_from);
+	PKS_HB_BENIGN(&drop_bare);
 	pks_rodata_setup();
 }
 
@@ -236,13 +250,24 @@ static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const cha
 	return (int)(n - nl);
 }
 
+/* The level filter of @c, for dropped(), once it is read (not the early defaults). */
+static void arm(const struct pks_config *c)
+{
+	bool quick = pks_config_ready() && !c->set.disable && !c->dd.n && !c->set.lint;
+
+	atomic_store_explicit(&drop_bare, quick && c->set.default_level > c->set.level,
+			      memory_order_relaxed);
+	atomic_store_explicit(&drop_from, quick ? '0' + c->set.level + 1 : NEVER,
+			      memory_order_relaxed);
+}
+
 /*
  * A fragment of a line the level filter drops (@fmt past its markers) is
  * measured, not formatted: printk still returns its length (printk-shim(7)
  * SYMBOLS), and all the line needs is whether it stays open. It is measured
  * from its compiled shape @s when it has one, so a format seen again is not
  * decoded again. A format the counting walk does not take goes the general
- * way, where the sink drops the line.
+ * way, where the sink drops the line. The first one arms dropped().
  */
 static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks_shape *s,
 		 const char *fmt, va_list ap, enum pks_act act, int level,
@@ -253,6 +278,8 @@ static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
+	if (unlikely(atomic_load_explicit(&drop_from, memory_order_relaxed) == UNARMED))
+		arm(c);
 	if (likely(s))
 		len = pks_shape_count(s, ap, &last);
 	else
@@ -474,6 +501,58 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
 	return ret;
 }
 
+/*
+ * A whole line the level filter drops, in a thread with no line open: its
+ * marker, literal, is read before anything else, and its length is what
+ * the call does (quiet()'s work, none of it stored). The format must close
+ * the line with its own literal newline, whatever the arguments, and make
+ * no marker of them (the shape's ahead); the context is owned meanwhile
+ * (pks_ctx_try()), so that a handler on this thread finds it busy. Neither
+ * errno nor any line is touched: the line that was not open stays so.
+ * Return: printk's return value, or -1 when the usual way decides the call.
+ */
+static inline int dropped(const char *fmt, va_list ap)
+{
+	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
+	const struct pks_shape *s;
+	const char *p = fmt;
+	struct pks_ctx *x;
+	int len = -1;
+
+	if (fmt[0] == '\001') {
+		/* one_mark()'s test, and no '<' after it, legacy or not */
+		if ((unsigned char)fmt[1] < from || fmt[1] > '7' || fmt[2] == '\001' ||
+		    fmt[2] == '<')
+			return -1;
+		p += 2;
+	} else if (fmt[0] == '<' || !atomic_load_explicit(&drop_bare, memory_order_relaxed)) {
+		return -1;
+	}
+	if (!(x = pks_ctx_try()))
+		return -1;
+	if (!x->line.open && !x->line.sent) {	/* nothing for pks_line_close() to write */
+		s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p);
+		if (s && s->closes && s->ahead)
+			len = pks_shape_tally(s, ap) - 1;	/* the newline not counted */
+	}
+	pks_ctx_leave(x);
+	return len < -1 ? -1 : len;
+}
+
+static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
+					  const void *caller);
+
+/* pks_emit() once dropped() is armed: the call dropped, or emitted. */
+static __attribute__((noinline)) int filter(enum pks_symid sym, const char *fmt, va_list ap,
+					    const void *caller)
+{
+	int ret;
+
+	if (likely(fmt) && (ret = dropped(fmt, ap)) >= 0)
+		return ret;
+	return emit(sym, fmt, ap, caller);
+}
+
 /**
  * pks_emit() - everything one printk call does
  * @sym: which entry point was called (PKS_SYM_*), for the pass-through
@@ -482,6 +561,15 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
  * not counted), as the kernel's printk returns. errno is left unchanged.
  */
 PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+{
+	/* two jumps, and no more while nothing was dropped */
+	if (unlikely(atomic_load_explicit(&drop_from, memory_order_relaxed) <= '7'))
+		return filter(sym, fmt, ap, caller);
+	return emit(sym, fmt, ap, caller);
+}
+
+/* pks_emit(), for every call that dropped() does not take. */
+static int emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
