@@ -30,6 +30,7 @@
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "format/format.h"
+#include "format/tally.h"
 #include "out/sink.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ _Static_assert(SHAPES >= 4, "PKS_CTX_CACHE holds a few compiled formats");
 static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 
 /*
- * What dropped() takes, armed by the first line the level filter drops
+ * What filter() takes, armed by the first line the level filter drops
  * (quiet(), arm()): a KERN_<N> marker whose digit is drop_from or more, or
  * no marker when drop_bare. NEVER when every call must go the usual way
  * (PRINTK_SHIM_DISABLE, dynamic debug, PRINTK_SHIM_LINT). Racy on purpose:
@@ -250,7 +251,7 @@ static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const cha
 	return (int)(n - nl);
 }
 
-/* The level filter of @c, for dropped(), once it is read (not the early defaults). */
+/* The level filter of @c, for filter(), once it is read (not the early defaults). */
 static void arm(const struct pks_config *c)
 {
 	bool quick = pks_config_ready() && !c->set.disable && !c->dd.n && !c->set.lint;
@@ -267,7 +268,7 @@ static void arm(const struct pks_config *c)
  * SYMBOLS), and all the line needs is whether it stays open. It is measured
  * from its compiled shape @s when it has one, so a format seen again is not
  * decoded again. A format the counting walk does not take goes the general
- * way, where the sink drops the line. The first one arms dropped().
+ * way, where the sink drops the line. The first one arms filter().
  */
 static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks_shape *s,
 		 const char *fmt, va_list ap, enum pks_act act, int level,
@@ -501,55 +502,56 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
 	return ret;
 }
 
-/*
- * A whole line the level filter drops, in a thread with no line open: its
- * marker, literal, is read before anything else, and its length is what
- * the call does (quiet()'s work, none of it stored). The format must close
- * the line with its own literal newline, whatever the arguments, and make
- * no marker of them (the shape's ahead); the context is owned meanwhile
- * (pks_ctx_try()), so that a handler on this thread finds it busy. Neither
- * errno nor any line is touched: the line that was not open stays so.
- * Return: printk's return value, or -1 when the usual way decides the call.
- */
-static inline int dropped(const char *fmt, va_list ap)
-{
-	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
-	const struct pks_shape *s;
-	const char *p = fmt;
-	struct pks_ctx *x;
-	int len = -1;
-
-	if (fmt[0] == '\001') {
-		/* one_mark()'s test, and no '<' after it, legacy or not */
-		if ((unsigned char)fmt[1] < from || fmt[1] > '7' || fmt[2] == '\001' ||
-		    fmt[2] == '<')
-			return -1;
-		p += 2;
-	} else if (fmt[0] == '<' || !atomic_load_explicit(&drop_bare, memory_order_relaxed)) {
-		return -1;
-	}
-	if (!(x = pks_ctx_try()))
-		return -1;
-	if (!x->line.open && !x->line.sent) {	/* nothing for pks_line_close() to write */
-		s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p);
-		if (s && s->closes && s->ahead)
-			len = pks_shape_tally(s, ap) - 1;	/* the newline not counted */
-	}
-	pks_ctx_leave(x);
-	return len < -1 ? -1 : len;
-}
-
 static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
 					  const void *caller);
 
-/* pks_emit() once dropped() is armed: the call dropped, or emitted. */
-static __attribute__((noinline)) int filter(enum pks_symid sym, const char *fmt, va_list ap,
-					    const void *caller)
+/*
+ * Whether @fmt starts as a line filter() may take: a literal marker that
+ * the level filter drops (one_mark()'s test, and no '<' after it, legacy
+ * or not), or none where the default level is dropped. Its text after the
+ * marker in *@p. No call: pks_emit() stays two jumps for the others.
+ */
+static inline bool droppable(const char *fmt, unsigned char from, const char **p)
 {
-	int ret;
+	if (fmt[0] == '\001') {
+		*p = fmt + 2;
+		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
+		       fmt[2] != '<';
+	}
+	*p = fmt;
+	return fmt[0] != '<' && atomic_load_explicit(&drop_bare, memory_order_relaxed);
+}
 
-	if (likely(fmt) && (ret = dropped(fmt, ap)) >= 0)
-		return ret;
+/*
+ * A whole line the level filter drops (@p, its text after the marker), in
+ * a thread with no line open: its length is all the call does (quiet()'s
+ * work, none of it stored). Its format must close the line with its own
+ * newline, whatever the arguments, and make no marker of them (the
+ * shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
+ * a handler on this thread finds it busy; neither errno nor any line is
+ * touched: the line that was not open stays so. Any other call goes on to
+ * emit().
+ */
+static __attribute__((noinline)) int filter(enum pks_symid sym, const char *fmt, const char *p,
+					    va_list ap, const void *caller)
+{
+	const struct pks_shape *s;
+	struct pks_ctx *x;
+	int len = -2;
+	va_list cp;
+
+	if (!(x = pks_ctx_try()))
+		return emit(sym, fmt, ap, caller);
+	/* not open, and nothing a cut left for pks_line_close() to write */
+	if (!x->line.open && !x->line.sent &&
+	    (s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) && s->closes && s->ahead) {
+		va_copy(cp, ap);
+		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
+		va_end(cp);
+	}
+	pks_ctx_leave(x);
+	if (len > 0)
+		return len - 1;		/* the newline not counted */
 	return emit(sym, fmt, ap, caller);
 }
 
@@ -562,13 +564,16 @@ static __attribute__((noinline)) int filter(enum pks_symid sym, const char *fmt,
  */
 PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
-	/* two jumps, and no more while nothing was dropped */
-	if (unlikely(atomic_load_explicit(&drop_from, memory_order_relaxed) <= '7'))
-		return filter(sym, fmt, ap, caller);
+	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
+	const char *p;
+
+	/* two jumps while nothing was dropped; then a look at the marker */
+	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from, &p))
+		return filter(sym, fmt, p, ap, caller);
 	return emit(sym, fmt, ap, caller);
 }
 
-/* pks_emit(), for every call that dropped() does not take. */
+/* pks_emit(), for every call that filter() does not take. */
 static int emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */

@@ -12,6 +12,7 @@
  */
 #include "format/format.h"
 #include "format/internal.h"
+#include "format/tally.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 
@@ -128,36 +129,6 @@ static ALWAYS_INLINE void field(struct cursor *c, bool count, struct digits d, c
 		pad(c, count, ' ', fill);
 }
 
-/*
- * Digits of @v, from its top bit b: 2^b has guess[b] digits, and @v, below
- * 2^(b+1), one more when it reaches 10^guess[b]. Two look-ups, no division.
- */
-static inline size_t ndecimal(uintmax_t v)
-{
-	static const uint8_t guess[64] = {
-		1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7,
-		7, 7, 8, 8, 8, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13,
-		13, 13, 13, 14, 14, 14, 15, 15, 15, 16, 16, 16, 16, 17, 17, 17, 18,
-		18, 18, 19, 19, 19, 19,
-	};
-	static const uint64_t p10[] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
-	unsigned int n = guess[63 ^ __builtin_clzll((unsigned long long)v | 1)];
-
-	return n + (v >= p10[n]);
-}
-
-/* Hex digits of @v. */
-static inline size_t nhex(uintmax_t v)
-{
-	return (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
-}
-
 static const char pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -175,7 +146,7 @@ static ALWAYS_INLINE struct digits decimal(bool count, char *end, uintmax_t v)
 	char *s = end;
 
 	if (count)
-		return (struct digits){ NULL, ndecimal(v), (char)('0' + v % 10) };
+		return (struct digits){ NULL, pks_ndecimal(v), (char)('0' + v % 10) };
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
@@ -198,7 +169,7 @@ static ALWAYS_INLINE struct digits hex(bool count, char *end, uintmax_t v, bool 
 	char *s = end;
 
 	if (count)
-		return (struct digits){ NULL, nhex(v), set[v & 15] };
+		return (struct digits){ NULL, pks_nhex(v), set[v & 15] };
 	do
 		*--s = set[v & 15];
 	while ((v >>= 4));
@@ -475,21 +446,6 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
-/*
- * How a plain shape's conversion is measured: the argument's type, and
- * what of it is counted. 4 bits each in pks_shape.tally, the first
- * conversion in the low bits, T_END after the last.
- */
-enum {
-	T_END,
-	T_D8, T_D16, T_D32, T_D64,	/* %d %i: hh, h, int, the 64-bit lengths */
-	T_U8, T_U16, T_U32, T_U64,	/* %u */
-	T_X8, T_X16, T_X32, T_X64,	/* %x %X */
-	T_STR, T_CHAR, T_PCT,		/* %s, %c, "%%" */
-};
-_Static_assert(T_PCT < 16 && PKS_SHAPE_CONV <= 2 * sizeof(((struct pks_shape *)0)->tally),
-	       "a tally holds the ops of a shape");
-
 /* The width, in bits, of @len's argument (@len as struct plain's, not h or hh). */
 #define ARG_BITS(len)	((len) == 0 ? 32 : (len) == 1 ? 8 * sizeof(long) : \
 			 (len) == 2 ? 64 : 8 * sizeof(size_t))
@@ -502,13 +458,13 @@ static unsigned int op_of(const struct plain *pc)
 	unsigned int w = pc->len == -2 ? 0 : pc->len == -1 ? 1 : ARG_BITS(pc->len) == 32 ? 2 : 3;
 
 	switch (pc->conv) {
-	case 's': return T_STR;
-	case 'c': return T_CHAR;
-	case '%': return T_PCT;
-	case 'u': return T_U8 + w;
+	case 's': return PKS_T_STR;
+	case 'c': return PKS_T_CHAR;
+	case '%': return PKS_T_PCT;
+	case 'u': return PKS_T_U8 + w;
 	case 'x':
-	case 'X': return T_X8 + w;
-	default: return T_D8 + w;	/* 'd', 'i' */
+	case 'X': return PKS_T_X8 + w;
+	default: return PKS_T_D8 + w;	/* 'd', 'i' */
 	}
 }
 
@@ -530,7 +486,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->lit = 0;
 	s->plain = true;
 	s->simple = 0;
-	memset(s->tally, T_END, sizeof(s->tally));
+	memset(s->tally, PKS_T_END, sizeof(s->tally));
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
 
@@ -595,48 +551,6 @@ static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct 
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
-/*
- * A plain shape measured: a walk of its tally, the conversions' ops in
- * order, with the literal text's length already summed. A switch of ops
- * in place of decoding each conversion: one jump a conversion.
- * Return: the length, or -2.
- */
-static ALWAYS_INLINE int tally(const struct pks_shape *s, va_list *ap)
-{
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
-	size_t len = s->lit;
-	int64_t v;
-
-	for (; ops; ops >>= 4) {
-		switch (ops & 15) {
-		case T_D8: v = (signed char)va_arg(*ap, int); goto sign;
-		case T_D16: v = (short)va_arg(*ap, int); goto sign;
-		case T_D32: v = va_arg(*ap, int); goto sign;
-		case T_D64: v = va_arg(*ap, int64_t);
-sign:
-			len += (v < 0) + ndecimal(v < 0 ? -(uint64_t)v : (uint64_t)v);
-			break;
-		case T_U8: len += ndecimal((unsigned char)va_arg(*ap, unsigned int)); break;
-		case T_U16: len += ndecimal((unsigned short)va_arg(*ap, unsigned int)); break;
-		case T_U32: len += ndecimal(va_arg(*ap, unsigned int)); break;
-		case T_U64: len += ndecimal(va_arg(*ap, uint64_t)); break;
-		case T_X8: len += nhex((unsigned char)va_arg(*ap, unsigned int)); break;
-		case T_X16: len += nhex((unsigned short)va_arg(*ap, unsigned int)); break;
-		case T_X32: len += nhex(va_arg(*ap, unsigned int)); break;
-		case T_X64: len += nhex(va_arg(*ap, uint64_t)); break;
-		case T_STR: {
-			const char *p = va_arg(*ap, const char *);
-
-			len += p ? strlen(p) : 6;	/* "(null)" */
-			break;
-		}
-		case T_CHAR: (void)va_arg(*ap, int); len++; break;
-		default: len++; break;	/* T_PCT */
-		}
-	}
-	return len > INT32_MAX ? -2 : (int)len;
-}
-
 /**
  * pks_shape_learn() - pks_shape_find()'s miss in @cache[@i] and the next
  * slot: @fmt compiled into slot @i, whose shape moves to the next one, or,
@@ -675,7 +589,10 @@ PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 
 	if (likely(s->plain)) {
 		*last = s->text[s->at + s->n - 1];
-		return pks_shape_tally(s, ap);
+		va_copy(cp, ap);
+		r = pks_tally(s, &cp);
+		va_end(cp);
+		return r;
 	}
 	va_copy(cp, ap);
 	r = print_shape(&c, true, s, &cp, NULL);
@@ -684,22 +601,6 @@ PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 		return -2;
 	*last = c.last;
 	return (int)c.len;
-}
-
-/**
- * pks_shape_tally() - the length of a plain shape's output: a lean
- * pks_shape_count(), for a caller that knows the last byte
- * Return: the length, or -2 when it passes INT32_MAX, having read @ap.
- */
-PKS_HOT int pks_shape_tally(const struct pks_shape *s, va_list ap)
-{
-	va_list cp;
-	int r;
-
-	va_copy(cp, ap);
-	r = tally(s, &cp);
-	va_end(cp);
-	return r;
 }
 
 /**

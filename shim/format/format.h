@@ -64,7 +64,7 @@ struct pks_shape {
 	bool closes : 1;	/* plain, and its literal text ends with a newline */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
-	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (fast.c) */
+	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (tally.h) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
@@ -104,14 +104,6 @@ int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list a
 
 /** pks_shape_count() - pks_format_count() from a shape */
 int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
-	__attribute__((visibility("hidden")));
-
-/**
- * pks_shape_tally() - the output's length of a plain shape (whose last byte
- * is its literal text's), read from @ap without storing a byte
- * Return: the length, or -2 when it passes INT32_MAX.
- */
-int pks_shape_tally(const struct pks_shape *s, va_list ap)
 	__attribute__((visibility("hidden")));
 
 /**
