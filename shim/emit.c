@@ -269,10 +269,12 @@ static void arm(const struct pks_config *c)
  * from its compiled shape @s when it has one, so a format seen again is not
  * decoded again. A format the counting walk does not take goes the general
  * way, where the sink drops the line. The first one arms filter().
+ * Inline in its two callers, run() and marked(), as it was in run().
  */
-static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks_shape *s,
-		 const char *fmt, va_list ap, enum pks_act act, int level,
-		 const struct pks_mark *m, size_t skip, const void *caller)
+static inline __attribute__((always_inline)) int quiet(const struct pks_config *c,
+		struct pks_ctx *x, const struct pks_shape *s, const char *fmt, va_list ap,
+		enum pks_act act, int level, const struct pks_mark *m, size_t skip,
+		const void *caller)
 {
 	struct pks_line *l = &x->line;
 	int len;
@@ -502,8 +504,10 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
 	return ret;
 }
 
-static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
+static __attribute__((noinline)) int held(struct pks_ctx *x, const char *fmt, va_list ap,
 					  const void *caller);
+static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_shape *s,
+					    const char *fmt, va_list ap, const void *caller);
 
 /*
  * Whether @fmt starts as a line filter() may take: a literal marker that
@@ -529,52 +533,85 @@ static inline bool droppable(const char *fmt, unsigned char from, const char **p
  * newline, whatever the arguments, and make no marker of them (the
  * shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
  * a handler on this thread finds it busy; neither errno nor any line is
- * touched: the line that was not open stays so. Any other call goes on to
- * emit().
+ * touched: the line that was not open stays so. Any other call goes on,
+ * the context still owned: one of a dropped marker is decided at once
+ * (marked()), the others the usual way (held()).
  */
-static __attribute__((noinline)) int filter(enum pks_symid sym, const char *fmt, const char *p,
-					    va_list ap, const void *caller)
+static __attribute__((noinline)) int filter(const char *fmt, const char *p, va_list ap,
+					    const void *caller)
 {
+	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
-	struct pks_ctx *x;
-	int len = -2;
 	va_list cp;
+	int len;
 
-	if (!(x = pks_ctx_try()))
-		return emit(sym, fmt, ap, caller);
+	if (unlikely(!x) || !(s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) ||
+	    !s->ahead)
+		return held(x, fmt, ap, caller);
 	/* not open, and nothing a cut left for pks_line_close() to write */
-	if (!x->line.open && !x->line.sent &&
-	    (s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) && s->closes && s->ahead) {
+	if (!x->line.open && !x->line.sent && s->closes) {
 		va_copy(cp, ap);
 		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
 		va_end(cp);
+		if (likely(len > 0)) {
+			pks_ctx_leave(x);
+			return len - 1;		/* the newline not counted */
+		}
 	}
-	pks_ctx_leave(x);
-	if (len > 0)
-		return len - 1;		/* the newline not counted */
-	return emit(sym, fmt, ap, caller);
+	return p == fmt ? held(x, fmt, ap, caller) : marked(x, s, fmt, ap, caller);
 }
 
-/**
- * pks_emit() - everything one printk call does
- * @sym: which entry point was called (PKS_SYM_*), for the pass-through
- * @caller: return address in the caller, for PRINTK_SHIM_LINT
- * Return: bytes of text stored for this call (markers and the final newline
- * not counted), as the kernel's printk returns. errno is left unchanged.
- */
-PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+
+/* run() in @x, owned, or, when there is none, in a context on the stack. */
+static inline int usual(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+			va_list ap, const void *caller)
 {
-	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
-	const char *p;
+	int ret;
 
-	/* two jumps while nothing was dropped; then a look at the marker */
-	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from, &p))
-		return filter(sym, fmt, p, ap, caller);
-	return emit(sym, fmt, ap, caller);
+	if (unlikely(!x))
+		return run_on_stack(c, fmt, ap, caller);
+	ret = run(c, x, fmt, ap, caller);
+	pks_ctx_leave(x);
+	return ret;
 }
 
-/* pks_emit(), for every call that filter() does not take. */
-static int emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+/*
+ * A call filter() did not take, in @x if it owns it: as emit(), which
+ * armed filter() only where nothing but run() applies (the configuration
+ * read, no PRINTK_SHIM_DISABLE, no dynamic debug, a format).
+ */
+static int held(struct pks_ctx *x, const char *fmt, va_list ap, const void *caller)
+{
+	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
+
+	ret = usual(pks_config(), x ? x : pks_ctx_enter_slow(), fmt, ap, caller);
+	*err = saved;
+	return ret;
+}
+
+/*
+ * A fragment filter() did not take, of a marker the filter drops and a
+ * shape @s that makes no marker: run()'s decision without its look-ups,
+ * a new line at that level, measured by quiet(); in @x, owned.
+ */
+static int marked(struct pks_ctx *x, const struct pks_shape *s, const char *fmt, va_list ap,
+		  const void *caller)
+{
+	int *err = &errno, saved = *err, ret;	/* the open line may be written */
+	struct pks_mark m = { fmt[1] - '0', PKS_M_LEVEL };
+
+	ret = quiet(pks_config(), x, s, fmt + 2, ap, PKS_NEW, m.level, &m, 2, caller);
+	pks_ctx_leave(x);
+	*err = saved;
+	return ret;
+}
+
+/*
+ * pks_emit(), for every call that filter() does not take. Apart, so that
+ * pks_emit() itself saves no register for the calls filter() takes.
+ */
+static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
+					  const void *caller)
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
@@ -597,14 +634,29 @@ static int emit(enum pks_symid sym, const char *fmt, va_list ap, const void *cal
 		} else if (dd == PKS_DD_OFF) {
 			ret = 0;	/* a context of one call: no fragment can follow */
 		}
-	} else if (likely((x = pks_ctx_enter()) != NULL)) {
-		ret = run(c, x, fmt, ap, caller);
-		pks_ctx_leave(x);
 	} else {
-		ret = run_on_stack(c, fmt, ap, caller);
+		ret = usual(c, pks_ctx_enter(), fmt, ap, caller);
 	}
 	*err = saved;
 	return ret;
+}
+
+/**
+ * pks_emit() - everything one printk call does
+ * @sym: which entry point was called (PKS_SYM_*), for the pass-through
+ * @caller: return address in the caller, for PRINTK_SHIM_LINT
+ * Return: bytes of text stored for this call (markers and the final newline
+ * not counted), as the kernel's printk returns. errno is left unchanged.
+ */
+PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+{
+	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
+	const char *p;
+
+	/* two jumps while nothing was dropped; then a look at the marker */
+	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from, &p))
+		return filter(fmt, p, ap, caller);
+	return emit(sym, fmt, ap, caller);
 }
 
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */
