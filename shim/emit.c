@@ -561,7 +561,6 @@ static __attribute__((noinline)) int filter(const char *fmt, const char *p, va_l
 	return p == fmt ? held(x, fmt, ap, caller) : marked(x, s, fmt, ap, caller);
 }
 
-
 /* run() in @x, owned, or, when there is none, in a context on the stack. */
 static inline int usual(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
 			va_list ap, const void *caller)
