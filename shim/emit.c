@@ -512,34 +512,33 @@ static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_
 /*
  * Whether @fmt starts as a line filter() may take: a literal marker that
  * the level filter drops (one_mark()'s test, and no '<' after it, legacy
- * or not), or none where the default level is dropped. Its text after the
- * marker in *@p. No call: pks_emit() stays two jumps for the others.
+ * or not), or none where the default level is dropped. No call:
+ * pks_emit() stays two jumps for the others.
  */
-static inline bool droppable(const char *fmt, unsigned char from, const char **p)
+static inline bool droppable(const char *fmt, unsigned char from)
 {
-	if (fmt[0] == '\001') {
-		*p = fmt + 2;
+	if (fmt[0] == '\001')
 		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
 		       fmt[2] != '<';
-	}
-	*p = fmt;
 	return fmt[0] != '<' && atomic_load_explicit(&drop_bare, memory_order_relaxed);
 }
 
 /*
- * A whole line the level filter drops (@p, its text after the marker), in
- * a thread with no line open: its length is all the call does (quiet()'s
- * work, none of it stored). Its format must close the line with its own
- * newline, whatever the arguments, and make no marker of them (the
- * shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
+ * A whole line the level filter drops, in a thread with no line open: its
+ * length is all the call does (quiet()'s work, none of it stored). Its
+ * format must close the line with its own newline, whatever the arguments,
+ * and make no marker of them (the shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
  * a handler on this thread finds it busy; neither errno nor any line is
  * touched: the line that was not open stays so. Any other call goes on,
  * the context still owned: one of a dropped marker is decided at once
- * (marked()), the others the usual way (held()).
+ * (marked()), the others the usual way (held()). @sym is not needed: it
+ * keeps the arguments where pks_emit() has them (noipa: as declared), so
+ * that pks_emit() jumps here without moving them.
  */
-static __attribute__((noinline)) int filter(const char *fmt, const char *p, va_list ap,
-					    const void *caller)
+static __attribute__((noipa)) int filter(enum pks_symid sym __attribute__((unused)),
+					const char *fmt, va_list ap, const void *caller)
 {
+	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
 	va_list cp;
@@ -650,11 +649,10 @@ static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, v
 PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
 {
 	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
-	const char *p;
 
 	/* two jumps while nothing was dropped; then a look at the marker */
-	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from, &p))
-		return filter(fmt, p, ap, caller);
+	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from))
+		return filter(sym, fmt, ap, caller);
 	return emit(sym, fmt, ap, caller);
 }
 
