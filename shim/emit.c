@@ -254,7 +254,10 @@ static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const cha
 /* The level filter of @c, for filter(), once it is read (not the early defaults). */
 static void arm(const struct pks_config *c)
 {
-	bool quick = pks_config_ready() && !c->set.disable && !c->dd.n && !c->set.lint;
+	bool quick = !c->set.disable && !c->dd.n && !c->set.lint;
+
+	if (!pks_config_ready())
+		return;		/* UNARMED still: the next dropped line arms it */
 
 	atomic_store_explicit(&drop_bare, quick && c->set.default_level > c->set.level,
 			      memory_order_relaxed);
