@@ -20,10 +20,10 @@ filtered() {
 # twice TEXT: TEXT, then "--", two times over
 twice() { printf '%s\n--\n%s\n--\n' "$1" "$1"; }
 
-@test "filtered: a dropped line returns the kernel's count for %d %u %x %s %c %% %px %pI4, errno kept" {
+@test "filtered: a dropped line returns the kernel's count for %d %u %x %s %c %% %px %pI4, errno kept; KERN_WARNING is written at warning, KERN_NOTICE dropped" {
 	filtered returns PRINTK_SHIM_LEVEL=warning
-	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18')"$'\n'
-	err_is $'<3>shown\n<3>shown\n'
+	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18\nnl 10\nnotice 8\nwarning 9')"$'\n'
+	err_is $'<4>warning 4\n<3>shown\n<4>warning 4\n<3>shown\n'
 }
 
 @test "filtered: a line open from an earlier call is written when a dropped one starts" {
@@ -58,6 +58,6 @@ twice() { printf '%s\n--\n%s\n--\n' "$1" "$1"; }
 
 @test "filtered: with the filter off every line is written, with the same return values" {
 	filtered returns
-	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18')"$'\n'
+	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18\nnl 10\nnotice 8\nwarning 9')"$'\n'
 	[ "$(grep -c '^<7>n=-12345$' "$ERR")" = 2 ]
 }
