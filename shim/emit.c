@@ -51,13 +51,14 @@ static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 /*
  * What filter() takes, armed by the first line the level filter drops
  * (quiet(), arm()): a KERN_<N> marker whose digit is drop_from or more, or
- * no marker when drop_bare. NEVER when every call must go the usual way
+ * no marker when drop_bare. UNREACHED before the first call (first()),
+ * UNARMED after it; NEVER when every call must go the usual way
  * (PRINTK_SHIM_DISABLE, dynamic debug, PRINTK_SHIM_LINT). Racy on purpose:
  * each is a value of the immutable configuration, and a thread that sees
  * an older one goes the usual way.
  */
-enum { UNARMED = 0xff, NEVER = 0xfe };
-static _Atomic unsigned char drop_from = UNARMED;
+enum { UNREACHED = 0, UNARMED = 0xff, NEVER = 0xfe };
+static _Atomic unsigned char drop_from = UNREACHED;
 static _Atomic bool drop_bare;
 
 /**
@@ -619,10 +620,6 @@ static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, v
 	enum pks_dd_claim dd;
 	struct pks_ctx *x;
 
-	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed))) {
-		atomic_store_explicit(&reached, 1, memory_order_relaxed);
-		pks_init_first_call(c);
-	}
 	if (unlikely(!fmt)) {
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
@@ -642,6 +639,21 @@ static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, v
 	return ret;
 }
 
+/* The first call (or the first few, racing): reached, then emit(). */
+static __attribute__((noinline)) int first(enum pks_symid sym, const char *fmt, va_list ap,
+					   const void *caller)
+{
+	int *err = &errno, saved = *err;	/* the report may write */
+	unsigned char want = UNREACHED;
+
+	atomic_store_explicit(&reached, 1, memory_order_relaxed);
+	atomic_compare_exchange_strong_explicit(&drop_from, &want, UNARMED, memory_order_relaxed,
+						memory_order_relaxed);
+	pks_init_first_call(pks_config());
+	*err = saved;
+	return emit(sym, fmt, ap, caller);
+}
+
 /**
  * pks_emit() - everything one printk call does
  * @sym: which entry point was called (PKS_SYM_*), for the pass-through
@@ -654,8 +666,12 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 	unsigned char from = atomic_load_explicit(&drop_from, memory_order_relaxed);
 
 	/* two jumps while nothing was dropped; then a look at the marker */
-	if (unlikely(from <= '7') && likely(fmt) && droppable(fmt, from))
-		return filter(sym, fmt, ap, caller);
+	if (unlikely(from <= '7')) {
+		if (unlikely(from == UNREACHED))
+			return first(sym, fmt, ap, caller);
+		if (likely(fmt) && droppable(fmt, from))
+			return filter(sym, fmt, ap, caller);
+	}
 	return emit(sym, fmt, ap, caller);
 }
 
