@@ -14,6 +14,7 @@
 #include "base/compiler.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "config/drop.h"
 #include "ctl/ctl.h"
 #include "ctx/signals.h"
 #include "out/file.h"
@@ -72,6 +73,7 @@ static void apply(void)
 		reopen(c);
 		h->st.reopen_done = reopens;
 	}
+	pks_drop_changed();	/* the level or the queries may be new */
 	pks_ctl_publish(c);
 }
 

@@ -26,6 +26,7 @@
 #include "base/rodata.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "config/drop.h"
 #include "ctl/ctl.h"
 #include "ctl/record.h"
 #include "core/cont.h"
@@ -33,6 +34,7 @@
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "format/format.h"
+#include "format/tally.h"
 #include "out/sink.h"
 
 #include <errno.h>
@@ -57,6 +59,7 @@ static _Atomic int reached;	/* some call got here: see pks_report_unreached() */
 void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
+	pks_drop_setup();
 	pks_rodata_setup();
 }
 
@@ -245,17 +248,21 @@ static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const cha
  * SYMBOLS), and all the line needs is whether it stays open. It is measured
  * from its compiled shape @s when it has one, so a format seen again is not
  * decoded again. A format the counting walk does not take goes the general
- * way, where the sink drops the line.
+ * way, where the sink drops the line. The first one arms filter().
+ * Inline in its two callers, run() and marked(), as it was in run().
  */
-static int quiet(const struct pks_config *c, struct pks_ctx *x, const struct pks_shape *s,
-		 const char *fmt, va_list ap, enum pks_act act, int level,
-		 const struct pks_mark *m, size_t skip, const void *caller)
+static inline __attribute__((always_inline)) int quiet(const struct pks_config *c,
+		struct pks_ctx *x, const struct pks_shape *s, const char *fmt, va_list ap,
+		enum pks_act act, int level, const struct pks_mark *m, size_t skip,
+		const void *caller)
 {
 	struct pks_line *l = &x->line;
 	int len;
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
+	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
+		pks_drop_arm(c);
 	if (likely(s))
 		len = pks_shape_count(s, ap, &last);
 	else
@@ -478,24 +485,118 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
 	return ret;
 }
 
-/**
- * pks_emit() - everything one printk call does
- * @sym: which entry point was called (PKS_SYM_*), for the pass-through
- * @caller: return address in the caller, for PRINTK_SHIM_LINT
- * Return: bytes of text stored for this call (markers and the final newline
- * not counted), as the kernel's printk returns. errno is left unchanged.
+static __attribute__((noinline)) int held(struct pks_ctx *x, const char *fmt, va_list ap,
+					  const void *caller);
+static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_shape *s,
+					    const char *fmt, va_list ap, const void *caller);
+
+/*
+ * Whether @fmt starts as a line filter() may take: a literal marker that
+ * the level filter drops (one_mark()'s test, and no '<' after it, legacy
+ * or not), or none where the default level is dropped. No call:
+ * pks_emit() stays two jumps for the others.
  */
-PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+static inline bool droppable(const char *fmt, unsigned char from)
+{
+	if (fmt[0] == '\001')
+		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
+		       fmt[2] != '<';
+	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
+}
+
+/*
+ * A whole line the level filter drops, in a thread with no line open: its
+ * length is all the call does (quiet()'s work, none of it stored). Its
+ * format must close the line with its own newline, whatever the arguments,
+ * and make no marker of them (the shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
+ * a handler on this thread finds it busy; neither errno nor any line is
+ * touched: the line that was not open stays so. Any other call goes on,
+ * the context still owned: one of a dropped marker is decided at once
+ * (marked()), the others the usual way (held()). @sym is not needed: it
+ * keeps the arguments where pks_emit() has them (noipa: as declared), so
+ * that pks_emit() jumps here without moving them.
+ */
+static __attribute__((noipa)) int filter(enum pks_symid sym __attribute__((unused)),
+					const char *fmt, va_list ap, const void *caller)
+{
+	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
+	struct pks_ctx *x = pks_ctx_try();
+	const struct pks_shape *s;
+	va_list cp;
+	int len;
+
+	if (unlikely(!x) || !(s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) ||
+	    !s->ahead)
+		return held(x, fmt, ap, caller);
+	/* not open, and nothing a cut left for pks_line_close() to write */
+	if (!x->line.open && !x->line.sent && s->closes) {
+		va_copy(cp, ap);
+		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
+		va_end(cp);
+		if (likely(len > 0)) {
+			pks_ctx_leave(x);
+			return len - 1;		/* the newline not counted */
+		}
+	}
+	return p == fmt ? held(x, fmt, ap, caller) : marked(x, s, fmt, ap, caller);
+}
+
+/* run() in @x, owned, or, when there is none, in a context on the stack. */
+static inline int usual(const struct pks_config *c, struct pks_ctx *x, const char *fmt,
+			va_list ap, const void *caller)
+{
+	int ret;
+
+	if (unlikely(!x))
+		return run_on_stack(c, fmt, ap, caller);
+	ret = run(c, x, fmt, ap, caller);
+	pks_ctx_leave(x);
+	return ret;
+}
+
+/*
+ * A call filter() did not take, in @x if it owns it: as emit(), which
+ * armed filter() only where nothing but run() applies (the configuration
+ * read, no PRINTK_SHIM_DISABLE, no dynamic debug, a format).
+ */
+static int held(struct pks_ctx *x, const char *fmt, va_list ap, const void *caller)
+{
+	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
+
+	ret = usual(pks_config(), x ? x : pks_ctx_enter_slow(), fmt, ap, caller);
+	*err = saved;
+	return ret;
+}
+
+/*
+ * A fragment filter() did not take, of a marker the filter drops and a
+ * shape @s that makes no marker: run()'s decision without its look-ups,
+ * a new line at that level, measured by quiet(); in @x, owned.
+ */
+static int marked(struct pks_ctx *x, const struct pks_shape *s, const char *fmt, va_list ap,
+		  const void *caller)
+{
+	int *err = &errno, saved = *err, ret;	/* the open line may be written */
+	struct pks_mark m = { fmt[1] - '0', PKS_M_LEVEL };
+
+	ret = quiet(pks_config(), x, s, fmt + 2, ap, PKS_NEW, m.level, &m, 2, caller);
+	pks_ctx_leave(x);
+	*err = saved;
+	return ret;
+}
+
+/*
+ * pks_emit(), for every call that filter() does not take. Apart, so that
+ * pks_emit() itself saves no register for the calls filter() takes.
+ */
+static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
+					  const void *caller)
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
 	enum pks_dd_claim dd;
 	struct pks_ctx *x;
 
-	if (unlikely(!atomic_load_explicit(&reached, memory_order_relaxed))) {
-		atomic_store_explicit(&reached, 1, memory_order_relaxed);
-		pks_init_first_call(c);
-	}
 	if (unlikely(pks_ctl_asked()))
 		pks_control_apply();	/* printk-shim(7) RUNTIME CONTROL */
 	if (unlikely(!fmt)) {
@@ -510,14 +611,46 @@ PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void
 		} else if (dd == PKS_DD_OFF) {
 			ret = 0;	/* a context of one call: no fragment can follow */
 		}
-	} else if (likely((x = pks_ctx_enter()) != NULL)) {
-		ret = run(c, x, fmt, ap, caller);
-		pks_ctx_leave(x);
 	} else {
-		ret = run_on_stack(c, fmt, ap, caller);
+		ret = usual(c, pks_ctx_enter(), fmt, ap, caller);
 	}
 	*err = saved;
 	return ret;
+}
+
+/* The first call (or the first few, racing): reached, then emit(). */
+static __attribute__((noinline)) int first(enum pks_symid sym, const char *fmt, va_list ap,
+					   const void *caller)
+{
+	int *err = &errno, saved = *err;	/* the report may write */
+
+	atomic_store_explicit(&reached, 1, memory_order_relaxed);
+	pks_drop_reached();
+	pks_init_first_call(pks_config());
+	*err = saved;
+	return emit(sym, fmt, ap, caller);
+}
+
+/**
+ * pks_emit() - everything one printk call does
+ * @sym: which entry point was called (PKS_SYM_*), for the pass-through
+ * @caller: return address in the caller, for PRINTK_SHIM_LINT
+ * Return: bytes of text stored for this call (markers and the final newline
+ * not counted), as the kernel's printk returns. errno is left unchanged.
+ */
+PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+{
+	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
+
+	/* two jumps while nothing was dropped; then a look at the marker */
+	if (unlikely(from <= '7')) {
+		if (unlikely(from == PKS_DROP_UNREACHED))
+			return first(sym, fmt, ap, caller);
+		/* a request of printk-shim --pid is applied the usual way (emit()) */
+		if (likely(fmt) && droppable(fmt, from) && likely(!pks_ctl_asked()))
+			return filter(sym, fmt, ap, caller);
+	}
+	return emit(sym, fmt, ap, caller);
 }
 
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */

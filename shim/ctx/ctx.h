@@ -74,27 +74,40 @@ void pks_flush_depth(int depth);
 
 
 /**
- * pks_ctx_enter() - own the calling context for one call
- * Inline, the common case: a thread outside any handler whose context is
- * mapped and free; everything else is pks_ctx_enter_slow()'s.
- * Return: the context, or NULL when it is already owned (a handler that
- * interrupted printk on this thread) or cannot get memory.
+ * pks_ctx_try() - own the calling context for one call, if that is quick:
+ * a thread outside any handler whose context is mapped and free. Nothing
+ * is made, no system call made, errno untouched.
+ * Return: the context, or NULL.
  */
-static inline struct pks_ctx *pks_ctx_enter(void)
+static inline struct pks_ctx *pks_ctx_try(void)
 {
 	struct pks_node *n = pks_ctx_self;
 	struct pks_ctx *x;
 	int want = PKS_IDLE;
 
 	if (unlikely(!n) || unlikely(pks_depth != 0))
-		return pks_ctx_enter_slow();
+		return NULL;
 	x = &n->ctx[0];
 	if (unlikely(!x->map) ||
 	    unlikely(!atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
 			memory_order_acquire, memory_order_relaxed)))
-		return pks_ctx_enter_slow();
+		return NULL;
 	PKS_HB_AFTER(&x->state);
 	return x;
+}
+
+/**
+ * pks_ctx_enter() - own the calling context for one call
+ * Inline, the common case (pks_ctx_try()); everything else is
+ * pks_ctx_enter_slow()'s.
+ * Return: the context, or NULL when it is already owned (a handler that
+ * interrupted printk on this thread) or cannot get memory.
+ */
+static inline struct pks_ctx *pks_ctx_enter(void)
+{
+	struct pks_ctx *x = pks_ctx_try();
+
+	return likely(x) ? x : pks_ctx_enter_slow();
 }
 
 static inline void pks_ctx_leave(struct pks_ctx *x)

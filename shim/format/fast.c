@@ -12,6 +12,7 @@
  */
 #include "format/format.h"
 #include "format/internal.h"
+#include "format/tally.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 
@@ -128,23 +129,6 @@ static ALWAYS_INLINE void field(struct cursor *c, bool count, struct digits d, c
 		pad(c, count, ' ', fill);
 }
 
-/* Digits of @v, from the bit length: a table look-up instead of divisions. */
-static inline size_t ndecimal(uintmax_t v)
-{
-	static const uint64_t p10[] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
-	unsigned int bits = 64 - (unsigned int)__builtin_clzll((unsigned long long)v | 1);
-	/* log10(2) ~ 1233 / 4096: the digits of 2^bits - 1, or one too few */
-	unsigned int n = bits * 1233 >> 12;
-
-	return n + (v >= p10[n]) + !v;
-}
-
 static const char pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -162,7 +146,7 @@ static ALWAYS_INLINE struct digits decimal(bool count, char *end, uintmax_t v)
 	char *s = end;
 
 	if (count)
-		return (struct digits){ NULL, ndecimal(v), (char)('0' + v % 10) };
+		return (struct digits){ NULL, pks_ndecimal(v), (char)('0' + v % 10) };
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
@@ -184,11 +168,8 @@ static ALWAYS_INLINE struct digits hex(bool count, char *end, uintmax_t v, bool 
 	const char *set = upper ? pks_hex_upper : pks_hex_lower;
 	char *s = end;
 
-	if (count) {
-		unsigned int bits = 64 - (unsigned int)__builtin_clzll((unsigned long long)v | 1);
-
-		return (struct digits){ NULL, (bits + 3) / 4, set[v & 15] };
-	}
+	if (count)
+		return (struct digits){ NULL, pks_nhex(v), set[v & 15] };
 	do
 		*--s = set[v & 15];
 	while ((v >>= 4));
@@ -465,6 +446,28 @@ static ALWAYS_INLINE int print_format(struct cursor *c, bool count, const char *
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
+/* The width, in bits, of @len's argument (@len as struct plain's, not h or hh). */
+#define ARG_BITS(len)	((len) == 0 ? 32 : (len) == 1 ? 8 * sizeof(long) : \
+			 (len) == 2 ? 64 : 8 * sizeof(size_t))
+_Static_assert(sizeof(int) == 4 && sizeof(intmax_t) == 8 && sizeof(long long) == 8,
+	       "the tally's argument widths");
+
+/* The op of a decoded conversion that compile() takes. */
+static unsigned int op_of(const struct plain *pc)
+{
+	unsigned int w = pc->len == -2 ? 0 : pc->len == -1 ? 1 : ARG_BITS(pc->len) == 32 ? 2 : 3;
+
+	switch (pc->conv) {
+	case 's': return PKS_T_STR;
+	case 'c': return PKS_T_CHAR;
+	case '%': return PKS_T_PCT;
+	case 'u': return PKS_T_U8 + w;
+	case 'x':
+	case 'X': return PKS_T_X8 + w;
+	default: return PKS_T_D8 + w;	/* 'd', 'i' */
+	}
+}
+
 /*
  * A format's compiled shape: its literal runs located once, its conversions
  * decoded once ("%%" is a conversion that prints '%'). compile() takes what
@@ -483,6 +486,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->lit = 0;
 	s->plain = true;
 	s->simple = 0;
+	memset(s->tally, PKS_T_END, sizeof(s->tally));
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
 
@@ -501,12 +505,14 @@ static bool compile(struct pks_shape *s, const char *fmt)
 		s->plain &= !pc.flags && !pc.width;
 		if (pc.conv != '%' && !pc.flags && !pc.width)
 			s->simple |= (uint8_t)(1u << (s->nconv - 1));
+		s->tally[(s->nconv - 1) / 2] |= (uint8_t)(op_of(&pc) << 4 * ((s->nconv - 1) % 2));
 		run = f;
 	}
 	s->at = (uint8_t)(run - fmt);
 	s->n = (uint8_t)(f - run);
 	s->lit += s->n;
 	s->plain &= s->n > 0;
+	s->closes = s->plain && fmt[n - 1] == '\n';
 	s->ahead = !s->nconv || s->conv[0].n >= PKS_SHAPE_AHEAD;
 	/* A final newline is the output's last byte; any other one is not. */
 	s->nl = n > 1 && memchr(fmt, '\n', n - (fmt[n - 1] == '\n'));
@@ -545,41 +551,6 @@ static ALWAYS_INLINE int print_shape(struct cursor *c, bool count, const struct 
 	return c->len > INT32_MAX ? -2 : 0;
 }
 
-/*
- * print_shape() counting, for a plain shape: only the length is summed,
- * as the last byte is the literal text's. Return: the length, or -2.
- */
-static ALWAYS_INLINE int count_plain(const struct pks_shape *s, va_list *ap)
-{
-	size_t len = s->lit;
-
-	for (unsigned int i = 0; i < s->nconv; i++) {
-		const struct pks_shape_conv *k = &s->conv[i];
-		char conv = k->conv;
-		uintmax_t v;
-
-		/* the usual ones first, each without a length: no jump table */
-		if (conv == 'd' || conv == 'i') {
-			v = k->len ? signed_arg(ap, k->len) : (uintmax_t)(intmax_t)va_arg(*ap, int);
-			len += (intmax_t)v < 0 ? ndecimal(-v) + 1 : ndecimal(v);
-		} else if (conv == 's') {
-			const char *p = va_arg(*ap, const char *);
-
-			len += p ? strlen(p) : 6;	/* "(null)" */
-		} else if (conv == 'u') {
-			len += ndecimal(k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int));
-		} else if (conv == 'x' || conv == 'X') {
-			v = k->len ? unsigned_arg(ap, k->len) : va_arg(*ap, unsigned int);
-			len += (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
-		} else {	/* 'c', "%%" */
-			if (conv == 'c')
-				(void)va_arg(*ap, int);
-			len++;
-		}
-	}
-	return len > INT32_MAX ? -2 : (int)len;
-}
-
 /**
  * pks_shape_learn() - pks_shape_find()'s miss in @cache[@i] and the next
  * slot: @fmt compiled into slot @i, whose shape moves to the next one, or,
@@ -616,13 +587,14 @@ PKS_HOT int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
 	va_list cp;
 	int r;
 
-	va_copy(cp, ap);
 	if (likely(s->plain)) {
-		r = count_plain(s, &cp);
-		va_end(cp);
 		*last = s->text[s->at + s->n - 1];
+		va_copy(cp, ap);
+		r = pks_tally(s, &cp);
+		va_end(cp);
 		return r;
 	}
+	va_copy(cp, ap);
 	r = print_shape(&c, true, s, &cp, NULL);
 	va_end(cp);
 	if (r)

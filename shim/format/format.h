@@ -58,10 +58,13 @@ struct pks_shape {
 	uint8_t at, n;		/* the literal run after the last conversion */
 	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
 	bool nl;		/* a newline in the literal text before its last byte */
-	bool plain;		/* no flag, no width, and literal text after the last conversion */
 	bool ahead;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
+	/* Bits, and the tally in bytes, so that a slot stays 144 bytes. */
+	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
+	bool closes : 1;	/* plain, and its literal text ends with a newline */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
+	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (tally.h) */
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The level filter's quick test (drop.h): armed from the configuration
+ * once it is read, disarmed when printk-shim --pid changes the level or the
+ * dynamic debug queries, so that the next dropped line arms it anew.
+ */
+#include "config/drop.h"
+#include "base/compiler.h"
+
+_Atomic unsigned char pks_drop_from = PKS_DROP_UNREACHED;
+_Atomic bool pks_drop_bare;
+static _Atomic unsigned int changes;	/* pks_drop_changed() calls */
+
+/** pks_drop_setup() - before main: name the flags raced on purpose to Helgrind */
+void pks_drop_setup(void)
+{
+	PKS_HB_BENIGN(&pks_drop_from);
+	PKS_HB_BENIGN(&pks_drop_bare);
+}
+
+/** pks_drop_reached() - the first call: UNREACHED becomes UNARMED */
+void pks_drop_reached(void)
+{
+	unsigned char want = PKS_DROP_UNREACHED;
+
+	atomic_compare_exchange_strong_explicit(&pks_drop_from, &want, PKS_DROP_UNARMED,
+						memory_order_relaxed, memory_order_relaxed);
+}
+
+/** pks_drop_arm() - the quick test of @c, once it is read (not the early defaults) */
+void pks_drop_arm(const struct pks_config *c)
+{
+	/* pairs with pks_drop_changed()'s increment: a level read after it is the new one */
+	unsigned int seen = atomic_load(&changes);
+	bool quick = !c->set.disable && !c->dd.n && !c->set.lint;
+	int level = __atomic_load_n(&c->set.level, __ATOMIC_RELAXED);
+
+	if (!pks_config_ready())
+		return;		/* UNARMED still: the next dropped line arms it */
+	atomic_store_explicit(&pks_drop_bare, quick && c->set.default_level > level,
+			      memory_order_relaxed);
+	atomic_store_explicit(&pks_drop_from, quick ? '0' + level + 1 : PKS_DROP_NEVER,
+			      memory_order_relaxed);
+	/* a change meanwhile may have been armed over with the old level: undo */
+	if (atomic_load(&changes) != seen)
+		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
+}
+
+/** pks_drop_changed() - the level or the queries changed: every call the usual way until re-armed */
+void pks_drop_changed(void)
+{
+	/* pairs with pks_drop_arm()'s loads: the new level is stored before */
+	atomic_fetch_add(&changes, 1);
+	/* before the first call it stays UNREACHED, which ends as UNARMED too */
+	if (atomic_load_explicit(&pks_drop_from, memory_order_relaxed) != PKS_DROP_UNREACHED)
+		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
+}

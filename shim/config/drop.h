@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The level filter's quick test, derived from the configuration: which
+ * markers a line is dropped by before any context is touched (emit.c
+ * filter()), armed by the first dropped line and again after each change.
+ */
+#ifndef PKS_CONFIG_DROP_H
+#define PKS_CONFIG_DROP_H
+
+#include "config/config.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/*
+ * pks_drop_from: a KERN_<N> marker whose digit is this or more is dropped,
+ * and no marker when pks_drop_bare. UNREACHED before the first call,
+ * UNARMED until a dropped line arms it; NEVER when every call must go the
+ * usual way (PRINTK_SHIM_DISABLE, dynamic debug, PRINTK_SHIM_LINT). Racy
+ * on purpose: each is a value of the configuration, and a thread that sees
+ * an older one goes the usual way or drops a line of the old level.
+ */
+enum { PKS_DROP_UNREACHED = 0, PKS_DROP_UNARMED = 0xff, PKS_DROP_NEVER = 0xfe };
+extern _Atomic unsigned char pks_drop_from;
+extern _Atomic bool pks_drop_bare;
+
+void pks_drop_setup(void);
+void pks_drop_reached(void);
+void pks_drop_arm(const struct pks_config *c);
+void pks_drop_changed(void);
+
+#endif
