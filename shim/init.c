@@ -12,8 +12,8 @@
 #include "base/pid.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
+#include "ctx/exit.h"
 #include "ctx/signals.h"
-#include "out/defer.h"
 #include "out/sink.h"
 #include "out/syslog.h"
 #include "patch/patch.h"
@@ -50,6 +50,7 @@ __attribute__((constructor)) static void init(void)
 		return;
 	pks_pid_setup();
 	pks_ctx_setup();
+	pks_exit_setup();
 	pks_signals_setup();
 	pks_syslog_setup(c);
 	pks_patch_apply(pks_syms);
@@ -59,10 +60,7 @@ __attribute__((destructor)) static void fini(void)
 {
 	if (!pks_config_ready() || pks_cfg.set.disable)
 		return;
-	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
-	pks_defer_close();	/* the ring's lines before the open ones */
-	pks_flush_all(PKS_FLUSH_EXIT);
-	pks_sink_report_lost();
+	pks_exit_flush();
 	if (!pks_emit_reached())
 		pks_report_unreached(pks_syms);
 }

@@ -31,7 +31,8 @@ allow core	'base/(compiler|digits)\.h|core/'
 allow format	'base/(compiler|digits)\.h|format/'
 allow config	'base/|core/|config/'
 allow out	'base/|core/|config/|out/'
-allow ctx	'base/|core/|config/|out/(sink|defer)\.h|ctx/'
+allow defer	'base/|core/|config/|out/(batch|sink)\.h|defer/'
+allow ctx	'base/|core/|config/|out/sink\.h|defer/defer\.h|ctx/'
 allow patch	'base/|config/|patch/'
 allow inspect	'base/sym\.h|patch/(arch|elfsym|why)\.h|inspect/'
 allow wrapper	'base/|core/|config/vars\.h|inspect/inspect\.h|patch/elfsym\.h|wrapper/'
@@ -45,8 +46,9 @@ for dir in core format; do
 done
 
 # Exports are the printk family and the hooks; start and end are init.c's.
-check "only entry.c, dyndbg.c, ctx/signals.c and ctx/exec.c export" "$(grep -rl 'PKS_EXPORT' \
-	"$src" --include='*.c' | sed "s|^$src/||" | grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c')"
+check "only entry.c, dyndbg.c and ctx/signals.c, exec.c, exit.c, vfork.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
+	"$src" --include='*.c' | sed "s|^$src/||" |
+	grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c|ctx/exit\.c|ctx/vfork\.c')"
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"
