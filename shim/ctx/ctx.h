@@ -89,32 +89,32 @@ static inline struct pks_ctx *pks_ctx_enter(void)
 	return x;
 }
 
+/*
+ * The call is over: handlers held while the deferred ring's window was open
+ * run now, as if they came just after it (ctx/signals.c).
+ */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
 	PKS_HB_BEFORE(&x->state);
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
+	if (unlikely(pks_sig_held))
+		pks_signals_release();
 }
 
 /**
  * pks_ctx_line_out() - a complete line leaves a context (a struct
  * pks_line_out): into the deferred ring, or to the outputs now. The one
  * place that decides (printk-shim(7) DEFERRED PRINTING): a vfork child's
- * lines are written now, and handlers held while the ring's window was
- * open run once it is closed.
+ * lines are written now.
  * @writer: the context's w
  */
 static inline void pks_ctx_line_out(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
 
-	if (unlikely(c->set.defer) && l->level <= c->set.level && !pks_vfork_child()) {
-		bool taken = pks_defer_line(l, writer);
-
-		if (unlikely(pks_sig_held))
-			pks_signals_release();
-		if (taken)
-			return;
-	}
+	if (unlikely(c->set.defer) && l->level <= c->set.level && !pks_vfork_child() &&
+	    pks_defer_line(l, writer))
+		return;
 	pks_sink_line(l, writer, NULL);
 }
 
