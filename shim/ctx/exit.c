@@ -4,8 +4,8 @@
  * are interposed, and quick_exit() gets a handler of ours that runs after
  * the program's (at_quick_exit(3), registered before any of theirs). Each
  * writes what exit() writes: the ring's lines, then every open line, then
- * what was lost (printk-shim(7) LIFECYCLE). A vfork child writes nothing:
- * the lines it sees are its parent's. The C library's own calls of _exit
+ * what was lost (printk-shim(7) WHEN A LINE IS WRITTEN). A vfork child
+ * writes nothing: the lines it sees are its parent's. The C library's own calls of _exit
  * (daemon(3) in its parent, posix_spawn's child) do not pass here; a fork
  * leaves nothing pending in the parent's ring (ctx.c's prepare handler).
  * Thread-safety: as pks_flush_all(); _exit from a signal handler is fine.

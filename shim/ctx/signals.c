@@ -14,7 +14,7 @@
  * A handler that arrives while the thread is inside the deferred ring's
  * window (defer/defer.h) is held and delivered again, with its siginfo,
  * as soon as the window closes: a jump out of the handler then never
- * leaves a record half made (printk-shim(7) SIGNALS).
+ * leaves a record half made (printk-shim(7) Signal handlers).
  * A handler left with siglongjmp is noticed by the stack address: a frame
  * above the trampoline's means the handler is gone, and with it any printk
  * it interrupted, which cannot be where the jump landed. (On an alternate
