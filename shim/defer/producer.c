@@ -33,6 +33,7 @@ PKS_TLS bool pks_defer_reserving;
 /* This thread's reservation not yet committed, and the frame that made it. */
 static PKS_TLS struct pks_defer_rec *pending;
 static PKS_TLS uintptr_t pending_frame;
+static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
 
 /*
  * No room for a record of @n bytes in any lane. A handler that interrupted
@@ -76,26 +77,48 @@ static int full(size_t n, bool interrupted, bool handler)
 	return RETRY;
 }
 
-/*
- * Room for a record of @n bytes: in @own's lane, else in the next lane
- * with room, so that one thread can fill the whole ring. A line in another
- * lane keeps its place: the printer merges the lanes by stamp.
- */
-static struct pks_defer_rec *reserve(unsigned int own, size_t n, struct pks_ring **ring)
+/* This thread's reservation not yet committed, and the frame that made it. */
+static void note(struct pks_defer_rec *r)
 {
-	struct pks_defer_rec *r;
-	int k = pks_dq.nlanes;
+	pending = r;
+	pending_frame = (uintptr_t)__builtin_frame_address(0);
+}
 
-	for (int i = 0; i < k; i++) {
-		*ring = &pks_dq.lanes[(own + (unsigned int)i) & (unsigned int)(k - 1)].ring;
+/*
+ * No room in this thread's lane: the next lane with room, so that one
+ * thread can fill the whole ring; it stays there (spilled) until that one
+ * is full too. A line in another lane keeps its place: the printer merges
+ * the lanes by stamp.
+ */
+static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
+{
+	unsigned int k = (unsigned int)pks_dq.nlanes;
+	struct pks_defer_rec *r;
+
+	for (unsigned int i = 1; i < k; i++) {
+		*ring = &pks_dq.lanes[(*lane + i) & (k - 1)].ring;
 		r = pks_ring_reserve(*ring, n);
-		if (likely(r)) {
-			pending = r;
-			pending_frame = (uintptr_t)__builtin_frame_address(0);
+		if (r) {
+			spilled += i;
+			*lane += i;
+			note(r);
 			return r;
 		}
 	}
 	return NULL;
+}
+
+/* Room for a record of @n bytes in this thread's lane (*@lane), or another. */
+static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct pks_ring **ring)
+{
+	struct pks_defer_rec *r;
+
+	*ring = &pks_dq.lanes[*lane & (unsigned int)(pks_dq.nlanes - 1)].ring;
+	r = pks_ring_reserve(*ring, n);
+	if (unlikely(!r))
+		return spill(lane, n, ring);
+	note(r);
+	return r;
 }
 
 /* Fill @r with @l's and @w's facts, the payload and the caller's name, and commit it. */
@@ -113,20 +136,21 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const char *text, size_
 	r->t_ns = l->t_ns;
 	r->site = l->site;
 	memcpy(r->data, text, n);
-	memcpy(r->data + n, func, fn);
+	if (unlikely(fn))
+		memcpy(r->data + n, func, fn);
 	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
 	pending = NULL;
 }
 
 /* The count of lines dropped so far, as a line where they went missing. */
-static void report(unsigned int own, uint64_t stamp, const struct pks_line *l,
+static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 		   const struct pks_writer *w)
 {
 	unsigned long k = atomic_exchange(&pks_dq.dropped, 0);
 	char text[64];
 	size_t n = pks_defer_drop_text(text, k);
 	struct pks_ring *ring;
-	struct pks_defer_rec *r = k ? reserve(own, sizeof(*r) + n, &ring) : NULL;
+	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring) : NULL;
 
 	if (r)
 		put(r, stamp, text, n, NULL, 0, l, w);
@@ -203,7 +227,7 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 {
 	size_t n = seq_buf_used(&l->sb), fn = 0;
 	bool interrupted = pks_defer_reserving;
-	unsigned int own;
+	unsigned int lane;
 	struct pks_ring *ring;
 	struct pks_defer_rec *r;
 	const char *func = NULL;
@@ -217,7 +241,7 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 		return false;
 	if (unlikely(pks_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
-	own = (unsigned int)w->tid;
+	lane = (unsigned int)w->tid + spilled;
 	/*
 	 * Taken before the reservation: a line reserved after this one in the
 	 * same lane, by another thread, then has the later stamp. One lane
@@ -226,8 +250,8 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 	stamp = pks_dq.nlanes > 1 ? pks_now_ns() : 0;
 	pks_defer_reserving = true;
 	if (unlikely(atomic_load_explicit(&pks_dq.dropped, memory_order_relaxed)))
-		report(own, stamp, l, w);
-	while (!(r = reserve(own, sizeof(*r) + n + fn, &ring))) {
+		report(stamp, &lane, l, w);
+	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
 		why = full(sizeof(*r) + n + fn, interrupted, w->in_handler);
 		if (why != RETRY) {
 			pks_defer_reserving = interrupted;
@@ -290,4 +314,5 @@ void pks_defer_forked(void)
 	pks_defer_consuming = false;
 	pks_defer_reserving = false;
 	pending = NULL;
+	spilled = 0;
 }
