@@ -35,6 +35,25 @@ static PKS_TLS struct pks_defer_rec *pending;
 static PKS_TLS uintptr_t pending_frame;
 static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
 
+static bool start(void);
+
+/*
+ * The printer is wanted (its sleep at @upto or deeper): wake it, or, when it
+ * has ended (printer.c's park()), start another; a handler, which cannot
+ * start a thread, writes the ring itself.
+ */
+static void rouse(bool handler, int upto)
+{
+	if (atomic_load(&pks_dq.state) != PKS_DEFER_OFF) {
+		pks_defer_wake(upto);
+	} else if (handler || !start()) {
+		if (pks_defer_take()) {
+			pks_defer_drain_now(handler);
+			pks_defer_give();
+		}
+	}
+}
+
 /*
  * No room for a record of @n bytes in any lane. A handler that interrupted
  * this thread's own reservation cannot wait: the printer waits for that
@@ -70,7 +89,7 @@ static int full(size_t n, bool interrupted, bool handler)
 	}
 	pks_defer_reserving = false;
 	atomic_fetch_add(&pks_dq.waiters, 1);
-	pks_defer_wake(PKS_DEFER_NAP);
+	rouse(handler, PKS_DEFER_NAP);
 	pks_defer_futex(&pks_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
 	atomic_fetch_sub(&pks_dq.waiters, 1);
 	pks_defer_reserving = true;
@@ -200,23 +219,6 @@ static bool ready(const struct pks_writer *w)
 	return s == PKS_DEFER_RUNNING;
 }
 
-/*
- * The printer sleeps, or has ended (park()) after this line went in: wake
- * it, or start another; a handler, which cannot start a thread, writes the
- * ring itself.
- */
-static void kick(struct pks_ring *ring, const struct pks_writer *w)
-{
-	if (atomic_load(&pks_dq.state) != PKS_DEFER_OFF) {
-		pks_defer_wake(pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
-	} else if (w->in_handler || !start()) {
-		if (pks_defer_take()) {
-			pks_defer_drain_now(w->in_handler);
-			pks_defer_give();
-		}
-	}
-}
-
 /**
  * pks_defer_line() - a complete line, if deferred printing takes it
  * Return: true when the line is in the ring (or counted as dropped); false:
@@ -262,7 +264,7 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 	pks_defer_reserving = interrupted;
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
 	if (unlikely(atomic_load(&pks_dq.sleep_word) != PKS_DEFER_AWAKE))
-		kick(ring, w);
+		rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
 	return true;
 }
 
