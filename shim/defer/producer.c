@@ -34,6 +34,7 @@ PKS_TLS bool pks_defer_reserving;
 static PKS_TLS struct pks_defer_rec *pending;
 static PKS_TLS uintptr_t pending_frame;
 static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
+static PKS_TLS uint32_t full_at;	/* pks_dq.space + 1 when every lane was full */
 
 static bool start(void);
 
@@ -112,8 +113,12 @@ static void note(struct pks_defer_rec *r)
 static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
 {
 	unsigned int k = (unsigned int)pks_dq.nlanes;
+	/* relaxed: a hint; a release missed here is seen at the next line */
+	uint32_t seen = atomic_load_explicit(&pks_dq.space, memory_order_relaxed);
 	struct pks_defer_rec *r;
 
+	if (seen + 1 == full_at)
+		return NULL;	/* every lane was full, and nothing was released since */
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_dq.lanes[(*lane + i) & (k - 1)].ring;
 		r = pks_ring_reserve(*ring, n);
@@ -124,6 +129,7 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 			return r;
 		}
 	}
+	full_at = seen + 1;
 	return NULL;
 }
 
