@@ -18,8 +18,8 @@
 #define PKS_DEFER_LANES	8
 
 enum { PKS_DEFER_OFF, PKS_DEFER_STARTING, PKS_DEFER_RUNNING, PKS_DEFER_CLOSED,
-       PKS_DEFER_FAILED };				/* pks_dq.state, in this order */
-enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* pks_dq.sleep_word */
+       PKS_DEFER_FAILED };				/* pks_defer_dq.state, in this order */
+enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* pks_defer_dq.sleep_word */
 
 /* What a record's payload is: a table in printer.c turns each kind into a line. */
 enum pks_defer_kind {
@@ -75,7 +75,7 @@ struct pks_defer_state {
 	size_t mem_size;
 };
 
-extern struct pks_defer_state pks_dq;
+extern struct pks_defer_state pks_defer_dq;
 
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms);
 void pks_defer_wake(int upto);

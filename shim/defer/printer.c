@@ -63,10 +63,10 @@ long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 /** pks_defer_wake() - the printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it */
 void pks_defer_wake(int upto)
 {
-	int s = atomic_load(&pks_dq.sleep_word);
+	int s = atomic_load(&pks_defer_dq.sleep_word);
 
-	if (s >= upto && atomic_exchange(&pks_dq.sleep_word, PKS_DEFER_AWAKE) != PKS_DEFER_AWAKE)
-		pks_defer_futex(&pks_dq.sleep_word, FUTEX_WAKE, 1, 0);
+	if (s >= upto && atomic_exchange(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE) != PKS_DEFER_AWAKE)
+		pks_defer_futex(&pks_defer_dq.sleep_word, FUTEX_WAKE, 1, 0);
 }
 
 /* --- the consumer word --------------------------------------------------- */
@@ -79,17 +79,17 @@ bool pks_defer_take(void)
 	if (pks_defer_consuming)
 		return false;
 	pks_defer_consuming = true;	/* first: from here a handler of ours is held */
-	if (!atomic_compare_exchange_strong(&pks_dq.busy, &free_, 1))
-		while (atomic_exchange(&pks_dq.busy, 2) != 0)
-			pks_defer_futex(&pks_dq.busy, FUTEX_WAIT, 2, 0);
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+		while (atomic_exchange(&pks_defer_dq.busy, 2) != 0)
+			pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAIT, 2, 0);
 	return true;
 }
 
 /** pks_defer_give() - the consumer word back, a waiter woken */
 void pks_defer_give(void)
 {
-	if (atomic_exchange(&pks_dq.busy, 0) == 2)
-		pks_defer_futex(&pks_dq.busy, FUTEX_WAKE, 1, 0);
+	if (atomic_exchange(&pks_defer_dq.busy, 0) == 2)
+		pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAKE, 1, 0);
 	pks_defer_consuming = false;
 }
 
@@ -145,15 +145,15 @@ static void settle(const struct pks_out_batch *b)
 		pks_batch_dg_flush(b->dg);
 	if (b)
 		pks_batch_fd_flush(b->fd);	/* a failed write's lines: pks_sink_failed() */
-	for (int i = 0; i < pks_dq.nlanes; i++) {
-		struct pks_defer_lane *l = &pks_dq.lanes[i];
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
 
 		if (l->done != l->pos)
 			pks_ring_release(&l->ring, l->done = l->pos);
 	}
-	atomic_fetch_add(&pks_dq.space, 1);
-	if (atomic_load(&pks_dq.waiters))
-		pks_defer_futex(&pks_dq.space, FUTEX_WAKE, INT_MAX, 0);
+	atomic_fetch_add(&pks_defer_dq.space, 1);
+	if (atomic_load(&pks_defer_dq.waiters))
+		pks_defer_futex(&pks_defer_dq.space, FUTEX_WAKE, INT_MAX, 0);
 }
 
 /* @l's next committed record, if there is one yet. */
@@ -176,8 +176,8 @@ static struct pks_defer_lane *oldest(void)
 
 	do {
 		was = o;
-		for (int i = 0; i < pks_dq.nlanes; i++) {
-			struct pks_defer_lane *l = &pks_dq.lanes[i];
+		for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+			struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
 
 			if (!l->next && (!o || l->seen < o->seen))
 				peek(l);
@@ -202,11 +202,11 @@ size_t pks_defer_drain_now(bool crash)
 	struct pks_defer_lane *l;
 	size_t n = 0;
 
-	if (!pks_dq.nlanes)
+	if (!pks_defer_dq.nlanes)
 		return 0;
-	for (int i = 0; i < pks_dq.nlanes; i++) {
-		pks_dq.lanes[i].pos = pks_dq.lanes[i].done = atomic_load(&pks_dq.lanes[i].ring.tail);
-		pks_dq.lanes[i].next = NULL;
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		pks_defer_dq.lanes[i].pos = pks_defer_dq.lanes[i].done = atomic_load(&pks_defer_dq.lanes[i].ring.tail);
+		pks_defer_dq.lanes[i].next = NULL;
 	}
 	while ((l = oldest())) {
 		print(l->next, b, crash);
@@ -225,9 +225,9 @@ static int fill(void)
 {
 	int most = 0;
 
-	for (int i = 0; i < pks_dq.nlanes; i++) {
-		uint64_t used = pks_ring_used(&pks_dq.lanes[i].ring);
-		int f = used > pks_dq.lanes[i].ring.size / 2 ? 2 : used > 0;
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		uint64_t used = pks_ring_used(&pks_defer_dq.lanes[i].ring);
+		int f = used > pks_defer_dq.lanes[i].ring.size / 2 ? 2 : used > 0;
 
 		most = f > most ? f : most;
 	}
@@ -247,7 +247,7 @@ size_t pks_defer_drop_text(char *buf, unsigned long k)
 /* Lines dropped after the last line that came: their count, now (a consumer's). */
 static void report_now(void)
 {
-	unsigned long k = atomic_exchange(&pks_dq.dropped, 0);
+	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
 	char text[64];
 	size_t n;
 
@@ -280,22 +280,22 @@ static bool doze(bool idle)
 	int kind = PKS_DEFER_NAP;
 
 	if (idle) {
-		atomic_store(&pks_dq.sleep_word, PKS_DEFER_IDLE);
+		atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
 		if (fill() == 0) {
 			kind = PKS_DEFER_IDLE;
 			ms = IDLE_MS;
 		}
 	}
-	atomic_store(&pks_dq.sleep_word, kind);
+	atomic_store(&pks_defer_dq.sleep_word, kind);
 	if (kind == PKS_DEFER_NAP && fill() == 2) {
-		atomic_store(&pks_dq.sleep_word, PKS_DEFER_AWAKE);
+		atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 		return false;
 	}
-	if (pks_defer_futex(&pks_dq.sleep_word, FUTEX_WAIT, kind, ms) == 0 || errno != ETIMEDOUT) {
-		atomic_store(&pks_dq.sleep_word, PKS_DEFER_AWAKE);
+	if (pks_defer_futex(&pks_defer_dq.sleep_word, FUTEX_WAIT, kind, ms) == 0 || errno != ETIMEDOUT) {
+		atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 		return false;
 	}
-	atomic_store(&pks_dq.sleep_word, PKS_DEFER_AWAKE);
+	atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	return true;
 }
 
@@ -311,14 +311,14 @@ static bool park(void)
 {
 	int running = PKS_DEFER_RUNNING, off = PKS_DEFER_OFF;
 
-	atomic_store(&pks_dq.sleep_word, PKS_DEFER_IDLE);
-	if (!atomic_compare_exchange_strong(&pks_dq.state, &running, PKS_DEFER_OFF))
-		return atomic_load(&pks_dq.state) > PKS_DEFER_RUNNING;
+	atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &running, PKS_DEFER_OFF))
+		return atomic_load(&pks_defer_dq.state) > PKS_DEFER_RUNNING;
 	if (fill() == 0)
 		return true;
 	/* A line came: this printer goes on, unless a caller started another. */
-	atomic_store(&pks_dq.sleep_word, PKS_DEFER_AWAKE);
-	return !atomic_compare_exchange_strong(&pks_dq.state, &off, PKS_DEFER_RUNNING);
+	atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+	return !atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_RUNNING);
 }
 
 /* Until the ring closes or stays empty; it may not say RUNNING yet when the thread starts. */
@@ -328,7 +328,7 @@ static void *printer(void *arg)
 	size_t n;
 
 	(void)arg;
-	while (atomic_load(&pks_dq.state) <= PKS_DEFER_RUNNING) {
+	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
 			break;
 		n = pks_defer_drain_now(false);
@@ -366,17 +366,17 @@ bool pks_defer_map(void)
 		      PKS_TAIL_MAX + room;
 	char *p;
 
-	if (pks_dq.mem)
+	if (pks_defer_dq.mem)
 		return true;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
-	pks_dq.mem = p;
-	pks_dq.mem_size = size;
-	pks_dq.want_func = pks_sink_wants_func(c);
-	pks_dq.nlanes = lanes_for(ring_size);
-	for (int i = 0; i < pks_dq.nlanes; i++, p += ring_size / (size_t)pks_dq.nlanes)
-		pks_ring_init(&pks_dq.lanes[i].ring, p, ring_size / (size_t)pks_dq.nlanes);
+	pks_defer_dq.mem = p;
+	pks_defer_dq.mem_size = size;
+	pks_defer_dq.want_func = pks_sink_wants_func(c);
+	pks_defer_dq.nlanes = lanes_for(ring_size);
+	for (int i = 0; i < pks_defer_dq.nlanes; i++, p += ring_size / (size_t)pks_defer_dq.nlanes)
+		pks_ring_init(&pks_defer_dq.lanes[i].ring, p, ring_size / (size_t)pks_defer_dq.nlanes);
 	memset(&fd_batch, 0, sizeof(fd_batch));
 	fd_batch.cap = BATCH_BYTES;
 	fd_batch.failed = pks_sink_failed;
@@ -423,9 +423,9 @@ bool pks_defer_spawn(void)
 /* Whether this process has a ring of its own with lines that may wait in it. */
 static bool ours(void)
 {
-	int s = atomic_load(&pks_dq.state);
+	int s = atomic_load(&pks_defer_dq.state);
 
-	return pks_dq.mem && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED && pks_dq.pid == pks_pid();
+	return pks_defer_dq.mem && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED && pks_defer_dq.pid == pks_pid();
 }
 
 /**
@@ -450,7 +450,7 @@ void pks_defer_close(void)
 {
 	bool mine = ours();
 
-	if (atomic_exchange(&pks_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
 	pks_defer_abandoned(UINTPTR_MAX);
 	pks_defer_wake(PKS_DEFER_NAP);
@@ -471,15 +471,15 @@ void pks_defer_crash(void)
 	bool mine = ours();
 	int free_ = 0;
 
-	atomic_store(&pks_dq.crashing, true);
-	if (atomic_exchange(&pks_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
+	atomic_store(&pks_defer_dq.crashing, true);
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
 	pks_defer_abandoned(UINTPTR_MAX);
 	for (int ms = 0; !pks_defer_consuming && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
 
 		free_ = 0;
-		if (atomic_compare_exchange_strong(&pks_dq.busy, &free_, 1))
+		if (atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
 			break;
 		nanosleep(&ts, NULL);
 	}

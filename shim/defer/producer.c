@@ -27,14 +27,14 @@
 
 enum { RETRY, WRITE_IT, DROPPED };	/* what a full ring leaves a caller */
 
-struct pks_defer_state pks_dq;
+struct pks_defer_state pks_defer_dq;
 PKS_TLS bool pks_defer_reserving;
 
 /* This thread's reservation not yet committed, and the frame that made it. */
 static PKS_TLS struct pks_defer_rec *pending;
 static PKS_TLS uintptr_t pending_frame;
 static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
-static PKS_TLS uint32_t full_at;	/* pks_dq.space + 1 when every lane was full */
+static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
 
 static bool start(void);
 
@@ -45,7 +45,7 @@ static bool start(void);
  */
 static void rouse(bool handler, int upto)
 {
-	if (atomic_load(&pks_dq.state) != PKS_DEFER_OFF) {
+	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF) {
 		pks_defer_wake(upto);
 	} else if (handler || !start()) {
 		if (pks_defer_take()) {
@@ -62,9 +62,9 @@ static void rouse(bool handler, int upto)
  */
 static int full(size_t n, bool interrupted, bool handler)
 {
-	uint32_t seen = atomic_load(&pks_dq.space);
+	uint32_t seen = atomic_load(&pks_defer_dq.space);
 
-	if (n > pks_ring_max(&pks_dq.lanes[0].ring)) {
+	if (n > pks_ring_max(&pks_defer_dq.lanes[0].ring)) {
 		if (pks_defer_take()) {
 			pks_defer_drain_now(handler);	/* too long for the ring: its elders first */
 			pks_defer_give();
@@ -72,7 +72,7 @@ static int full(size_t n, bool interrupted, bool handler)
 		return WRITE_IT;
 	}
 	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
-		atomic_fetch_add(&pks_dq.dropped, 1);
+		atomic_fetch_add(&pks_defer_dq.dropped, 1);
 		return DROPPED;
 	}
 	if (pks_defer_consuming)
@@ -89,10 +89,10 @@ static int full(size_t n, bool interrupted, bool handler)
 		return WRITE_IT;
 	}
 	pks_defer_reserving = false;
-	atomic_fetch_add(&pks_dq.waiters, 1);
+	atomic_fetch_add(&pks_defer_dq.waiters, 1);
 	rouse(handler, PKS_DEFER_NAP);
-	pks_defer_futex(&pks_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
-	atomic_fetch_sub(&pks_dq.waiters, 1);
+	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
+	atomic_fetch_sub(&pks_defer_dq.waiters, 1);
 	pks_defer_reserving = true;
 	return RETRY;
 }
@@ -112,15 +112,15 @@ static void note(struct pks_defer_rec *r)
  */
 static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
 {
-	unsigned int k = (unsigned int)pks_dq.nlanes;
+	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
 	/* relaxed: a hint; a release missed here is seen at the next line */
-	uint32_t seen = atomic_load_explicit(&pks_dq.space, memory_order_relaxed);
+	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
 	struct pks_defer_rec *r;
 
 	if (seen + 1 == full_at)
 		return NULL;	/* every lane was full, and nothing was released since */
 	for (unsigned int i = 1; i < k; i++) {
-		*ring = &pks_dq.lanes[(*lane + i) & (k - 1)].ring;
+		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
 		r = pks_ring_reserve(*ring, n);
 		if (r) {
 			spilled += i;
@@ -138,7 +138,7 @@ static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct
 {
 	struct pks_defer_rec *r;
 
-	*ring = &pks_dq.lanes[*lane & (unsigned int)(pks_dq.nlanes - 1)].ring;
+	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
 	r = pks_ring_reserve(*ring, n);
 	if (unlikely(!r))
 		return spill(lane, n, ring);
@@ -171,7 +171,7 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const char *text, size_
 static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 		   const struct pks_writer *w)
 {
-	unsigned long k = atomic_exchange(&pks_dq.dropped, 0);
+	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
 	char text[64];
 	size_t n = pks_defer_drop_text(text, k);
 	struct pks_ring *ring;
@@ -180,7 +180,7 @@ static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 	if (r)
 		put(r, stamp, text, n, NULL, 0, l, w);
 	else if (k)
-		atomic_fetch_add(&pks_dq.dropped, k);
+		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
 
 /* The first deferred line of this process: the ring and its printer. */
@@ -195,16 +195,16 @@ static bool start(void)
 	 */
 	if (getpid() != pks_pid())
 		return false;
-	if (!atomic_compare_exchange_strong(&pks_dq.state, &off, PKS_DEFER_STARTING))
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
 		return false;
-	pks_dq.pid = pks_pid();
+	pks_defer_dq.pid = pks_pid();
 	if (!pks_defer_map() || !pks_defer_spawn()) {
 		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
 			 pks_strerror(errno));
-		atomic_store(&pks_dq.state, PKS_DEFER_FAILED);
+		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);
 		return false;
 	}
-	atomic_store(&pks_dq.state, PKS_DEFER_RUNNING);
+	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
 	return true;
 }
 
@@ -213,12 +213,12 @@ static bool ready(const struct pks_writer *w)
 {
 	int s;
 
-	if (pks_dq.mem && pks_dq.pid != pks_pid())
+	if (pks_defer_dq.mem && pks_defer_dq.pid != pks_pid())
 		pks_defer_forked();	/* a child made without the fork handlers */
-	s = atomic_load(&pks_dq.state);
+	s = atomic_load(&pks_defer_dq.state);
 	if (s == PKS_DEFER_OFF && !w->in_handler)
 		return start();
-	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_dq.crashing) && pks_defer_take()) {
+	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_defer_dq.crashing) && pks_defer_take()) {
 		pks_defer_drain_now(w->in_handler);	/* the ring's lines first: this one follows them */
 		pks_defer_give();
 	}
@@ -244,10 +244,10 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 
 	if (pks_defer_consuming)
 		return false;
-	if (unlikely(atomic_load_explicit(&pks_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
-		     pks_dq.pid != pks_pid()) && !ready(w))
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
+		     pks_defer_dq.pid != pks_pid()) && !ready(w))
 		return false;
-	if (unlikely(pks_dq.want_func) && (func = pks_sink_func(w, l->site)))
+	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
 	lane = (unsigned int)w->tid + spilled;
 	/*
@@ -255,9 +255,9 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 	 * same lane, by another thread, then has the later stamp. One lane
 	 * needs no merging.
 	 */
-	stamp = pks_dq.nlanes > 1 ? pks_now_ns() : 0;
+	stamp = pks_defer_dq.nlanes > 1 ? pks_now_ns() : 0;
 	pks_defer_reserving = true;
-	if (unlikely(atomic_load_explicit(&pks_dq.dropped, memory_order_relaxed)))
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		report(stamp, &lane, l, w);
 	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
 		why = full(sizeof(*r) + n + fn, interrupted, w->in_handler);
@@ -269,7 +269,7 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 	put(r, stamp, l->sb.buffer, n, func, fn, l, w);
 	pks_defer_reserving = interrupted;
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
-	if (unlikely(atomic_load(&pks_dq.sleep_word) != PKS_DEFER_AWAKE))
+	if (unlikely(atomic_load(&pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
 		rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
 	return true;
 }
@@ -305,20 +305,20 @@ extern void __tsan_init(void) __attribute__((weak, visibility("default")));
  */
 void pks_defer_forked(void)
 {
-	int s = atomic_load(&pks_dq.state);
+	int s = atomic_load(&pks_defer_dq.state);
 
 	/* first: a handler's line now goes out at once */
 	if (s != PKS_DEFER_CLOSED)
-		atomic_store(&pks_dq.state, __tsan_init ? PKS_DEFER_FAILED : PKS_DEFER_OFF);
-	if (pks_dq.mem)
-		munmap(pks_dq.mem, pks_dq.mem_size);
-	pks_dq.mem = NULL;
-	memset(pks_dq.lanes, 0, sizeof(pks_dq.lanes));
-	pks_dq.nlanes = 0;
-	atomic_store(&pks_dq.busy, 0);
-	atomic_store(&pks_dq.sleep_word, PKS_DEFER_AWAKE);
-	atomic_store(&pks_dq.waiters, 0);
-	atomic_store(&pks_dq.dropped, 0);
+		atomic_store(&pks_defer_dq.state, __tsan_init ? PKS_DEFER_FAILED : PKS_DEFER_OFF);
+	if (pks_defer_dq.mem)
+		munmap(pks_defer_dq.mem, pks_defer_dq.mem_size);
+	pks_defer_dq.mem = NULL;
+	memset(pks_defer_dq.lanes, 0, sizeof(pks_defer_dq.lanes));
+	pks_defer_dq.nlanes = 0;
+	atomic_store(&pks_defer_dq.busy, 0);
+	atomic_store(&pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+	atomic_store(&pks_defer_dq.waiters, 0);
+	atomic_store(&pks_defer_dq.dropped, 0);
 	pks_defer_consuming = false;
 	pks_defer_reserving = false;
 	pending = NULL;
