@@ -63,7 +63,7 @@ struct pks_defer_state {
 	struct pks_defer_lane lanes[PKS_DEFER_LANES];
 	int nlanes;
 	_Atomic int state;
-	pid_t pid;			/* the process the ring and the printer are of */
+	_Atomic pid_t pid;		/* the process the ring is of, once mapped; 0: none */
 	_Atomic int sleep_word;		/* futex: the printer's sleep */
 	_Atomic uint32_t space;		/* futex: bumped at every release */
 	_Atomic int waiters;		/* callers waiting for room */
@@ -71,7 +71,8 @@ struct pks_defer_state {
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
 	bool want_func;			/* the outputs show the caller's name: take it at the call */
-	char *mem;			/* the ring, the batch buffers and the consumer's line */
+	char *mem;			/* the ring, the batch buffers and the consumer's line;
+					 * set before pid, kept when the printer ends */
 	size_t mem_size;
 };
 

@@ -356,6 +356,7 @@ static int lanes_for(size_t size)
  * pks_defer_map() - the ring, the batch buffers and the consumer's line, in
  * one mapping, touched now: a first touch of a page on a caller's path
  * would cost it a page fault. Kept when the printer ends, until a fork.
+ * Only by start(), which the state word makes one thread's.
  */
 bool pks_defer_map(void)
 {
@@ -393,6 +394,8 @@ bool pks_defer_map(void)
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));
 	writer.render = room ? p : NULL;
+	/* release: pairs with the acquire of ours() and the producer's ready() */
+	atomic_store_explicit(&pks_defer_dq.pid, pks_pid(), memory_order_release);
 	return true;
 }
 
@@ -425,7 +428,10 @@ static bool ours(void)
 {
 	int s = atomic_load(&pks_defer_dq.state);
 
-	return pks_defer_dq.mem && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED && pks_defer_dq.pid == pks_pid();
+	/* acquire: pairs with pks_defer_map()'s release; the mapping is complete */
+	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
+
+	return pid && pid == pks_pid() && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED;
 }
 
 /**

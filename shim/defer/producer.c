@@ -197,7 +197,6 @@ static bool start(void)
 		return false;
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
 		return false;
-	pks_defer_dq.pid = pks_pid();
 	if (!pks_defer_map() || !pks_defer_spawn()) {
 		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
 			 pks_strerror(errno));
@@ -211,9 +210,11 @@ static bool start(void)
 /* The ring is not running, or not this process's: may @w's line go into it? */
 static bool ready(const struct pks_writer *w)
 {
+	/* acquire: pairs with pks_defer_map()'s release */
+	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
 	int s;
 
-	if (pks_defer_dq.mem && pks_defer_dq.pid != pks_pid())
+	if (pid && pid != pks_pid())
 		pks_defer_forked();	/* a child made without the fork handlers */
 	s = atomic_load(&pks_defer_dq.state);
 	if (s == PKS_DEFER_OFF && !w->in_handler)
@@ -245,7 +246,9 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 	if (pks_defer_consuming)
 		return false;
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
-		     pks_defer_dq.pid != pks_pid()) && !ready(w))
+		     /* relaxed: the state's acquire orders it */
+		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
+	    !ready(w))
 		return false;
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
@@ -313,6 +316,7 @@ void pks_defer_forked(void)
 	if (pks_defer_dq.mem)
 		munmap(pks_defer_dq.mem, pks_defer_dq.mem_size);
 	pks_defer_dq.mem = NULL;
+	atomic_store(&pks_defer_dq.pid, 0);
 	memset(pks_defer_dq.lanes, 0, sizeof(pks_defer_dq.lanes));
 	pks_defer_dq.nlanes = 0;
 	atomic_store(&pks_defer_dq.busy, 0);
