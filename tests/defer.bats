@@ -246,7 +246,14 @@ ends() {
 	for mode in 0 1; do
 		ends $mode @jump 2000 tick $'end\n'
 		[ "$status" -eq 0 ]
-		cmp "$ERR" "$want"
+		# ThreadSanitizer runs a handler at its next interceptor, not where
+		# the signal came: the jump then cuts the next line off.
+		if readelf -d "$MODULE" | grep -q 'NEEDED.*libtsan'; then
+			[ "$(tail -n 1 "$ERR")" = end ]
+			[ "$(grep -c '^tick' "$ERR")" -ge 1999 ]
+		else
+			cmp "$ERR" "$want"
+		fi
 	done
 	out_is $'jumps some\n'
 	# Threads that share the lane go on after it, through a ring that blocks.
@@ -303,6 +310,10 @@ ends() {
 
 @test "defer: the program's dispositions read back, and after exec, as it set them" {
 	local want
+	# ThreadSanitizer's own signal() (in the fixture, without the module)
+	# sets other flags than the C library's.
+	! readelf -d "$MODULE" | grep -q 'NEEDED.*libtsan' ||
+		skip "the module itself is built with ThreadSanitizer"
 	for mode in 0 1; do
 		# What sigaction(sig, NULL, &old) reads back, as without the module.
 		want=$("$FIX/ends" @show 15 @show 2 @ign 1 @show 1 2>&1)
