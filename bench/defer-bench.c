@@ -260,16 +260,17 @@ static void drop_latency(long n)
 static int all(int rounds, long n)
 {
 	static const struct { long threads; int to_file; } rows[] = {
-		{ 1, 0 }, { 1, 1 }, { 2, 0 }, { 4, 0 },
+		{ 1, 0 }, { 1, 1 }, { 2, 0 }, { 4, 0 }, { 8, 0 },
 	};
-	static struct fig f[4][NVARIANT][MAX_ROUNDS];
+	enum { NROWS = sizeof(rows) / sizeof(rows[0]) };
+	static struct fig f[NROWS][NVARIANT][MAX_ROUNDS];
 	static struct fig cpu[NVARIANT][MAX_ROUNDS];
-	uint64_t w[4][NVARIANT];
+	uint64_t w[NROWS][NVARIANT];
 
 	if (rounds > MAX_ROUNDS)
 		rounds = MAX_ROUNDS;
 	for (int r = 0; r < rounds; r++) {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < NROWS; i++)
 			for (int k = 0; k < 2; k++) {
 				int v = (k + r) % 2 ? DEFER : IDEAL;
 
@@ -282,7 +283,7 @@ static int all(int rounds, long n)
 	printf("\n**Deferred printing** (PRINTK_SHIM_DEFER=1), %d rounds of %ld lines a thread, medians\n\n",
 	       rounds, n);
 	printf("| workload | ideal lines/s | deferred lines/s | deferred / ideal |\n|---|---|---|---|\n");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NROWS; i++) {
 		double total = (double)n * (double)rows[i].threads;
 
 		for (int v = IDEAL; v <= DEFER; v++)
@@ -292,9 +293,10 @@ static int all(int rounds, long n)
 		       total * 1e9 / (double)w[i][IDEAL], total * 1e9 / (double)w[i][DEFER],
 		       (double)w[i][IDEAL] / (double)w[i][DEFER]);
 	}
-	printf("\nscaling, deferred lines/s over 1 thread's (/dev/null): 2 threads %.2fx, 4 threads %.2fx\n",
+	printf("\nscaling, deferred lines/s over 1 thread's (/dev/null): 2 threads %.2fx, 4 threads %.2fx, 8 threads %.2fx\n",
 	       2.0 * (double)w[0][DEFER] / (double)w[2][DEFER],
-	       4.0 * (double)w[0][DEFER] / (double)w[3][DEFER]);
+	       4.0 * (double)w[0][DEFER] / (double)w[3][DEFER],
+	       8.0 * (double)w[0][DEFER] / (double)w[4][DEFER]);
 	{
 		double ic = (double)median_of(cpu[IDEAL], rounds, 1) / (double)n;
 		double sc = (double)median_of(cpu[SYNC], rounds, 1) / (double)n;

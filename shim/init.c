@@ -16,9 +16,10 @@
 #include "ctl/ctl.h"
 #include "ctl/record.h"
 #include "ctx/ctx.h"
+#include "ctx/exit.h"
 #include "ctx/signals.h"
+#include "defer/defer.h"
 #include "elf/name.h"
-#include "out/defer.h"
 #include "out/sink.h"
 #include "out/syslog.h"
 #include "patch/patch.h"
@@ -69,6 +70,7 @@ __attribute__((constructor)) static void init(void)
 	}
 	pks_rec_setup(c);
 	pks_ctx_setup();
+	pks_exit_setup();
 	pks_signals_setup();
 	pks_syslog_setup(c);
 	pks_patch_apply(pks_syms);
@@ -78,12 +80,7 @@ __attribute__((destructor)) static void fini(void)
 {
 	if (!pks_config_ready() || pks_cfg.set.disable)
 		return;
-	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
-	pks_defer_close();	/* the ring's lines before the open ones */
-	pks_flush_all(PKS_FLUSH_EXIT);
-	pks_sink_report_lost();
-	pks_ctl_close();
-	pks_rec_close();
+	pks_exit_flush();
 	if (!pks_emit_reached())
 		pks_report_unreached(pks_syms);
 }

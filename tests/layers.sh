@@ -32,7 +32,8 @@ allow format	'base/(compiler|digits)\.h|elf/name\.h|format/'
 allow config	'base/|core/|config/'
 allow ctl	'base/|core/|config/|ctl/'
 allow out	'base/|core/|config/|ctl/(ctl|record)\.h|elf/name\.h|out/'
-allow ctx	'base/|core/|config/|out/(sink|defer|file)\.h|ctx/'
+allow defer	'base/|core/|config/|ctl/record\.h|out/(batch|sink)\.h|defer/'
+allow ctx	'base/|core/|config/|ctl/(ctl|record)\.h|out/(sink|file)\.h|defer/defer\.h|ctx/'
 allow elf	'base/|elf/'
 allow patch	'base/|config/|core/|elf/|patch/'
 allow inspect	'base/sym\.h|core/|elf/|patch/(arch|why)\.h|inspect/'
@@ -47,8 +48,9 @@ for dir in core format; do
 done
 
 # Exports are the printk family and the hooks; start and end are init.c's.
-check "only entry.c, dyndbg.c, ctx/signals.c, ctx/exec.c and ctx/fds.c export" "$(grep -rl 'PKS_EXPORT' \
-	"$src" --include='*.c' | sed "s|^$src/||" | grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c|ctx/fds\.c')"
+check "only entry.c, dyndbg.c and ctx/signals.c, exec.c, exit.c, fds.c, vfork.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
+	"$src" --include='*.c' | sed "s|^$src/||" |
+	grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c|ctx/exit\.c|ctx/fds\.c|ctx/vfork\.c')"
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"

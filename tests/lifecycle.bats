@@ -67,10 +67,10 @@ load helper
 	err_is ''
 }
 
-@test "lifecycle: _exit loses an open line (a documented limit)" {
+@test "lifecycle: _exit writes the open line too" {
 	capture pemit $'\0016whole\n' $'\0016open' @_exit
 	[ "$status" -eq 0 ]
-	err_is $'whole\n'
+	err_is $'whole\nopen\n'
 }
 
 @test "lifecycle: a 5000-byte line is written in 1024-byte pieces, nothing lost" {

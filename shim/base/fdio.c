@@ -3,9 +3,7 @@
  * Writing one rendered line to a descriptor (stderr, fd:N, file:PATH) with
  * one write(2): a short write is finished, EINTR is retried, and EAGAIN on
  * a non-blocking descriptor waits for room rather than dropping the line.
- * What a failure means is the caller's business. A thread with a batch
- * (the deferred printer) collects the bytes per descriptor instead and
- * writes each descriptor's at once.
+ * What a failure means is the caller's business.
  * Thread-safety: async-signal-safe.
  */
 #include "base/fdio.h"
@@ -16,58 +14,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-PKS_TLS struct pks_fd_batch *pks_fd_batch;
-
-/* All @n bytes to @fd, the first write(2) included. */
-static int write_all(int fd, const char *p, size_t n)
-{
-	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n)) : 0;
-}
-
-/** pks_fd_batch_flush() - write what @b holds; a failed write is told to @b->failed */
-void pks_fd_batch_flush(struct pks_fd_batch *b)
-{
-	for (int i = 0; i < b->n; i++) {
-		int err = write_all(b->fd[i], b->buf[i], b->len[i]);
-
-		if (err && b->failed)
-			b->failed(b->tag[i], b->puts[i], err);
-		b->len[i] = 0;
-		b->puts[i] = 0;
-	}
-}
-
-/**
- * pks_fd_batch_add() - @n bytes into @b's buffer for @fd, what it holds
- * written first if they would not fit; with no buffer for them, written now.
- * Return: 0, or the errno of writing them now.
- */
-int pks_fd_batch_add(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n)
-{
-	int i = 0;
-
-	while (i < b->n && b->fd[i] != fd)
-		i++;
-	if (i == b->n) {
-		if (i == PKS_BATCH_FDS)
-			return write_all(fd, p, n);
-		b->fd[i] = fd;
-		b->tag[i] = tag;
-		b->len[i] = 0;
-		b->puts[i] = 0;
-		b->n++;
-	}
-	if (b->len[i] + n > b->cap) {
-		pks_fd_batch_flush(b);
-		if (n > b->cap)
-			return write_all(fd, p, n);
-	}
-	memcpy(b->buf[i] + b->len[i], p, n);
-	b->len[i] += n;
-	b->puts[i]++;
-	return 0;
-}
 
 /**
  * pks_fd_write_rest() - the rest of pks_fd_write(), after a first write(2)

@@ -26,6 +26,11 @@ void pks_pid_setup(void)
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return;
+	/*
+	 * Filled now: a vfork child, which shares the page, must find its
+	 * parent's pid there, never leave its own for the parent.
+	 */
+	*(_Atomic pid_t *)p = getpid();
 	if (madvise(p, size, MADV_WIPEONFORK) != 0 ||
 	    !atomic_compare_exchange_strong(&pid_page, &none, p))
 		munmap(p, size);

@@ -5,7 +5,8 @@
  * a multiple of 8, a padding record where a record would cross the end.
  * The consumer zeroes what it releases, so a position past the last
  * committed record reads as "not committed" whatever was there before.
- * Thread-safety: reserve and commit from any thread or signal handler
+ * A record whose writer was cut off is discarded: padding to the reader.
+ * Thread-safety: reserve, commit and discard from any thread or signal handler
  * (lock-free, async-signal-safe); read and release from one consumer.
  */
 #include "core/ring.h"
@@ -55,12 +56,14 @@ void *pks_ring_reserve(struct pks_ring *r, size_t n)
 	do {
 		off = h & (r->size - 1);
 		pad = off + need > r->size ? r->size - off : 0;
+		/* acquire: pairs with pks_ring_release()'s store; the room is zeroed */
 		if (h + pad + need - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size)
 			return NULL;
 	} while (!atomic_compare_exchange_weak(&r->head, &h, h + pad + need));
 	if (pad) {
 		rec = at(r, h);
 		rec->len = (uint32_t)pad;
+		/* release: pairs with pks_ring_read()'s acquire */
 		atomic_store_explicit(&rec->state, PAD, memory_order_release);
 	}
 	rec = at(r, h + pad);
@@ -73,7 +76,20 @@ void pks_ring_commit(void *rec)
 {
 	struct hdr *h = (struct hdr *)rec - 1;
 
+	/* release: pairs with pks_ring_read()'s acquire; the payload is filled */
 	atomic_store_explicit(&h->state, DATA, memory_order_release);
+}
+
+/**
+ * pks_ring_discard() - the record whose payload is @rec will never be
+ * filled (its writer was cut off): the reader steps over it
+ */
+void pks_ring_discard(void *rec)
+{
+	struct hdr *h = (struct hdr *)rec - 1;
+
+	/* release: pairs with pks_ring_read()'s acquire, as a commit does */
+	atomic_store_explicit(&h->state, PAD, memory_order_release);
 }
 
 /**
@@ -91,6 +107,7 @@ void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 
 		if (*pos >= end)
 			return NULL;	/* a full ring: the next lap is not written yet */
+		/* acquire: pairs with the release of commit, discard and padding */
 		s = atomic_load_explicit(&h->state, memory_order_acquire);
 		if (s == FREE)
 			return NULL;
@@ -112,5 +129,6 @@ void pks_ring_release(struct pks_ring *r, uint64_t pos)
 	} else {
 		memset(r->mem + off, 0, n);
 	}
+	/* release: pairs with pks_ring_reserve()'s acquire: the zeroes are seen first */
 	atomic_store_explicit(&r->tail, pos, memory_order_release);
 }

@@ -27,6 +27,7 @@ void pks_ring_init(struct pks_ring *r, void *mem, size_t size);
 size_t pks_ring_max(const struct pks_ring *r);
 void *pks_ring_reserve(struct pks_ring *r, size_t n);
 void pks_ring_commit(void *rec);
+void pks_ring_discard(void *rec);
 void *pks_ring_read(struct pks_ring *r, uint64_t *pos);
 void pks_ring_release(struct pks_ring *r, uint64_t pos);
 

@@ -29,7 +29,7 @@
 #include "base/say.h"
 #include "config/config.h"
 #include "core/render.h"
-#include "out/defer.h"
+#include "defer/defer.h"
 #include "out/sink.h"
 
 #include <pthread.h>
@@ -116,7 +116,19 @@ static void thread_gone(void *p);
 
 static void atfork_child(void);
 
-/** pks_ctx_setup() - the key for thread exit and the fork handler, once */
+/*
+ * Before a fork: the ring's lines written, so that the child inherits
+ * none and the parent may end at once, as daemon(3)'s does, through the C
+ * library's own _exit (printk-shim(7) DEFERRED PRINTING).
+ */
+static void atfork_prepare(void)
+{
+	pks_defer_drain();
+	if (pks_sig_held)
+		pks_signals_release();
+}
+
+/** pks_ctx_setup() - the key for thread exit and the fork handlers, once */
 void pks_ctx_setup(void)
 {
 	if (!pks_once_claim(&setup_state))
@@ -125,7 +137,7 @@ void pks_ctx_setup(void)
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
-	pthread_atfork(NULL, NULL, atfork_child);
+	pthread_atfork(atfork_prepare, NULL, atfork_child);
 	pks_once_done(&setup_state);
 }
 
@@ -272,7 +284,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	if (claimed || force) {
 		if (claimed)
 			PKS_HB_AFTER(&x->state);
-		pks_line_close(&x->line, pks_sink_line, &x->w);
+		pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {
 			PKS_HB_BEFORE(&x->state);
 			atomic_store(&x->state, PKS_IDLE);
@@ -323,6 +335,7 @@ static void thread_gone(void *p)
 	struct pks_node *n = p;
 	bool in_write;
 
+	pks_defer_abandoned(UINTPTR_MAX);	/* a record cancellation cut off: skipped */
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!take_back(&n->ctx[i], &in_write) || !in_write)
 			flush_ctx(&n->ctx[i], false);

@@ -9,7 +9,10 @@
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
+#include "config/config.h"
 #include "ctx/signals.h"
+#include "ctx/vfork.h"
+#include "defer/defer.h"
 #include "out/sink.h"
 
 #include <stdatomic.h>
@@ -110,14 +113,37 @@ static inline struct pks_ctx *pks_ctx_enter(void)
 	return likely(x) ? x : pks_ctx_enter_slow();
 }
 
+/*
+ * The call is over: handlers held while the deferred ring's window was open
+ * run now, as if they came just after it (ctx/signals.c).
+ */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
 	PKS_HB_BEFORE(&x->state);
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
+	if (unlikely(pks_sig_held))
+		pks_signals_release();
 }
 
 /**
- * pks_ctx_out() - a context's line to the outputs (its struct pks_line_out)
+ * pks_ctx_line_out() - a complete line leaves a context (a struct
+ * pks_line_out): into the deferred ring, or to the outputs now. The one
+ * place that decides (printk-shim(7) DEFERRED PRINTING): a vfork child's
+ * lines are written now.
+ * @writer: the context's w
+ */
+static inline void pks_ctx_line_out(struct pks_line *l, void *writer)
+{
+	const struct pks_config *c = pks_config();
+
+	if (unlikely(c->set.defer) && l->level <= c->set.level && !pks_vfork_child() &&
+	    pks_defer_line(l, writer))
+		return;
+	pks_sink_line(l, writer, NULL);
+}
+
+/**
+ * pks_ctx_out() - a context's line out, from inside its call
  * @writer: the context's w
  * The context is marked meanwhile: a call cut off there may be blocked by
  * the output, and may have written the line already.
@@ -127,7 +153,7 @@ static inline void pks_ctx_out(struct pks_line *l, void *writer)
 	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
 
 	x->writing = true;
-	pks_sink_line(l, writer);
+	pks_ctx_line_out(l, writer);
 	x->writing = false;
 }
 

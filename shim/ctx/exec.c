@@ -14,7 +14,7 @@
 #include "base/next.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
-#include "out/defer.h"
+#include "defer/defer.h"
 
 #include <alloca.h>
 #include <errno.h>
@@ -34,6 +34,8 @@ static void before_exec(void)
 	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign()) {
 		pks_flush_all(PKS_FLUSH_EXEC);
 		pks_defer_drain();	/* the open lines just went into the ring */
+		if (pks_sig_held)
+			pks_signals_release();
 	}
 }
 

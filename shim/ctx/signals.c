@@ -6,9 +6,15 @@
  * installs is called through a trampoline that counts the thread's depth.
  * The program cannot tell: the old action it reads back is its own, SIG_DFL
  * and SIG_IGN are passed through untouched, and its flags and mask are
- * kept. Also the fatal signals: where their disposition is the default, a
- * handler of ours writes every open line and then lets the default action
- * happen, so the exit status still says "killed by SIGSEGV".
+ * kept. Also the signals whose default action ends the process: where
+ * their disposition is the default, a handler of ours writes every pending
+ * and open line and then lets the default action happen, so the exit status
+ * still says "killed by SIGTERM"; the program reads SIG_DFL back, and an
+ * exec resets ours to SIG_DFL as the kernel resets every handler.
+ * A handler that arrives while the thread is inside the deferred ring's
+ * window (defer/defer.h) is held and delivered again, with its siginfo,
+ * as soon as the window closes: a jump out of the handler then never
+ * leaves a record half made (printk-shim(7) Signal handlers).
  * A handler left with siglongjmp is noticed by the stack address: a frame
  * above the trampoline's means the handler is gone, and with it any printk
  * it interrupted, which cannot be where the jump landed. (On an alternate
@@ -21,27 +27,46 @@
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
-#include "out/defer.h"
+#include "defer/defer.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define DEPTH_MAX 16
+#define HELD_MAX 4
 
 enum { OWNER_PROGRAM, OWNER_WRAPPED, OWNER_CRASH };	/* whose handler the kernel has */
 
-#define CRASH_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_NODEFER)	/* crashed()'s own */
+#define CRASH_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_NODEFER)	/* crashed()'s own, for a fault */
+#define END_FLAGS	(SA_SIGINFO | SA_ONSTACK | SA_RESTART)	/* and for the others */
 
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
 static _Atomic int owner[NSIG];
 static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
 PKS_TLS int pks_depth;		/* handlers this thread is inside */
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
+static PKS_TLS siginfo_t held[HELD_MAX];	/* handlers held by the ring's window */
+static PKS_TLS int nheld;
+PKS_TLS bool pks_sig_held;
 
-static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+/*
+ * The signals whose default action ends the process, as signal(7) lists
+ * them, but SIGKILL and SIGSTOP (no handler), SIGTRAP (a debugger's) and
+ * the real-time signals (a program that uses them sets them; a stand-in
+ * for each would cost start-up 60 system calls). The faults first: they
+ * are synchronous, so they are never held.
+ */
+static const int fatal[] = {
+	SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS,
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+};
+#define FAULTS	6
 
 /* The C library's sigaction(); ENOSYS in the moment dlsym itself runs. */
 static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
@@ -57,6 +82,8 @@ static int real_sigaction(int sig, const struct sigaction *act, struct sigaction
 	return fn(sig, act, old);
 }
 
+static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 /*
  * The handlers left by siglongjmp, seen from the frame @here: those whose
  * trampoline's frame is at or below it. Equal counts as gone: a trampoline
@@ -66,11 +93,18 @@ static int real_sigaction(int sig, const struct sigaction *act, struct sigaction
  */
 static int unwind(uintptr_t here)
 {
+	bool left = false;
+
 	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here >= frames[pks_depth - 1]) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		pks_flush_depth(pks_depth + 1);
 		pks_ctx_abandoned(pks_depth);
+		left = true;
 	}
+	/* A ring record of the depth the jump landed at, or deeper, is never committed. */
+	if (left)
+		pks_defer_abandoned(pks_depth > 0 && pks_depth <= DEPTH_MAX ? frames[pks_depth - 1]
+									   : UINTPTR_MAX);
 	return pks_depth;
 }
 
@@ -80,11 +114,68 @@ int pks_sigdepth_slow(void)
 	return unwind((uintptr_t)__builtin_frame_address(0));
 }
 
+/* A fault's signal: the instruction would fault again, so its handler runs now. */
+static bool synchronous(int sig, const siginfo_t *si)
+{
+	for (size_t i = 0; i < FAULTS; i++)
+		if (fatal[i] == sig && sig != SIGABRT)
+			return si->si_code > 0 && si->si_code != SI_KERNEL;
+	return sig == SIGTRAP && si->si_code > 0;
+}
+
+/*
+ * A handler for @si that arrived inside the ring's window: kept for
+ * pks_signals_release(). A standard signal already held is not held twice,
+ * as the kernel keeps one pending.
+ */
+static void hold(int sig, const siginfo_t *si)
+{
+	for (int i = 0; i < nheld; i++)
+		if (held[i].si_signo == sig && sig < SIGRTMIN)
+			return;
+	if (nheld < HELD_MAX)
+		held[nheld++] = *si;
+	pks_sig_held = true;
+}
+
+/**
+ * pks_signals_release() - the ring's window closed: each signal held meanwhile
+ * sent again to this thread with its siginfo (rt_tgsigqueueinfo(2)), its
+ * handler run as it returns. A handler that SA_RESETHAND took away is put
+ * back first: the kernel takes it away again at this delivery.
+ */
+void pks_signals_release(void)
+{
+	siginfo_t si[HELD_MAX];
+	int n = nheld, err = errno;
+	pid_t pid = getpid(), tid = gettid();
+
+	memcpy(si, held, sizeof(si[0]) * (size_t)n);
+	nheld = 0;
+	pks_sig_held = false;
+	for (int i = 0; i < n; i++) {
+		int sig = si[i].si_signo;
+
+		if (user[sig].sa_flags & SA_RESETHAND)
+			do_sigaction(sig, &user[sig], NULL);
+		if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, sig, &si[i]) != 0)
+			syscall(SYS_tgkill, pid, tid, sig);
+	}
+	errno = err;
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];
-	int d = unwind((uintptr_t)__builtin_frame_address(0));	/* our frame, as frames[] holds */
-	uintptr_t saved = d < DEPTH_MAX ? frames[d] : 0;
+	int d;
+	uintptr_t saved;
+
+	if (unlikely(pks_defer_in_window()) && !synchronous(sig, si)) {
+		hold(sig, si);
+		return;
+	}
+	d = unwind((uintptr_t)__builtin_frame_address(0));	/* our frame, as frames[] holds */
+	saved = d < DEPTH_MAX ? frames[d] : 0;
 
 	/*
 	 * A signal can arrive between any two of these stores: frames[d]
@@ -107,14 +198,21 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		frames[d] = saved;
 }
 
+/*
+ * A signal that ends the process, at its default: every pending and open
+ * line written, then the default action, with the same signal. Not in a
+ * vfork child: the lines it sees are its parent's.
+ */
 static void crashed(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t set;
 
 	(void)si, (void)uc;
-	pks_defer_crash();	/* the ring's lines are older than the open ones */
-	pks_flush_all(PKS_FLUSH_CRASH);
+	if (!pks_vfork_shared()) {
+		pks_defer_crash();	/* the ring's lines are older than the open ones */
+		pks_flush_all(PKS_FLUSH_CRASH);
+	}
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);
@@ -126,6 +224,14 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 static bool is_fatal(int sig)
 {
 	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++)
+		if (fatal[i] == sig)
+			return true;
+	return false;
+}
+
+static bool is_fault(int sig)
+{
+	for (size_t i = 0; i < FAULTS; i++)
 		if (fatal[i] == sig)
 			return true;
 	return false;
@@ -148,7 +254,9 @@ static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
 		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
 			return OWNER_PROGRAM;
 		k->sa_sigaction = crashed;
-		k->sa_flags |= CRASH_FLAGS;
+		k->sa_flags |= is_fault(sig) ? CRASH_FLAGS : END_FLAGS;
+		if (!is_fault(sig))
+			sigfillset(&k->sa_mask);	/* one flush: no other signal cuts it */
 		return OWNER_CRASH;
 	}
 	k->sa_sigaction = trampoline;
@@ -165,6 +273,15 @@ static void as_installed(struct sigaction *old, const struct sigaction *prev, in
 {
 	old->sa_sigaction = prev->sa_sigaction;
 	old->sa_flags = (old->sa_flags & ~ours) | (prev->sa_flags & ours);
+}
+
+/* A stand-in that masks every signal: the program's own mask read back, as the kernel keeps it. */
+static void program_mask(struct sigaction *old, const struct sigaction *prev)
+{
+	as_installed(old, prev, END_FLAGS);
+	old->sa_mask = prev->sa_mask;
+	sigdelset(&old->sa_mask, SIGKILL);
+	sigdelset(&old->sa_mask, SIGSTOP);
 }
 
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
@@ -195,8 +312,10 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 			as_installed(old, &prev, SA_SIGINFO);
 		else if (h == (void *)crashed && was_pristine)
 			*old = (struct sigaction){ .sa_handler = SIG_DFL };	/* never set */
-		else if (h == (void *)crashed)
+		else if (h == (void *)crashed && is_fault(sig))
 			as_installed(old, &prev, CRASH_FLAGS);
+		else if (h == (void *)crashed)
+			program_mask(old, &prev);
 		else if (was == OWNER_WRAPPED && h == (void *)SIG_DFL && (prev.sa_flags & SA_RESETHAND))
 			old->sa_flags = (kold.sa_flags & ~SA_SIGINFO) | (prev.sa_flags & SA_SIGINFO);
 	}

@@ -18,7 +18,7 @@
 #include "ctl/record.h"
 #include "core/render.h"
 #include "elf/name.h"
-#include "out/defer.h"
+#include "out/batch.h"
 #include "out/file.h"
 #include "out/journal.h"
 #include "out/syslog.h"
@@ -32,9 +32,6 @@
 static _Atomic uint64_t kmsg_seq;
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
 static _Atomic int lost_errno[PKS_OUTPUTS_MAX];
-
-PKS_TLS struct pks_dgrams *pks_sink_dgrams;
-PKS_TLS int pks_sink_only = -1;
 
 /* How an output is called in a warning: "stderr", "syslog", "fd:3", a path. */
 static const char *name_of(const struct pks_config *c, int i, char *buf, size_t size)
@@ -80,63 +77,6 @@ void pks_sink_failed(int i, unsigned long k, int err)
 		count_lost(c, i, k, err);
 }
 
-/** pks_sink_daemons() - Return: how many outputs pks_sink_dgrams takes messages for. */
-int pks_sink_daemons(const struct pks_config *c)
-{
-	int k = 0;
-
-	for (int i = 0; i < c->nout; i++)
-		k += c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL;
-	return k;
-}
-
-/**
- * pks_sink_dgrams_room() - Return: whether @b has room for every daemon
- * output's message of a line of @n bytes; if not, flush @b first, and a
- * line that still does not fit goes the usual way.
- */
-bool pks_sink_dgrams_room(const struct pks_dgrams *b, size_t n)
-{
-	enum { HEAD_ROOM = 1024 };	/* more than syslog's or the journal's fields */
-
-	return b->n + b->daemons <= PKS_DGRAMS_MAX &&
-	       b->cap - b->used >= (size_t)b->daemons * (HEAD_ROOM + n);
-}
-
-/**
- * pks_sink_dgrams_flush() - send what @b holds, one sendmmsg(2) per output
- * where it can; each message that did not go, in order, to @b->redo
- */
-void pks_sink_dgrams_flush(struct pks_dgrams *b)
-{
-	const struct pks_config *c = pks_config();
-	struct mmsghdr v[PKS_DGRAMS_MAX];
-	struct iovec iov[PKS_DGRAMS_MAX];
-	int at[PKS_DGRAMS_MAX];
-
-	for (int i = 0; i < c->nout && b->n; i++) {
-		unsigned int k = 0, sent;
-
-		for (int j = 0; j < b->n; j++) {
-			if (b->m[j].out != i)
-				continue;
-			iov[k] = (struct iovec){ b->buf + b->m[j].off, b->m[j].len };
-			v[k] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[k], .msg_iovlen = 1 } };
-			at[k++] = j;
-		}
-		if (!k)
-			continue;
-		if (c->out[i].kind == PKS_OUT_JOURNAL)
-			sent = pks_journal_send_many(c, v, k);
-		else
-			sent = pks_syslog_send_many(c, v, k);
-		while (sent < k)
-			b->redo(b->m[at[sent++]].key, i);
-	}
-	b->n = 0;
-	b->used = 0;
-}
-
 /** pks_sink_report_lost() - at exit: how many lines each output lost, and why */
 void pks_sink_report_lost(void)
 {
@@ -153,18 +93,22 @@ void pks_sink_report_lost(void)
 	}
 }
 
-/*
- * The name of the function at @site, for the formats and outputs that show
- * it; remembered per writer, since elf/name.c walks symbol tables, and never
- * looked up in a handler, since dladdr() takes the dynamic linker's lock.
+/**
+ * pks_sink_func() - the name of the function at @site, for the formats and
+ * outputs that show it; remembered per writer, since elf/name.c walks
+ * symbol tables, and never looked up in a handler, since dladdr() takes the
+ * dynamic linker's lock. A writer whose @site is set already (the deferred
+ * printer's, from a record) is told its name and never looks.
  */
-static const char *func_of(struct pks_writer *w, const void *site)
+const char *pks_sink_func(struct pks_writer *w, const void *site)
 {
 	struct pks_elf_name n;
 
-	if (!site || w->in_handler)
+	if (!site)
 		return NULL;
 	if (site != w->site) {
+		if (w->in_handler)
+			return NULL;
 		w->site = site;
 		w->func[0] = '\0';
 		if (pks_elf_name(site, &n) && n.name)
@@ -173,29 +117,42 @@ static const char *func_of(struct pks_writer *w, const void *site)
 	return w->func[0] ? w->func : NULL;
 }
 
+/** pks_sink_wants_func() - Return: whether a line's caller is shown (JSON, syslog, the journal). */
+bool pks_sink_wants_func(const struct pks_config *c)
+{
+	return c->format == PKS_LINE_JSON || pks_batch_daemons(c) > 0;
+}
+
+/* Bytes of a line to @fd: into the batch, if there is one, else written now. */
+static inline int put(const struct pks_out_batch *b, int fd, int tag, const char *p, size_t n)
+{
+	if (unlikely(b && b->fd))
+		return pks_batch_put(b->fd, fd, tag, p, n);
+	return pks_fd_write(fd, p, n);
+}
+
 /* One line for output @i to one descriptor, in @r's format. Return: 0 or an errno. */
 static int to_fd(const struct pks_writer *w, struct pks_line *l, int i, int fd,
-		 struct pks_render *r)
+		 struct pks_render *r, const struct pks_out_batch *b)
 {
 	char head[PKS_HEAD_MAX];
 	char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb), hn, tn;
 
 	if (r->format == PKS_LINE_KMSG && w->render)
-		return pks_fd_put(fd, i, w->render, pks_render_kmsg(w->render, r, text, n));
+		return put(b, fd, i, w->render, pks_render_kmsg(w->render, r, text, n));
 	if (r->format == PKS_LINE_JSON && w->render)
-		return pks_fd_put(fd, i, w->render, pks_render_json(w->render, r, text, n));
+		return put(b, fd, i, w->render, pks_render_json(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
 	tn = pks_render_suffix(text + n, r);
-	return pks_fd_put(fd, i, text - hn, hn + n + tn);
+	return put(b, fd, i, text - hn, hn + n + tn);
 }
 
-/* Output @i's message into the printer's batch. Return: whether it took it. */
+/* Output @i's message into the batch @b. Return: whether it took it. */
 static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
-		  const struct pks_meta *m, const char *text, size_t n)
+		  const struct pks_meta *m, const char *text, size_t n, struct pks_dgrams *b)
 {
-	struct pks_dgrams *b = pks_sink_dgrams;
 	char *at = b->buf + b->used;
 	size_t room = b->cap - b->used, len;
 
@@ -213,18 +170,18 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 }
 
 /*
- * A line for a daemon's socket, output @i; with the printer's batch, into
- * it when there is room (see pks_sink_dgrams_room()).
+ * A line for a daemon's socket, output @i; with a batch, into it when
+ * there is room (see pks_batch_dg_room()).
  * Return: 0 delivered or queued, -1 not (it goes to stderr).
  */
 static int to_daemon(const struct pks_config *c, const struct pks_out *o, int i,
-		     struct pks_writer *w, struct pks_line *l)
+		     struct pks_writer *w, struct pks_line *l, const struct pks_out_batch *b)
 {
-	struct pks_meta m = { l->level, w->tid, func_of(w, l->site), !w->in_handler };
+	struct pks_meta m = { l->level, w->tid, pks_sink_func(w, l->site), !w->in_handler };
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
 
-	if (unlikely(pks_sink_dgrams) && queue(c, o, i, &m, text, n))
+	if (unlikely(b && b->dg) && queue(c, o, i, &m, text, n, b->dg))
 		return 0;
 	if (o->kind == PKS_OUT_JOURNAL)
 		return pks_journal_line(c, &m, text, n);
@@ -241,7 +198,7 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
 	r->t_real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	r->pid = pks_pid();
 	r->ident = c->ident;
-	r->func = func_of(w, l->site);
+	r->func = pks_sink_func(w, l->site);
 	r->utc = &w->utc;
 }
 
@@ -251,13 +208,13 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
  * (*@told). Return: 0 or an errno.
  */
 static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
-		     struct pks_render *r, bool *told)
+		     struct pks_render *r, bool *told, const struct pks_out_batch *b)
 {
 	if (*told)
 		return 0;
 	*told = true;
 	r->color = false;
-	return to_fd(w, l, i, 2, r);
+	return to_fd(w, l, i, 2, r, b);
 }
 
 /*
@@ -265,19 +222,19 @@ static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
  * the output fell back (fall_back()).
  */
 static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
-		   struct pks_line *l, struct pks_render *r, bool *told)
+		   struct pks_line *l, struct pks_render *r, bool *told, const struct pks_out_batch *b)
 {
 	int fd = pks_file_fd(c, i), err;
 
 	if (likely(fd >= 0)) {
-		err = to_fd(w, l, i, fd, r);
+		err = to_fd(w, l, i, fd, r, b);
 		if (likely(err != EBADF))
 			return err;
 		fd = pks_file_gone(c, i, fd);
 		if (fd >= 0)
-			return to_fd(w, l, i, fd, r);
+			return to_fd(w, l, i, fd, r, b);
 	}
-	return fall_back(w, l, i, r, told);
+	return fall_back(w, l, i, r, told, b);
 }
 
 /*
@@ -296,12 +253,12 @@ static inline int plain_fd(const struct pks_config *c)
 
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
- * @writer: the struct pks_writer of @l's owner
+ * @w: what the outputs need of @l's writer
+ * @b: the batch to put it in, or NULL: written now
  */
-PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
+PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_out_batch *b)
 {
 	const struct pks_config *c = pks_config();
-	struct pks_writer *w = writer;
 	struct pks_render r;
 	int err, fd, only;
 	bool told;
@@ -311,12 +268,10 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 			    l->level > c->set.level);
 	if (l->level > c->set.level)
 		return;
-	if (unlikely(c->set.defer) && pks_defer_line(l, w))
-		return;		/* printk-shim(7) DEFERRED PRINTING */
 	if (likely((fd = plain_fd(c)) >= 0)) {
 		/* The newline goes in the tail room; the line is written as it lies. */
 		l->sb.buffer[seq_buf_used(&l->sb)] = '\n';
-		err = pks_fd_put(fd, 0, l->sb.buffer, seq_buf_used(&l->sb) + 1);
+		err = put(b, fd, 0, l->sb.buffer, seq_buf_used(&l->sb) + 1);
 		if (unlikely(err))
 			count_lost(c, 0, 1, err);
 		return;
@@ -329,7 +284,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
-	only = pks_sink_only;
+	only = b ? b->only : -1;
 	told = c->has_stderr;
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
@@ -338,13 +293,13 @@ PKS_HOT void pks_sink_line(struct pks_line *l, void *writer)
 			continue;
 		r.color = o->color;
 		if (o->kind == PKS_OUT_FILE) {
-			err = to_file(c, i, w, l, &r, &told);
+			err = to_file(c, i, w, l, &r, &told, b);
 		} else if (o->fd < 0) {
-			if (!to_daemon(c, o, i, w, l))
+			if (!to_daemon(c, o, i, w, l, b))
 				continue;
-			err = fall_back(w, l, i, &r, &told);
+			err = fall_back(w, l, i, &r, &told, b);
 		} else {
-			err = to_fd(w, l, i, o->fd, &r);
+			err = to_fd(w, l, i, o->fd, &r, b);
 		}
 		if (unlikely(err))
 			count_lost(c, i, 1, err);

@@ -27,14 +27,11 @@ struct pks_writer {
 
 struct pks_config;
 
-/* The deferred printer's: daemon messages go into its batch; a redo writes to one output. */
-extern PKS_TLS struct pks_dgrams *pks_sink_dgrams;
-extern PKS_TLS int pks_sink_only;
+struct pks_out_batch;
 
-void pks_sink_line(struct pks_line *l, void *writer);
-int pks_sink_daemons(const struct pks_config *c);
-bool pks_sink_dgrams_room(const struct pks_dgrams *b, size_t n);
-void pks_sink_dgrams_flush(struct pks_dgrams *b);
+void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_out_batch *b);
+const char *pks_sink_func(struct pks_writer *w, const void *site);
+bool pks_sink_wants_func(const struct pks_config *c);
 void pks_sink_failed(int i, unsigned long k, int err);
 void pks_sink_report_lost(void);
 

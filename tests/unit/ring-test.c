@@ -3,7 +3,8 @@
  * Unit tests of shim/core/ring.c: reserve, commit and read order, a record
  * not yet committed holding back the ones after it, a full ring and the room
  * a release gives back, the padding record at the end, a record too large
- * for any ring; then four producer threads against one consumer, every
+ * for any ring; a record discarded by a writer that was cut off, stepped
+ * over; then four producer threads against one consumer, every
  * record seen once and in each producer's order.
  */
 #include "core/ring.h"
@@ -67,6 +68,23 @@ static void basics(void)
 	pks_ring_release(r, pos);
 	is_int((long long)pks_ring_used(r), 0, "released");
 	(void)b;
+}
+
+static void discarded(void)
+{
+	struct pks_ring *r = fresh(256);
+	uint64_t pos = 0;
+	char *a;
+
+	put(r, "one", 1);
+	a = put(r, "cut", 0);
+	put(r, "three", 1);
+	is_str(drain(r, &pos), "one|", "a record its writer never commits holds back the rest");
+	pks_ring_discard(a);
+	is_str(drain(r, &pos), "three|", "discarded: the reader steps over it to the next");
+	is_int((long long)pos, 48, "past all three");
+	pks_ring_release(r, pos);
+	is_int((long long)pks_ring_used(r), 0, "and its room comes back with the others'");
 }
 
 static void full(void)
@@ -159,6 +177,7 @@ static void threads(void)
 int main(void)
 {
 	basics();
+	discarded();
 	full();
 	wrap();
 	threads();

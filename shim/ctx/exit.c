@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ends of a process that skip exit()'s destructors: _exit() and _Exit()
+ * are interposed, and quick_exit() gets a handler of ours that runs after
+ * the program's (at_quick_exit(3), registered before any of theirs). Each
+ * writes what exit() writes: the ring's lines, then every open line, then
+ * what was lost (printk-shim(7) WHEN A LINE IS WRITTEN). A vfork child
+ * writes nothing: the lines it sees are its parent's. The C library's own calls of _exit
+ * (daemon(3) in its parent, posix_spawn's child) do not pass here; a fork
+ * leaves nothing pending in the parent's ring (ctx.c's prepare handler).
+ * Thread-safety: as pks_flush_all(); _exit from a signal handler is fine.
+ */
+#include "ctx/exit.h"
+#include "base/compiler.h"
+#include "base/next.h"
+#include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
+#include "ctx/ctx.h"
+#include "ctx/signals.h"
+#include "ctx/vfork.h"
+#include "defer/defer.h"
+#include "out/sink.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/** pks_exit_flush() - the process ends now: its pending and open lines written */
+void pks_exit_flush(void)
+{
+	if (!pks_config_ready() || pks_cfg.set.disable || pks_vfork_shared())
+		return;
+	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
+	pks_defer_close();	/* the ring's lines before the open ones */
+	if (pks_sig_held)
+		pks_signals_release();
+	pks_flush_all(PKS_FLUSH_EXIT);
+	pks_sink_report_lost();
+	pks_ctl_close();	/* the control file goes, the record buffer stays */
+	pks_rec_close();
+}
+
+static void at_quick(void)
+{
+	pks_exit_flush();
+}
+
+/** pks_exit_setup() - at start-up, before the program registers its own */
+void pks_exit_setup(void)
+{
+	at_quick_exit(at_quick);
+}
+
+/* The C library's _exit, or the system call where there is none. */
+static _Noreturn void next_exit(int status)
+{
+	static struct pks_next next;
+	void (*fn)(int) = (void (*)(int))pks_next("_exit", &next);
+
+	if (fn)
+		fn(status);
+	for (;;)
+		syscall(SYS_exit_group, status);
+}
+
+PKS_EXPORT _Noreturn void _exit(int status)
+{
+	pks_exit_flush();
+	next_exit(status);
+}
+
+PKS_EXPORT _Noreturn void _Exit(int status)
+{
+	pks_exit_flush();
+	next_exit(status);
+}

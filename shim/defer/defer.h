@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deferred printing (printk-shim(7) DEFERRED PRINTING): complete lines into
+ * a lock-free ring, written in batches by one printer thread; the moments
+ * the ring is emptied by someone else (exit, exec, fork, a fatal signal)
+ * and the fork child's fresh start.
+ */
+#ifndef PKS_DEFER_DEFER_H
+#define PKS_DEFER_DEFER_H
+
+#include "base/compiler.h"
+#include "core/linebuf.h"
+#include "out/sink.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+extern PKS_TLS bool pks_defer_reserving;	/* between reserving a record and committing it */
+extern PKS_TLS bool pks_defer_consuming;	/* holding the consumer word */
+
+bool pks_defer_line(struct pks_line *l, struct pks_writer *w);
+void pks_defer_abandoned(uintptr_t below);
+void pks_defer_drain(void);
+void pks_defer_close(void);
+void pks_defer_crash(void);
+void pks_defer_forked(void);
+void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained);
+
+/**
+ * pks_defer_in_window() - whether a jump out of this thread now would leave
+ * the ring stalled: it is filling a record or holds the consumer word
+ */
+static inline bool pks_defer_in_window(void)
+{
+	return pks_defer_reserving || pks_defer_consuming;
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the deferred ring's two sides share (printk-shim(7) DEFERRED
+ * PRINTING): the record, the lanes, the state words and the consumer word.
+ * producer.c puts lines in; printer.c takes them out.
+ */
+#ifndef PKS_DEFER_INTERNAL_H
+#define PKS_DEFER_INTERNAL_H
+
+#include "base/compiler.h"
+#include "core/ring.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PKS_DEFER_LANES	8
+
+enum { PKS_DEFER_OFF, PKS_DEFER_STARTING, PKS_DEFER_RUNNING, PKS_DEFER_CLOSED,
+       PKS_DEFER_FAILED };				/* pks_defer_dq.state, in this order */
+enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* *pks_defer_dq.sleep_word */
+
+/* What a record's payload is: a table in printer.c turns each kind into a line. */
+enum pks_defer_kind {
+	PKS_REC_TEXT,		/* the line's text, formatted by the caller */
+	PKS_REC_KINDS,		/* a kind for arguments the printer formats goes before this */
+};
+
+/*
+ * A line in the ring: everything known at the call (the time, the thread,
+ * the caller and its name), so that the printer looks nothing up; then the
+ * payload and the caller's name, @n and @func_len bytes.
+ */
+struct pks_defer_rec {
+	uint64_t stamp;		/* CLOCK_MONOTONIC when it went in: the order across lanes */
+	uint32_t n;		/* bytes of payload */
+	uint8_t kind;		/* enum pks_defer_kind */
+	int8_t level;
+	bool cont, in_handler;
+	uint8_t func_len;	/* bytes of the caller's name after the payload; 0: none */
+	long tid;
+	uint64_t t_ns;
+	const void *site;
+	char data[];
+};
+
+/*
+ * The ring is split in lanes, four per CPU the process may use
+ * (PKS_DEFER_LANES at most): a thread's lines go to its own lane first, so
+ * threads running at once rarely reserve from the same head or write the
+ * same cache lines; the consumer merges the lanes by stamp.
+ */
+struct pks_defer_lane {
+	struct pks_ring ring;
+	uint64_t pos, done;	/* the consumer's: read up to, released up to */
+	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if committed */
+	uint64_t after;		/* the position past next */
+	unsigned long seen;	/* the consumer's look at pos: a count of looks */
+};
+
+struct pks_defer_state {
+	struct pks_defer_lane lanes[PKS_DEFER_LANES];
+	int nlanes;
+	_Atomic int state;
+	_Atomic pid_t pid;		/* the process the ring is of, once mapped; 0: none */
+	_Atomic int *sleep_word;	/* futex: the printer's sleep, sleep_own or shared */
+	_Atomic int sleep_own;
+	int sleep_private;		/* FUTEX_PRIVATE_FLAG, unless shared */
+	_Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
+	_Atomic uint32_t space;		/* futex: bumped at every release */
+	_Atomic int waiters;		/* callers waiting for room */
+	_Atomic int busy;		/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
+	_Atomic unsigned long dropped;
+	_Atomic bool crashing;
+	bool want_func;			/* the outputs show the caller's name: take it at the call */
+	char *mem;			/* the ring, the batch buffers and the consumer's line;
+					 * set before pid, kept when the printer ends */
+	size_t mem_size;
+};
+
+extern struct pks_defer_state pks_defer_dq;
+
+long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms);
+void pks_defer_wake(int upto);
+bool pks_defer_take(void);
+void pks_defer_give(void);
+size_t pks_defer_drain_now(bool crash);
+size_t pks_defer_drop_text(char *buf, unsigned long k);
+bool pks_defer_map(void);
+bool pks_defer_spawn(void);
+
+#endif

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred printing's consumer (printk-shim(7) DEFERRED PRINTING): the
+ * printer thread, which hands the records to the outputs in batches
+ * (out/batch.h), the lanes merged by the time each record went in; and
+ * the moments someone else empties the ring: exec, exit, fork, a fatal
+ * signal. Whoever empties the ring holds the consumer word.
+ * The printer wakes when a lane passes half full, when a caller waits for
+ * room, when a line comes while it idles, and otherwise after the latency
+ * bound; so a caller makes a system call only for those. Idle for a second,
+ * it ends, and the next line starts another: a process whose other threads
+ * are gone ends as it would without the module, with or without /proc.
+ * Thread-safety: the consumer word is never waited for by its own holder
+ * (a handler), nor forever by a fatal signal's flush.
+ */
+#include "defer/defer.h"
+#include "defer/internal.h"
+#include "base/clock.h"
+#include "base/compiler.h"
+#include "base/digits.h"
+#include "base/pid.h"
+#include "config/config.h"
+#include "core/render.h"
+#include "out/batch.h"
+#include "out/sink.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_BYTES	(64u << 10)	/* per output and batch */
+#define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering */
+#define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
+#define IDLE_MS		1000		/* an empty ring's wait for a line before the printer ends */
+#define LANE_MIN	(64u << 10)
+
+PKS_TLS bool pks_defer_consuming;
+
+/* The consumer's: the batches, and a record again as a line with head and tail room. */
+static struct pks_fd_batch fd_batch;
+static struct pks_dgrams dgrams;
+static struct pks_out_batch batch;
+static struct pks_line line;
+static struct pks_writer writer;
+static unsigned long looks;	/* for lane.seen */
+
+/** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
+long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
+
+	/* the sleep word may be the control file's, shared with printk-shim --flush */
+	int private = word == (volatile void *)pks_defer_dq.sleep_word ? pks_defer_dq.sleep_private
+								       : FUTEX_PRIVATE_FLAG;
+
+	return syscall(SYS_futex, (void *)word, op | private, val, ms ? &ts : NULL, NULL, 0);
+}
+
+/** pks_defer_wake() - the printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it */
+void pks_defer_wake(int upto)
+{
+	int s = atomic_load(pks_defer_dq.sleep_word);
+
+	if (s >= upto && atomic_exchange(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE) != PKS_DEFER_AWAKE)
+		pks_defer_futex(pks_defer_dq.sleep_word, FUTEX_WAKE, 1, 0);
+}
+
+/* --- the consumer word --------------------------------------------------- */
+
+/** pks_defer_take() - the consumer word, waiting for it (not when this thread has it) */
+bool pks_defer_take(void)
+{
+	int free_ = 0;
+
+	if (pks_defer_consuming)
+		return false;
+	pks_defer_consuming = true;	/* first: from here a handler of ours is held */
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+		while (atomic_exchange(&pks_defer_dq.busy, 2) != 0)
+			pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAIT, 2, 0);
+	return true;
+}
+
+/** pks_defer_give() - the consumer word back, a waiter woken */
+void pks_defer_give(void)
+{
+	if (atomic_exchange(&pks_defer_dq.busy, 0) == 2)
+		pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAKE, 1, 0);
+	pks_defer_consuming = false;
+}
+
+/* --- records to the outputs --------------------------------------------- */
+
+static size_t text_of(const struct pks_defer_rec *r, char *buf, size_t size)
+{
+	size_t n = r->n < size ? r->n : size;
+
+	memcpy(buf, r->data, n);
+	return n;
+}
+
+/* Each kind of payload as the text of a line, into @buf of @size bytes. */
+static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char *, size_t) = {
+	[PKS_REC_TEXT] = text_of,
+};
+
+/* One record to the outputs, as the line it was, with what its caller knew. */
+static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
+{
+	if (b && b->dg) {
+		if (!pks_batch_dg_room(b->dg, r->n))
+			pks_batch_dg_flush(b->dg);
+		b->dg->key = r;
+	}
+	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
+	line.level = r->level;
+	line.cont = r->cont;
+	line.t_ns = r->t_ns;
+	line.site = r->site;
+	writer.tid = r->tid;
+	writer.in_handler = r->in_handler || crash;
+	writer.site = r->site;	/* the name as the caller saw it: never looked up here */
+	memcpy(writer.func, r->data + r->n, r->func_len);
+	writer.func[r->func_len] = '\0';
+	pks_sink_line(&line, &writer, b);
+}
+
+/*
+ * A daemon's message that its batch did not deliver: the record again,
+ * to output @out alone, written now (which may write it to stderr).
+ */
+static void redo(const void *key, int out)
+{
+	print(key, &(struct pks_out_batch){ .only = out }, false);
+}
+
+/* The lines read so far are written: flush the batch, free their room. */
+static void settle(const struct pks_out_batch *b)
+{
+	if (b && b->dg)
+		pks_batch_dg_flush(b->dg);
+	if (b)
+		pks_batch_fd_flush(b->fd);	/* a failed write's lines: pks_sink_failed() */
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
+
+		if (l->done != l->pos)
+			pks_ring_release(&l->ring, l->done = l->pos);
+	}
+	atomic_fetch_add(&pks_defer_dq.space, 1);
+	if (atomic_load(&pks_defer_dq.waiters))
+		pks_defer_futex(&pks_defer_dq.space, FUTEX_WAKE, INT_MAX, 0);
+}
+
+/* @l's next committed record, if there is one yet. */
+static void peek(struct pks_defer_lane *l)
+{
+	l->after = l->pos;
+	l->next = pks_ring_read(&l->ring, &l->after);
+	l->seen = ++looks;
+}
+
+/*
+ * The lane whose next record went in first, or NULL: none is committed.
+ * A line that the program ordered before the chosen one was committed
+ * before it: so each lane that had none is looked at again once the chosen
+ * record has been seen, until a look changes nothing.
+ */
+static struct pks_defer_lane *oldest(void)
+{
+	struct pks_defer_lane *o = NULL, *was;
+
+	do {
+		was = o;
+		for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+			struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
+
+			if (!l->next && (!o || l->seen < o->seen))
+				peek(l);
+			if (l->next && (!o || l->next->stamp < o->next->stamp))
+				o = l;
+		}
+	} while (o != was);
+	return o;
+}
+
+/**
+ * pks_defer_drain_now() - write every committed record, the lanes merged
+ * by stamp, up to the first one not committed in each lane, a quarter of
+ * a lane at most per batch; the consumer word's holder's
+ * @crash: one write per line, the printer's batch left alone: a fatal
+ * signal's drain, or a signal handler's.
+ * Return: how many.
+ */
+size_t pks_defer_drain_now(bool crash)
+{
+	const struct pks_out_batch *b = crash ? NULL : &batch;
+	struct pks_defer_lane *l;
+	size_t n = 0;
+
+	if (!pks_defer_dq.nlanes)
+		return 0;
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		pks_defer_dq.lanes[i].pos = pks_defer_dq.lanes[i].done = atomic_load(&pks_defer_dq.lanes[i].ring.tail);
+		pks_defer_dq.lanes[i].next = NULL;
+	}
+	while ((l = oldest())) {
+		print(l->next, b, crash);
+		n++;
+		l->pos = l->after;
+		peek(l);
+		if (l->pos - l->done >= l->ring.size / 4)
+			settle(b);
+	}
+	settle(b);
+	return n;
+}
+
+/* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
+static int fill(void)
+{
+	int most = 0;
+
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		uint64_t used = pks_ring_used(&pks_defer_dq.lanes[i].ring);
+		int f = used > pks_defer_dq.lanes[i].ring.size / 2 ? 2 : used > 0;
+
+		most = f > most ? f : most;
+	}
+	return most;
+}
+
+/** pks_defer_drop_text() - the kernel's words for @k lost lines, in @buf. Return: their length. */
+size_t pks_defer_drop_text(char *buf, unsigned long k)
+{
+	static const char head[] = "** ", tail[] = " printk messages dropped **";
+	char *p = pks_put_mem(buf, head, sizeof(head) - 1);
+
+	p = pks_put_udec(p, k, 0, ' ');
+	return (size_t)(pks_put_mem(p, tail, sizeof(tail) - 1) - buf);
+}
+
+/* Lines dropped after the last line that came: their count, now (a consumer's). */
+static void report_now(void)
+{
+	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
+	char text[64];
+	size_t n;
+
+	if (!k || !line.sb.size)
+		return;
+	n = pks_defer_drop_text(text, k);
+	n = n < line.sb.size ? n : line.sb.size;
+	memcpy(line.sb.buffer, text, n);
+	line.sb.len = n;
+	line.level = 4;
+	line.cont = false;
+	line.t_ns = pks_now_ns();
+	line.site = NULL;
+	writer.tid = gettid();
+	writer.in_handler = true;
+	writer.site = NULL;
+	pks_sink_line(&line, &writer, NULL);
+}
+
+/* --- the printer thread -------------------------------------------------- */
+
+/*
+ * Sleep until woken or the latency bound passes; @idle: the ring was empty
+ * for a whole bound, so sleep until a line comes (IDLE_MS at most).
+ * Return: whether time ran out.
+ */
+static bool doze(bool idle)
+{
+	unsigned long ms = pks_config()->set.defer_latency;
+	int kind = PKS_DEFER_NAP;
+
+	if (idle) {
+		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
+		if (fill() == 0) {
+			kind = PKS_DEFER_IDLE;
+			ms = IDLE_MS;
+		}
+	}
+	atomic_store(pks_defer_dq.sleep_word, kind);
+	if (kind == PKS_DEFER_NAP && fill() == 2) {
+		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+		return false;
+	}
+	if (pks_defer_futex(pks_defer_dq.sleep_word, FUTEX_WAIT, kind, ms) == 0 || errno != ETIMEDOUT) {
+		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+		return false;
+	}
+	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+	return true;
+}
+
+/*
+ * The ring stayed empty while the printer idled: it ends, the state OFF,
+ * so that the next line starts another printer. The sleep word stays IDLE
+ * meanwhile: a caller that commits a line after fill() looked sees IDLE
+ * (both seq_cst: the head's compare-and-swap and its load of the sleep
+ * word, against this store and fill()'s loads of the heads) and starts or
+ * wakes a printer itself. Return: whether this printer ends.
+ */
+static bool park(void)
+{
+	int running = PKS_DEFER_RUNNING, off = PKS_DEFER_OFF;
+
+	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &running, PKS_DEFER_OFF))
+		return atomic_load(&pks_defer_dq.state) > PKS_DEFER_RUNNING;
+	if (fill() == 0)
+		return true;
+	/* A line came: this printer goes on, unless a caller started another. */
+	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+	return !atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_RUNNING);
+}
+
+/* Until the ring closes or stays empty; it may not say RUNNING yet when the thread starts. */
+static void *printer(void *arg)
+{
+	bool quiet = false, idle;
+	size_t n;
+
+	(void)arg;
+	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
+		if (!pks_defer_take())
+			break;
+		n = pks_defer_drain_now(false);
+		pks_defer_give();
+		if (pks_defer_dq.drains)	/* printk-shim(1) --flush waits for it */
+			atomic_fetch_add(pks_defer_dq.drains, 1);
+		idle = quiet && !n;
+		quiet = doze(idle) && !n;
+		if (idle && quiet && park())
+			break;
+	}
+	return NULL;
+}
+
+/* Lanes for a ring of @size bytes: a power of two, four a CPU at most, LANE_MIN each at least. */
+static int lanes_for(size_t size)
+{
+	cpu_set_t set;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set), n = 1;
+
+	while (n * 2 <= 4 * cpus && n * 2 <= PKS_DEFER_LANES && size / (size_t)(n * 2) >= LANE_MIN)
+		n *= 2;
+	return n;
+}
+
+/**
+ * pks_defer_map() - the ring, the batch buffers and the consumer's line, in
+ * one mapping, touched now: a first touch of a page on a caller's path
+ * would cost it a page fault. Kept when the printer ends, until a fork.
+ * Only by start(), which the state word makes one thread's.
+ */
+bool pks_defer_map(void)
+{
+	const struct pks_config *c = pks_config();
+	size_t ring_size = c->set.defer_size, lmax = c->set.line_max;
+	size_t room = pks_render_room(c->format, lmax);
+	size_t size = ring_size + PKS_BATCH_FDS * BATCH_BYTES + BATCH_BYTES + PKS_HEAD_MAX + lmax +
+		      PKS_TAIL_MAX + room;
+	char *p;
+
+	if (pks_defer_dq.mem)
+		return true;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	pks_defer_dq.mem = p;
+	pks_defer_dq.mem_size = size;
+	pks_defer_dq.want_func = pks_sink_wants_func(c);
+	pks_defer_dq.nlanes = lanes_for(ring_size);
+	for (int i = 0; i < pks_defer_dq.nlanes; i++, p += ring_size / (size_t)pks_defer_dq.nlanes)
+		pks_ring_init(&pks_defer_dq.lanes[i].ring, p, ring_size / (size_t)pks_defer_dq.nlanes);
+	memset(&fd_batch, 0, sizeof(fd_batch));
+	fd_batch.cap = BATCH_BYTES;
+	fd_batch.failed = pks_sink_failed;
+	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
+		fd_batch.buf[i] = p;
+	memset(&dgrams, 0, sizeof(dgrams));
+	dgrams.redo = redo;
+	dgrams.daemons = pks_batch_daemons(c);
+	dgrams.buf = p;
+	dgrams.cap = BATCH_BYTES;
+	p += BATCH_BYTES;
+	batch = (struct pks_out_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1 };
+	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
+	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
+	memset(&writer, 0, sizeof(writer));
+	writer.render = room ? p : NULL;
+	writer.replay = true;	/* printk-shim(7) RECORD BUFFER: recorded by its caller */
+	/* release: pairs with the acquire of ours() and the producer's ready() */
+	atomic_store_explicit(&pks_defer_dq.pid, pks_pid(), memory_order_release);
+	return true;
+}
+
+/** pks_defer_spawn() - the printer, with every signal blocked: the program's handlers are not for it */
+bool pks_defer_spawn(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int err;
+
+	if (pthread_attr_init(&attr))
+		return false;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, STACK_BYTES);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t, &attr, printer, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (err)
+		errno = err;
+	return !err;
+}
+
+/* --- the ends -------------------------------------------------------------- */
+
+/* Whether this process has a ring of its own with lines that may wait in it. */
+static bool ours(void)
+{
+	int s = atomic_load(&pks_defer_dq.state);
+
+	/* acquire: pairs with pks_defer_map()'s release; the mapping is complete */
+	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
+
+	return pid && pid == pks_pid() && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED;
+}
+
+/**
+ * pks_defer_drain() - before an exec or a fork (its prepare handler):
+ * every committed line written, so that the child inherits none
+ */
+void pks_defer_drain(void)
+{
+	if (ours() && pks_defer_take()) {
+		pks_defer_drain_now(false);
+		pks_defer_give();
+	}
+}
+
+/**
+ * pks_defer_close() - at exit and _exit: the ring written and closed; a
+ * line from now on is written by its caller (the printer, woken, ends).
+ * A record this thread left unfinished (exit from a handler that cut it
+ * off) is skipped.
+ */
+void pks_defer_close(void)
+{
+	bool mine = ours();
+
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
+		return;
+	pks_defer_abandoned(UINTPTR_MAX);
+	pks_defer_wake(PKS_DEFER_NAP);
+	if (!pks_defer_take())
+		return;
+	pks_defer_drain_now(false);
+	report_now();
+	pks_defer_give();
+}
+
+/**
+ * pks_defer_crash() - a signal that ends the process: the ring written
+ * from the handler, one write per line. The printer's batch is waited for
+ * a moment, then taken over: a line may be written twice, none is lost.
+ */
+void pks_defer_crash(void)
+{
+	bool mine = ours();
+	int free_ = 0;
+
+	atomic_store(&pks_defer_dq.crashing, true);
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
+		return;
+	pks_defer_abandoned(UINTPTR_MAX);
+	for (int ms = 0; !pks_defer_consuming && ms < CRASH_WAIT_MS; ms++) {
+		struct timespec ts = { 0, 1000000 };
+
+		free_ = 0;
+		if (atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	pks_defer_consuming = true;
+	pks_defer_drain_now(true);
+	report_now();
+}
+
+/**
+ * pks_defer_share() - before the printer starts: it sleeps on @word, in
+ * the control file, where printk-shim(1) --flush can wake it, and counts
+ * its drains in @drained (printk-shim(7) RUNTIME CONTROL)
+ */
+void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained)
+{
+	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF)
+		return;
+	atomic_store(word, PKS_DEFER_AWAKE);
+	pks_defer_dq.sleep_word = word;
+	pks_defer_dq.sleep_private = 0;
+	pks_defer_dq.drains = drained;
+}

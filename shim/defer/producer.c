@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred printing's callers (printk-shim(7) DEFERRED PRINTING): a
+ * complete line, with what is known of it at the call, copied into its
+ * thread's lane of the ring (core/ring.c), or into another lane with room;
+ * the ring and its printer started at the first line; the fork handlers.
+ * Thread-safety: pks_defer_line() from any thread and signal handler. A
+ * thread between reserving a record and committing it is in its window
+ * (pks_defer_in_window()): ctx/signals.c holds the program's handlers until
+ * it ends, so no jump leaves a record half made; a record that is left so
+ * anyway (a fault's handler, cancellation) is recognised and skipped.
+ */
+#include "defer/defer.h"
+#include "defer/internal.h"
+#include "base/clock.h"
+#include "base/compiler.h"
+#include "base/pid.h"
+#include "base/say.h"
+#include "config/config.h"
+#include "ctl/record.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { RETRY, WRITE_IT, DROPPED };	/* what a full ring leaves a caller */
+
+struct pks_defer_state pks_defer_dq = {
+	.sleep_word = &pks_defer_dq.sleep_own,
+	.sleep_private = FUTEX_PRIVATE_FLAG,
+};
+PKS_TLS bool pks_defer_reserving;
+
+/* This thread's reservation not yet committed, and the frame that made it. */
+static PKS_TLS struct pks_defer_rec *pending;
+static PKS_TLS uintptr_t pending_frame;
+static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
+static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
+
+static bool start(void);
+
+/*
+ * The printer is wanted (its sleep at @upto or deeper): wake it, or, when it
+ * has ended (printer.c's park()), start another; a handler, which cannot
+ * start a thread, writes the ring itself.
+ */
+static void rouse(bool handler, int upto)
+{
+	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF) {
+		pks_defer_wake(upto);
+	} else if (handler || !start()) {
+		if (pks_defer_take()) {
+			pks_defer_drain_now(handler);
+			pks_defer_give();
+		}
+	}
+}
+
+/*
+ * No room for a record of @n bytes in any lane. A handler that interrupted
+ * this thread's own reservation cannot wait: the printer waits for that
+ * record. @handler: a handler's line, whose drain makes no dladdr() call.
+ */
+static int full(size_t n, bool interrupted, bool handler)
+{
+	uint32_t seen = atomic_load(&pks_defer_dq.space);
+
+	if (n > pks_ring_max(&pks_defer_dq.lanes[0].ring)) {
+		if (pks_defer_take()) {
+			pks_defer_drain_now(handler);	/* too long for the ring: its elders first */
+			pks_defer_give();
+		}
+		return WRITE_IT;
+	}
+	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
+		atomic_fetch_add(&pks_defer_dq.dropped, 1);
+		return DROPPED;
+	}
+	if (pks_defer_consuming)
+		return WRITE_IT;
+	if (interrupted) {
+		/*
+		 * The thread's own record is not committed until this handler
+		 * returns: write what the ring holds before it, then this line.
+		 */
+		if (pks_defer_take()) {
+			pks_defer_drain_now(true);
+			pks_defer_give();
+		}
+		return WRITE_IT;
+	}
+	pks_defer_reserving = false;
+	atomic_fetch_add(&pks_defer_dq.waiters, 1);
+	rouse(handler, PKS_DEFER_NAP);
+	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
+	atomic_fetch_sub(&pks_defer_dq.waiters, 1);
+	pks_defer_reserving = true;
+	return RETRY;
+}
+
+/* This thread's reservation not yet committed, and the frame that made it. */
+static void note(struct pks_defer_rec *r)
+{
+	pending = r;
+	pending_frame = (uintptr_t)__builtin_frame_address(0);
+}
+
+/*
+ * No room in this thread's lane: the next lane with room, so that one
+ * thread can fill the whole ring; it stays there (spilled) until that one
+ * is full too. A line in another lane keeps its place: the printer merges
+ * the lanes by stamp.
+ */
+static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
+{
+	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
+	/* relaxed: a hint; a release missed here is seen at the next line */
+	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
+	struct pks_defer_rec *r;
+
+	if (seen + 1 == full_at)
+		return NULL;	/* every lane was full, and nothing was released since */
+	for (unsigned int i = 1; i < k; i++) {
+		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
+		r = pks_ring_reserve(*ring, n);
+		if (r) {
+			spilled += i;
+			*lane += i;
+			note(r);
+			return r;
+		}
+	}
+	full_at = seen + 1;
+	return NULL;
+}
+
+/* Room for a record of @n bytes in this thread's lane (*@lane), or another. */
+static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct pks_ring **ring)
+{
+	struct pks_defer_rec *r;
+
+	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
+	r = pks_ring_reserve(*ring, n);
+	if (unlikely(!r))
+		return spill(lane, n, ring);
+	note(r);
+	return r;
+}
+
+/* Fill @r with @l's and @w's facts, the payload and the caller's name, and commit it. */
+static void put(struct pks_defer_rec *r, uint64_t stamp, const char *text, size_t n,
+		const char *func, size_t fn, const struct pks_line *l, const struct pks_writer *w)
+{
+	r->stamp = stamp;
+	r->n = (uint32_t)n;
+	r->kind = PKS_REC_TEXT;
+	r->level = (int8_t)l->level;
+	r->cont = l->cont;
+	r->in_handler = w->in_handler;
+	r->func_len = (uint8_t)fn;
+	r->tid = w->tid;
+	r->t_ns = l->t_ns;
+	r->site = l->site;
+	memcpy(r->data, text, n);
+	if (unlikely(fn))
+		memcpy(r->data + n, func, fn);
+	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
+	pending = NULL;
+}
+
+/* The count of lines dropped so far, as a line where they went missing. */
+static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
+		   const struct pks_writer *w)
+{
+	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
+	char text[64];
+	size_t n = pks_defer_drop_text(text, k);
+	struct pks_ring *ring;
+	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring) : NULL;
+
+	if (r)
+		put(r, stamp, text, n, NULL, 0, l, w);
+	else if (k)
+		atomic_fetch_add(&pks_defer_dq.dropped, k);
+}
+
+/* The first deferred line of this process: the ring and its printer. */
+static bool start(void)
+{
+	int off = PKS_DEFER_OFF;
+
+	/*
+	 * In memory not this process's own (a vfork child that went past
+	 * the vfork hook, a clone sharing memory), the ring would be the
+	 * parent's: the line is written now, the state left alone.
+	 */
+	if (getpid() != pks_pid())
+		return false;
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
+		return false;
+	if (!pks_defer_map() || !pks_defer_spawn()) {
+		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
+			 pks_strerror(errno));
+		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);
+		return false;
+	}
+	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
+	return true;
+}
+
+/* The ring is not running, or not this process's: may @w's line go into it? */
+static bool ready(const struct pks_writer *w)
+{
+	/* acquire: pairs with pks_defer_map()'s release */
+	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
+	int s;
+
+	if (pid && pid != pks_pid())
+		pks_defer_forked();	/* a child made without the fork handlers */
+	s = atomic_load(&pks_defer_dq.state);
+	if (s == PKS_DEFER_OFF && !w->in_handler)
+		return start();
+	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_defer_dq.crashing) && pks_defer_take()) {
+		pks_defer_drain_now(w->in_handler);	/* the ring's lines first: this one follows them */
+		pks_defer_give();
+	}
+	return s == PKS_DEFER_RUNNING;
+}
+
+/*
+ * @l into the record buffer (printk-shim(7) RECORD BUFFER) by its caller, as
+ * it goes into the ring: the printer's writer never records (replay).
+ */
+static inline void record(struct pks_line *l, const struct pks_writer *w)
+{
+	if (unlikely(pks_rec_on))
+		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns, false);
+}
+
+/**
+ * pks_defer_line() - a complete line, if deferred printing takes it
+ * Return: true when the line is in the ring (or counted as dropped); false:
+ * the caller writes it now (this thread empties the ring, the ring is
+ * closed or could not start, or there is no room a handler may wait for).
+ */
+bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
+{
+	size_t n = seq_buf_used(&l->sb), fn = 0;
+	bool interrupted = pks_defer_reserving;
+	unsigned int lane;
+	struct pks_ring *ring;
+	struct pks_defer_rec *r;
+	const char *func = NULL;
+	uint64_t stamp;
+	int why;
+
+	if (pks_defer_consuming)
+		return false;
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
+		     /* relaxed: the state's acquire orders it */
+		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
+	    !ready(w))
+		return false;
+	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
+		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
+	lane = (unsigned int)w->tid + spilled;
+	/*
+	 * Taken before the reservation: a line reserved after this one in the
+	 * same lane, by another thread, then has the later stamp. One lane
+	 * needs no merging.
+	 */
+	stamp = pks_defer_dq.nlanes > 1 ? pks_now_ns() : 0;
+	pks_defer_reserving = true;
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
+		report(stamp, &lane, l, w);
+	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
+		why = full(sizeof(*r) + n + fn, interrupted, w->in_handler);
+		if (why != RETRY) {
+			pks_defer_reserving = interrupted;
+			if (why == DROPPED)
+				record(l, w);
+			return why == DROPPED;
+		}
+	}
+	put(r, stamp, l->sb.buffer, n, func, fn, l, w);
+	pks_defer_reserving = interrupted;
+	record(l, w);
+	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
+	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
+		rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
+	return true;
+}
+
+/**
+ * pks_defer_abandoned() - this thread's calls in frames below @below (newer,
+ * the stack growing down) never go on: a handler left by a jump, the
+ * thread ending, the process dying from inside a call (UINTPTR_MAX). A
+ * record one of them reserved is skipped by the reader.
+ */
+void pks_defer_abandoned(uintptr_t below)
+{
+	struct pks_defer_rec *r = pending;
+
+	if (r && pending_frame < below) {
+		pending = NULL;
+		pks_defer_reserving = false;
+		pks_ring_discard(r);	/* release: pairs with pks_ring_read()'s acquire */
+	}
+}
+
+/*
+ * ThreadSanitizer's runtime, when the program has one: it kills a fork child
+ * of a threaded process that starts a thread (printk-shim(7) DEFERRED
+ * PRINTING).
+ */
+extern void __tsan_init(void) __attribute__((weak, visibility("default")));
+
+/**
+ * pks_defer_forked() - in a fork child: the parent's pending lines are the
+ * parent's to write; the child's first deferred line starts its own ring
+ * (under ThreadSanitizer, the child writes its lines at once)
+ */
+void pks_defer_forked(void)
+{
+	int s = atomic_load(&pks_defer_dq.state);
+
+	/* first: a handler's line now goes out at once */
+	if (s != PKS_DEFER_CLOSED)
+		atomic_store(&pks_defer_dq.state, __tsan_init ? PKS_DEFER_FAILED : PKS_DEFER_OFF);
+	if (pks_defer_dq.mem)
+		munmap(pks_defer_dq.mem, pks_defer_dq.mem_size);
+	pks_defer_dq.mem = NULL;
+	atomic_store(&pks_defer_dq.pid, 0);
+	memset(pks_defer_dq.lanes, 0, sizeof(pks_defer_dq.lanes));
+	pks_defer_dq.nlanes = 0;
+	atomic_store(&pks_defer_dq.busy, 0);
+	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
+	atomic_store(&pks_defer_dq.waiters, 0);
+	atomic_store(&pks_defer_dq.dropped, 0);
+	pks_defer_consuming = false;
+	pks_defer_reserving = false;
+	pending = NULL;
+	spilled = 0;
+}

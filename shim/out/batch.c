@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The printer's batches (out/batch.h): bytes collected per descriptor and
+ * written at once, messages for the daemons sent with one sendmmsg(2) per
+ * output. Thread-safety: a batch is its one owner's (the consumer's).
+ */
+#include "out/batch.h"
+#include "base/fdio.h"
+#include "config/config.h"
+#include "out/journal.h"
+#include "out/syslog.h"
+
+#include <string.h>
+
+/* All @n bytes to @fd, the first write(2) included. */
+static int write_all(int fd, const char *p, size_t n)
+{
+	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n)) : 0;
+}
+
+/** pks_batch_fd_flush() - write what @b holds; a failed write is told to @b->failed */
+void pks_batch_fd_flush(struct pks_fd_batch *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		int err = write_all(b->fd[i], b->buf[i], b->len[i]);
+
+		if (err && b->failed)
+			b->failed(b->tag[i], b->puts[i], err);
+		b->len[i] = 0;
+		b->puts[i] = 0;
+	}
+}
+
+/**
+ * pks_batch_put() - @n bytes into @b's buffer for @fd, what it holds
+ * written first if they would not fit; with no buffer for them, written now.
+ * Return: 0, or the errno of writing them now.
+ */
+int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n)
+{
+	int i = 0;
+
+	while (i < b->n && b->fd[i] != fd)
+		i++;
+	if (i == b->n) {
+		if (i == PKS_BATCH_FDS)
+			return write_all(fd, p, n);
+		b->fd[i] = fd;
+		b->tag[i] = tag;
+		b->len[i] = 0;
+		b->puts[i] = 0;
+		b->n++;
+	}
+	if (b->len[i] + n > b->cap) {
+		pks_batch_fd_flush(b);
+		if (n > b->cap)
+			return write_all(fd, p, n);
+	}
+	memcpy(b->buf[i] + b->len[i], p, n);
+	b->len[i] += n;
+	b->puts[i]++;
+	return 0;
+}
+
+/** pks_batch_daemons() - Return: how many outputs a struct pks_dgrams takes messages for. */
+int pks_batch_daemons(const struct pks_config *c)
+{
+	int k = 0;
+
+	for (int i = 0; i < c->nout; i++)
+		k += c->out[i].kind == PKS_OUT_SYSLOG || c->out[i].kind == PKS_OUT_JOURNAL;
+	return k;
+}
+
+/**
+ * pks_batch_dg_room() - Return: whether @b has room for every daemon
+ * output's message of a line of @n bytes; if not, flush @b first, and a
+ * line that still does not fit goes the usual way.
+ */
+bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n)
+{
+	enum { HEAD_ROOM = 1024 };	/* more than syslog's or the journal's fields */
+
+	return b->n + b->daemons <= PKS_DGRAMS_MAX &&
+	       b->cap - b->used >= (size_t)b->daemons * (HEAD_ROOM + n);
+}
+
+/**
+ * pks_batch_dg_flush() - send what @b holds, one sendmmsg(2) per output
+ * where it can; each message that did not go, in order, to @b->redo
+ */
+void pks_batch_dg_flush(struct pks_dgrams *b)
+{
+	const struct pks_config *c = pks_config();
+	struct mmsghdr v[PKS_DGRAMS_MAX];
+	struct iovec iov[PKS_DGRAMS_MAX];
+	int at[PKS_DGRAMS_MAX];
+
+	for (int i = 0; i < c->nout && b->n; i++) {
+		unsigned int k = 0, sent;
+
+		for (int j = 0; j < b->n; j++) {
+			if (b->m[j].out != i)
+				continue;
+			iov[k] = (struct iovec){ b->buf + b->m[j].off, b->m[j].len };
+			v[k] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[k], .msg_iovlen = 1 } };
+			at[k++] = j;
+		}
+		if (!k)
+			continue;
+		if (c->out[i].kind == PKS_OUT_JOURNAL)
+			sent = pks_journal_send_many(c, v, k);
+		else
+			sent = pks_syslog_send_many(c, v, k);
+		while (sent < k)
+			b->redo(b->m[at[sent++]].key, i);
+	}
+	b->n = 0;
+	b->used = 0;
+}

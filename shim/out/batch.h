@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A batch of rendered lines (printk-shim(7) DEFERRED PRINTING): what the
+ * printer hands pks_sink_line() so that many lines leave in one write(2)
+ * per descriptor and one sendmmsg(2) per daemon; a NULL batch writes now.
+ */
+#ifndef PKS_OUT_BATCH_H
+#define PKS_OUT_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#define PKS_BATCH_FDS	8
+#define PKS_DGRAMS_MAX	256
+
+struct pks_config;
+
+/* Bytes per descriptor; a failed write's lines are told to @failed. */
+struct pks_fd_batch {
+	int n;				/* descriptors in use */
+	int fd[PKS_BATCH_FDS];
+	int tag[PKS_BATCH_FDS];		/* the first line's output index, for @failed */
+	unsigned long puts[PKS_BATCH_FDS];	/* lines in buf[i] */
+	size_t len[PKS_BATCH_FDS];
+	char *buf[PKS_BATCH_FDS];	/* @cap bytes each */
+	size_t cap;
+	void (*failed)(int tag, unsigned long puts, int err);
+};
+
+/*
+ * Messages for syslog and the journal, rendered into @buf as they come; a
+ * message that was not sent goes the usual way again, through @redo.
+ */
+struct pks_dgrams {
+	int n;
+	int daemons;			/* outputs it takes messages for: pks_batch_daemons() */
+	size_t used, cap;
+	char *buf;			/* @cap bytes */
+	const void *key;		/* the line being written, as @redo knows it */
+	void (*redo)(const void *key, int out);
+	struct pks_dgram {
+		int out;		/* the output's index */
+		const void *key;
+		size_t off, len;	/* the message in @buf */
+	} m[PKS_DGRAMS_MAX];
+};
+
+/* What pks_sink_line() is given besides the line; a NULL member: write now. */
+struct pks_out_batch {
+	struct pks_fd_batch *fd;
+	struct pks_dgrams *dg;
+	int only;			/* an output's index: that output alone; -1: all */
+};
+
+int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
+void pks_batch_fd_flush(struct pks_fd_batch *b);
+int pks_batch_daemons(const struct pks_config *c);
+bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n);
+void pks_batch_dg_flush(struct pks_dgrams *b);
+
+#endif
