@@ -139,6 +139,22 @@ b
 "
 }
 
+@test "outputs: deferred, syslog,journal with both down writes each line once on stderr" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=syslog,journal \
+		PRINTK_SHIM_SYSLOG_SOCKET="$BATS_TEST_TMPDIR/syslog" \
+		PRINTK_SHIM_JOURNAL_SOCKET="$BATS_TEST_TMPDIR/journal" "$FIX/emit" $'\0016a\n' $'\0013b\n'
+	[ "$status" -eq 0 ]
+	# the printer sends a batch to each daemon in turn, so where the second
+	# warning falls depends on how the lines were batched: compare sorted
+	[ "$(sort "$ERR")" = "$(sort <<EOF
+printk-shim: warning: syslog: $BATS_TEST_TMPDIR/syslog: No such file or directory; writing its lines to stderr until it is back
+a
+b
+printk-shim: warning: journal: $BATS_TEST_TMPDIR/journal: No such file or directory; writing its lines to stderr until it is back
+EOF
+)" ]
+}
+
 @test "outputs: syslog,stdout with syslog down and stdout on stderr's file writes each line once" {
 	shim env PRINTK_SHIM_OUTPUT=syslog,stdout PRINTK_SHIM_SYSLOG_SOCKET="$BATS_TEST_TMPDIR/syslog" \
 		"$FIX/emit" $'\0016a\n' >"$BATS_TEST_TMPDIR/both" 2>&1

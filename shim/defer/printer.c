@@ -135,11 +135,13 @@ static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, 
 
 /*
  * A daemon's message that its batch did not deliver: the record again,
- * to output @out alone, written now (which may write it to stderr).
+ * to output @out alone, written now (which may write it to stderr, unless
+ * @told: it is there). Return: whether stderr has it now.
  */
-static void redo(const void *key, int out)
+static bool redo(const void *key, int out, bool told)
 {
-	print(key, &(struct pks_out_batch){ .only = out }, false);
+	print(key, &(struct pks_out_batch){ .only = out, .told = &told }, false);
+	return told;
 }
 
 /* The lines read so far are written: flush the batch, free their room. */
@@ -395,7 +397,7 @@ bool pks_defer_map(void)
 	dgrams.buf = p;
 	dgrams.cap = BATCH_BYTES;
 	p += BATCH_BYTES;
-	batch = (struct pks_out_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1 };
+	batch = (struct pks_out_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1, NULL };
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));

@@ -85,6 +85,16 @@ bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n)
 	       b->cap - b->used >= (size_t)b->daemons * (HEAD_ROOM + n);
 }
 
+/* @m again, to output @i alone; once a line is on stderr, no other output's redo writes it there. */
+static void redo(struct pks_dgrams *b, const struct pks_dgram *m, int i)
+{
+	if (!b->redo(m->key, i, m->told) || m->told)
+		return;
+	for (int j = 0; j < b->n; j++)
+		if (b->m[j].key == m->key)
+			b->m[j].told = true;
+}
+
 /**
  * pks_batch_dg_flush() - send what @b holds, one sendmmsg(2) per output
  * where it can; each message that did not go, in order, to @b->redo
@@ -113,7 +123,7 @@ void pks_batch_dg_flush(struct pks_dgrams *b)
 		else
 			sent = pks_syslog_send_many(c, v, k);
 		while (sent < k)
-			b->redo(b->m[at[sent++]].key, i);
+			redo(b, &b->m[at[sent++]], i);
 	}
 	b->n = 0;
 	b->used = 0;

@@ -38,11 +38,13 @@ struct pks_dgrams {
 	size_t used, cap;
 	char *buf;			/* @cap bytes */
 	const void *key;		/* the line being written, as @redo knows it */
-	void (*redo)(const void *key, int out);
+	/* Return: whether stderr has the line now; @told: it had it already. */
+	bool (*redo)(const void *key, int out, bool told);
 	struct pks_dgram {
 		int out;		/* the output's index */
 		const void *key;
 		size_t off, len;	/* the message in @buf */
+		bool told;		/* another output's redo wrote the line to stderr */
 	} m[PKS_DGRAMS_MAX];
 };
 
@@ -51,6 +53,7 @@ struct pks_out_batch {
 	struct pks_fd_batch *fd;
 	struct pks_dgrams *dg;
 	int only;			/* an output's index: that output alone; -1: all */
+	bool *told;			/* stderr has the line already, in and out; or NULL */
 };
 
 int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);

@@ -164,7 +164,7 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 		len = pks_syslog_render(c, m, text, n, at, room);
 	if (!len)
 		return false;
-	b->m[b->n++] = (struct pks_dgram){ i, b->key, b->used, len };
+	b->m[b->n++] = (struct pks_dgram){ i, b->key, b->used, len, false };
 	b->used += len;
 	return true;
 }
@@ -285,7 +285,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
 	only = b ? b->only : -1;
-	told = c->has_stderr;
+	told = c->has_stderr || (b && b->told && *b->told);
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
 
@@ -304,4 +304,6 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		if (unlikely(err))
 			count_lost(c, i, 1, err);
 	}
+	if (b && b->told)
+		*b->told = told;
 }
