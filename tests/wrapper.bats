@@ -152,12 +152,25 @@ load helper
 	err_is $'<6>shimmed\n'
 }
 
-@test "wrapper: warns that a static command cannot be interposed" {
-	printf 'int main(void) { return 0; }\n' > "$BATS_TEST_TMPDIR/s.c"
+@test "wrapper: warns that a static command with a printk cannot be interposed" {
+	printf '%s\n' 'int printk(const char *fmt, ...) { return 0; }' \
+		'int main(void) { return printk("x"); }' > "$BATS_TEST_TMPDIR/s.c"
 	${CC:-cc} -static -o "$BATS_TEST_TMPDIR/static" "$BATS_TEST_TMPDIR/s.c"
 	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/static"
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "printk-shim: warning: $BATS_TEST_TMPDIR/static is statically linked: printk cannot be interposed" ]
+}
+
+@test "wrapper: a static command without a printk runs without a warning" {
+	printf 'int main(void) { return 3; }\n' > "$BATS_TEST_TMPDIR/s.c"
+	${CC:-cc} -static -o "$BATS_TEST_TMPDIR/static" "$BATS_TEST_TMPDIR/s.c"
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/static"
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "" ]
+	strip "$BATS_TEST_TMPDIR/static"
+	run --separate-stderr "$WRAPPER" -- "$BATS_TEST_TMPDIR/static"
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "" ]
 }
 
 @test "wrapper: works after make install DESTDIR=" {
@@ -313,7 +326,8 @@ lib_like() {
 	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/sh-script"
 	[ "$status" -eq 0 ]
 	out_is $'ran\n'
-	printf 'int main(void) { return 0; }\n' >"$T/s.c"
+	printf '%s\n' 'int printk(const char *fmt, ...) { return 0; }' \
+		'int main(void) { return printk("x"); }' >"$T/s.c"
 	${CC:-cc} -static -o "$T/static" "$T/s.c"
 	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$T/static"
 	[ "$status" -eq 0 ]

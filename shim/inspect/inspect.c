@@ -512,6 +512,23 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 }
 
 /**
+ * pks_inspect_may_printk() - whether the file at @path may call a printk
+ * of its own: it imports or defines one, or, stripped, has strings with
+ * level markers (--check's "no printk" otherwise). True when it cannot be read.
+ */
+bool pks_inspect_may_printk(const char *path)
+{
+	struct pks_elf_image im;
+	struct verdict v = { 0 };
+
+	if (pks_elf_open(&im, path))
+		return true;
+	object(&im, true, "it", &v);
+	pks_elf_close(&im);
+	return v.reach != R_NONE;
+}
+
+/**
  * pks_inspect_check() - one line on @out per file of @paths: will its
  * printk calls reach the shim, and how
  * Return: 0 when every one will, PKS_INSPECT_UNREACHED when one will not,

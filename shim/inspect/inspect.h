@@ -7,6 +7,7 @@
 #ifndef PKS_INSPECT_INSPECT_H
 #define PKS_INSPECT_INSPECT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit statuses of the two commands, besides 0. */
@@ -14,5 +15,6 @@ enum { PKS_INSPECT_UNREACHED = 1, PKS_INSPECT_ERROR = 125 };
 
 int pks_inspect_index(char *const *paths, int n, FILE *out);
 int pks_inspect_check(char *const *paths, int n, FILE *out);
+bool pks_inspect_may_printk(const char *path);
 
 #endif

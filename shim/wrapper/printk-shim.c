@@ -569,8 +569,8 @@ static void check_module(const struct module *mod, const struct elf *target, con
 }
 
 /*
- * Warn where LD_PRELOAD cannot take effect (set-ID and static programs),
- * and refuse a module that the dynamic linker would ignore.
+ * Warn where LD_PRELOAD cannot take effect (set-ID programs, and static
+ * ones with a printk), and refuse a module that the dynamic linker would ignore.
  */
 static void inspect(const char *path, const char *cmd, const struct module *mod)
 {
@@ -585,7 +585,8 @@ static void inspect(const char *path, const char *cmd, const struct module *mod)
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     esc(cmd), bit == 'u' ? "user" : "group");
 	elf = !elf_read(path, &e);
-	if (elf && !e.interp && !is_self(&st))
+	/* a static program without a printk of its own has nothing to take over */
+	if (elf && !e.interp && !is_self(&st) && pks_inspect_may_printk(path))
 		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
 	check_module(mod, elf && e.interp ? &e : NULL, cmd);
 }
