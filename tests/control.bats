@@ -321,6 +321,40 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$PE" $'plain by-nobody\n'
 }
 
+@test "control: a set-user-ID process answers its effective user and root, not the user who ran it" {
+	public
+	local suid=$PUB/ctl-suid
+	# linked with the module: a set-ID program's dynamic linker ignores LD_PRELOAD
+	"${CC:-cc}" -o "$suid" "$abs_top_builddir"/tests/fixtures/*ctl-run.o -rdynamic \
+		-Wl,--no-as-needed "$PMODULE" "$PUB/libkcompat.so" -Wl,-rpath,"$PUB"
+	chown daemon:daemon "$suid"
+	chmod 4755 "$suid"
+	env -u XDG_RUNTIME_DIR setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env PRINTK_SHIM_LEVEL=info "$suid" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell pid
+	wait_line "$PO" "$BG"
+	capture env -u XDG_RUNTIME_DIR setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PWRAPPER" --pid="$BG" --level=debug
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
+"
+	tell "plain hidden"
+	done_
+	capture env -u XDG_RUNTIME_DIR setpriv --reuid=daemon --regid=daemon --clear-groups \
+		"$PWRAPPER" --pid="$BG" --level=debug
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "plain by-daemon"
+	done_
+	ctl --pid="$BG" --level=info
+	[ "$status" -eq 0 ]
+	tell "plain by-root-hidden"
+	quit
+	file_is "$PE" $'plain by-daemon\n'
+}
+
 @test "control: a fork child has its own file; an exec starts afresh under the same pid" {
 	start PRINTK_SHIM_LEVEL=info
 	ctl --pid="$PID" --level=debug
