@@ -124,8 +124,6 @@ frame() {
 @test "headers: dump_stack() prints Call Trace: and the caller's frames outwards, at KERN_DEFAULT" {
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" stack
 	[ "$status" -eq 0 ]
-	# ASan intercepts backtrace(): its frame comes first, with no symbol
-	! ldd "$FIX/headers-port" | grep -q libasan || sed -i '2{/^<4> 0x[0-9a-f]*$/d}' "$ERR"
 	[ "$(head -n 1 "$ERR")" = "<4>Call Trace:" ]
 	frame 1 stack_inner
 	frame 2 stack_outer

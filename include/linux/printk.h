@@ -312,6 +312,21 @@ static inline bool printk_timed_ratelimit(unsigned long *caller_jiffies,
 
 #define PKS_DUMP_STACK_DEPTH	64	/* frames dump_stack() prints at most */
 
+/*
+ * Where @ra, a caller's return address, is among the @n frames of a
+ * backtrace(), or -1: a runtime that intercepts backtrace() (a sanitizer's)
+ * puts frames of its own first, which the traces leave out.
+ */
+static inline int pks_stack_find(void *const *frames, int n, const void *ra)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (frames[i] == ra)
+			return i;
+	return -1;
+}
+
 /**
  * dump_stack_lvl() - the caller's backtrace, one line per frame at @log_lvl
  *
@@ -331,10 +346,12 @@ void dump_stack_lvl(const char *log_lvl)
 {
 #ifdef PKS_HAVE_BACKTRACE
 	void *frames[PKS_DUMP_STACK_DEPTH];
-	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH), i;
+	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH);
+	int i = pks_stack_find(frames, n, __builtin_return_address(0));
 
 	printk("%sCall Trace:\n", log_lvl);
-	for (i = 0; i < n; i++)
+	/* from the caller's own frame, the one before its return address */
+	for (i = i > 0 ? i - 1 : 0; i < n; i++)
 		printk("%s %pB\n", log_lvl, frames[i]);
 #else
 	printk("%sCall Trace:\n", log_lvl);
