@@ -322,10 +322,15 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 }
 
 @test "control: a set-user-ID process answers its effective user and root, not the user who ran it" {
+	# a sanitizer's runtime loaded by the module stops a set-ID process at start:
+	# it does not come first, and secure mode ignores ASAN_OPTIONS that allow it
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "the module itself is built with a sanitizer"
 	public
 	local suid=$PUB/ctl-suid
 	# linked with the module: a set-ID program's dynamic linker ignores LD_PRELOAD
-	"${CC:-cc}" -o "$suid" "$abs_top_builddir"/tests/fixtures/*ctl-run.o -rdynamic \
+	"${CC:-cc}" -O2 -fno-optimize-sibling-calls -I"$abs_top_srcdir/include" -o "$suid" \
+		"$abs_top_srcdir/tests/fixtures/ctl-run.c" -rdynamic \
 		-Wl,--no-as-needed "$PMODULE" "$PUB/libkcompat.so" -Wl,-rpath,"$PUB"
 	chown daemon:daemon "$suid"
 	chmod 4755 "$suid"
