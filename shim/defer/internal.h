@@ -54,9 +54,9 @@ struct pks_defer_rec {
 struct pks_defer_lane {
 	struct pks_ring ring;
 	uint64_t pos, done;	/* the consumer's: read up to, released up to */
-	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if committed */
+	uint64_t end;		/* the consumer's: committed records gathered up to */
+	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if before end */
 	uint64_t after;		/* the position past next */
-	unsigned long seen;	/* the consumer's look at pos: a count of looks */
 };
 
 struct pks_defer_state {
