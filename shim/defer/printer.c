@@ -109,17 +109,18 @@ static size_t text_of(const struct pks_defer_rec *r, char *buf, size_t size)
 /* Each kind of payload as the text of a line, into @buf of @size bytes. */
 static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char *, size_t) = {
 	[PKS_REC_TEXT] = text_of,
+	[PKS_REC_ARGS] = pks_defer_args_text,
 };
 
 /* One record to the outputs, as the line it was, with what its caller knew. */
 static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
 {
+	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	if (b && b->dg) {
-		if (!pks_batch_dg_room(b->dg, r->n))
+		if (!pks_batch_dg_room(b->dg, line.sb.len))
 			pks_batch_dg_flush(b->dg);
 		b->dg->key = r;
 	}
-	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	line.level = r->level;
 	line.cont = r->cont;
 	line.t_ns = r->t_ns;
