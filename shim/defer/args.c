@@ -205,6 +205,11 @@ static inline char *hex(char *p, uint64_t v, const char *set)
 	return p + n;
 }
 
+/* A byte of the shape's copy @sh in a payload, at its offset @off in struct pks_shape. */
+#define SH(sh, off)	((uint8_t)(sh)[(off) - SHAPE_AT])
+#define CONV(i, m)	(offsetof(struct pks_shape, conv) + (i) * sizeof(struct pks_shape_conv) + \
+			 offsetof(struct pks_shape_conv, m))
+
 /**
  * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
  * would have formatted it, into @buf of @size bytes (the line's newline
@@ -215,22 +220,20 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 {
 	const struct head *h = (const struct head *)r->data;
 	const char *vals = r->data + sizeof(*h);
-	struct pks_shape s;
-	const char *str, *sp;
-	uint32_t ops;
+	const char *sh = vals + 8 * h->nconv;	/* the shape's copy */
+	const char *text = sh + SHAPE_FIXED;
+	const char *str = text + SH(sh, offsetof(struct pks_shape, at)) +
+			  SH(sh, offsetof(struct pks_shape, n));	/* the strings */
+	uint32_t ops = SH(sh, offsetof(struct pks_shape, tally)) |
+		       SH(sh, offsetof(struct pks_shape, tally) + 1) << 8 |
+		       (uint32_t)SH(sh, offsetof(struct pks_shape, tally) + 2) << 16;
 	uint64_t v;
 	char *p = buf;
 
 	if (h->len > size + 1 || h->nconv > PKS_SHAPE_CONV)
 		return 0;	/* never: the call kept it within the line's size */
-	memcpy((char *)&s + SHAPE_AT, vals + 8 * h->nconv, SHAPE_FIXED);
-	str = vals + 8 * h->nconv + SHAPE_FIXED;	/* the text, then the strings */
-	sp = str + s.at + s.n;
-	ops = s.tally[0] | s.tally[1] << 8 | (uint32_t)s.tally[2] << 16;
-	for (unsigned int i = 0; i < s.nconv; i++, ops >>= 4) {
-		const struct pks_shape_conv *k = &s.conv[i];
-
-		p = run(p, str + k->at, k->n);
+	for (unsigned int i = 0; i < h->nconv; i++, ops >>= 4) {
+		p = run(p, text + SH(sh, CONV(i, at)), SH(sh, CONV(i, n)));
 		memcpy(&v, vals + 8 * i, 8);
 		switch (ops & 15) {
 		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32: case PKS_T_D64:
@@ -238,14 +241,13 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 				*p++ = '-';
 				v = -v;
 			}
-			p = decimal(p, v);
-			break;
+			/* fall through */
 		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32: case PKS_T_U64:
 			p = decimal(p, v);
 			break;
 		case PKS_T_STR:
-			p = pks_put_mem(p, sp, v);
-			sp += v;
+			p = pks_put_mem(p, str, v);
+			str += v;
 			break;
 		case PKS_T_CHAR:
 			*p++ = (char)v;
@@ -254,9 +256,10 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 			*p++ = '%';
 			break;
 		default:
-			p = hex(p, v, k->conv == 'X' ? pks_hex_upper : pks_hex_lower);
+			p = hex(p, v, SH(sh, CONV(i, conv)) == 'X' ? pks_hex_upper : pks_hex_lower);
 		}
 	}
-	p = run(p, str + s.at, s.n - 1u);	/* the newline stays behind */
+	/* the newline stays behind */
+	p = run(p, text + SH(sh, offsetof(struct pks_shape, at)), SH(sh, offsetof(struct pks_shape, n)) - 1u);
 	return (size_t)(p - buf);
 }

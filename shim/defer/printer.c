@@ -112,9 +112,22 @@ static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char
 	[PKS_REC_ARGS] = pks_defer_args_text,
 };
 
-/* One record to the outputs, as the line it was, with what its caller knew. */
+/*
+ * One record to the outputs, as the line it was, with what its caller knew;
+ * made where the batch holds it when the output writes it as it lies.
+ */
 static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
 {
+	size_t n;
+	char *at;
+	int i;
+
+	if ((at = pks_sink_room(b, r->level, line.sb.size + 1, &i))) {
+		n = to_text[r->kind](r, at, line.sb.size);
+		at[n] = '\n';
+		pks_batch_took(b->fd, i, n + 1);
+		return;
+	}
 	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	if (b && b->dg) {
 		if (!pks_batch_dg_room(b->dg, line.sb.len))

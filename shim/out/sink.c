@@ -252,6 +252,24 @@ static inline int plain_fd(const struct pks_config *c)
 }
 
 /**
+ * pks_sink_room() - where batch @b takes a line of level @level, of @n
+ * bytes at most with its newline, made in place: when its one output
+ * writes the text as it lies (the plain format to a descriptor), which
+ * is what pks_sink_line() would put there; the line is then ended with
+ * pks_batch_took(@b->fd, *@i, its length)
+ * Return: the place, or NULL: the line goes through pks_sink_line().
+ */
+char *pks_sink_room(const struct pks_out_batch *b, int level, size_t n, int *i)
+{
+	const struct pks_config *c = pks_config();
+	int fd;
+
+	if (!b || !b->fd || b->only >= 0 || level > c->set.level || (fd = plain_fd(c)) < 0)
+		return NULL;
+	return pks_batch_room(b->fd, fd, 0, n, i);
+}
+
+/**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @w: what the outputs need of @l's writer
  * @b: the batch to put it in, or NULL: written now
