@@ -16,34 +16,67 @@
 #include <string.h>
 
 /*
- * The payload of a PKS_REC_ARGS record: a head; each conversion's value in
- * 8 bytes (a number, a character, a string's length; nothing for "%%");
- * the shape's copy from its nconv to its text's end (what its printing
- * reads); and the strings' bytes, in order. Nothing in it points outside
- * the ring: the format may be unloaded or rewritten before the printer
- * gets to it.
+ * The payload of a PKS_REC_ARGS record, unaligned, as small as it can be
+ * (the ring holds records, not lines): a head, which says where each
+ * literal run lies in the format's text and what each conversion is; each
+ * conversion's value, in wide[] bytes; the format's text; the strings'
+ * bytes, in order. Nothing in it points outside the ring: the format may be
+ * unloaded or rewritten before the printer gets to it.
  */
 struct head {
 	uint32_t len;		/* bytes of the text it makes, the newline included */
-	uint32_t nconv;
+	uint8_t nconv;
+	uint8_t at, n;		/* the literal run after the last conversion */
+} __attribute__((packed));
+
+/* Then, for each conversion: */
+struct conv {
+	uint8_t at, n;		/* the literal run before it */
+	uint8_t op;		/* the tally's op (format/tally.h), UPPER for %X */
+} __attribute__((packed));
+
+#define UPPER	0x10
+
+/* The bytes of a value of each op: a number's, a string's length, a character. */
+static const uint8_t wide[16] = {
+	[PKS_T_D8] = 4, [PKS_T_D16] = 4, [PKS_T_D32] = 4, [PKS_T_D64] = 8,
+	[PKS_T_U8] = 4, [PKS_T_U16] = 4, [PKS_T_U32] = 4, [PKS_T_U64] = 8,
+	[PKS_T_X8] = 4, [PKS_T_X16] = 4, [PKS_T_X32] = 4, [PKS_T_X64] = 8,
+	[PKS_T_STR] = 4, [PKS_T_CHAR] = 1,
 };
 
-#define SHAPE_AT	offsetof(struct pks_shape, nconv)
-#define SHAPE_FIXED	(offsetof(struct pks_shape, text) - SHAPE_AT)
-
-/* What a call's arguments are, read once, before anything is reserved. */
+/*
+ * What a call's arguments are, read once, before anything is reserved: the
+ * payload up to the format's text, made here, and the strings.
+ */
 struct taken {
 	const struct pks_shape *s;
-	uint64_t v[PKS_SHAPE_CONV];	/* as the payload has them */
-	const char *str[PKS_SHAPE_CONV];	/* each string's bytes */
-	size_t strings;			/* their sum */
-	size_t len;			/* bytes of the text */
+	size_t pre;			/* bytes of @head and what follows it */
+	size_t strings;			/* bytes of the strings */
+	const char *str[PKS_SHAPE_CONV];	/* each string, and its length */
+	uint32_t slen[PKS_SHAPE_CONV];
+	union {
+		struct head head;
+		char bytes[sizeof(struct head) + PKS_SHAPE_CONV * (sizeof(struct conv) + 8)];
+	};
 };
 
-/* Bytes of @s that a payload copies. */
-static inline size_t shape_bytes(const struct pks_shape *s)
+/* Bytes of a payload of @t's. */
+static inline size_t bytes(const struct taken *t)
 {
-	return SHAPE_FIXED + s->at + s->n;
+	return t->pre + t->s->at + t->s->n + t->strings;
+}
+
+/* @v, of @w bytes, at @p. Return: past it. */
+static inline char *put(char *p, uint64_t v, size_t w)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	if (w == 8)
+		memcpy(p, &v, 8);
+	else
+		memcpy(p, &v32, 4);
+	return p + w;
 }
 
 /*
@@ -55,50 +88,67 @@ static bool take(va_list *ap, struct taken *t)
 {
 	const struct pks_shape *s = t->s;
 	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
-	size_t len = s->lit;
-	uint64_t *v = t->v;
+	struct conv *k = (struct conv *)(t->bytes + sizeof(struct head));
+	char *v = (char *)(k + s->nconv);
+	size_t len = s->lit, n;
 	const char *p;
+	uint64_t u;
 	int64_t d;
 
 	t->strings = 0;
-	for (unsigned int i = 0; ops; ops >>= 4, i++, v++) {
+	for (unsigned int i = 0; ops; ops >>= 4, i++, k++) {
+		*k = (struct conv){ s->conv[i].at, s->conv[i].n, (uint8_t)(ops & 15) };
 		switch (ops & 15) {
 		case PKS_T_D8: d = (signed char)va_arg(*ap, int); goto sign;
 		case PKS_T_D16: d = (short)va_arg(*ap, int); goto sign;
-		case PKS_T_D32: d = va_arg(*ap, int); goto sign;
-		case PKS_T_D64: d = va_arg(*ap, int64_t);
+		case PKS_T_D32: d = va_arg(*ap, int);
 sign:
-			*v = (uint64_t)d;
+			v = put(v, (uint64_t)d, 4);
+			goto count;
+		case PKS_T_D64: d = va_arg(*ap, int64_t);
+			v = put(v, (uint64_t)d, 8);
+count:
 			len += (d < 0) + pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
 			break;
-		case PKS_T_U8: *v = (unsigned char)va_arg(*ap, unsigned int); goto dec;
-		case PKS_T_U16: *v = (unsigned short)va_arg(*ap, unsigned int); goto dec;
-		case PKS_T_U32: *v = va_arg(*ap, unsigned int); goto dec;
-		case PKS_T_U64: *v = va_arg(*ap, uint64_t);
+		case PKS_T_U8: u = (unsigned char)va_arg(*ap, unsigned int); goto dec;
+		case PKS_T_U16: u = (unsigned short)va_arg(*ap, unsigned int); goto dec;
+		case PKS_T_U32: u = va_arg(*ap, unsigned int);
 dec:
-			len += pks_ndecimal(*v);
+			v = put(v, u, 4);
+			len += pks_ndecimal(u);
 			break;
-		case PKS_T_X8: *v = (unsigned char)va_arg(*ap, unsigned int); goto hex;
-		case PKS_T_X16: *v = (unsigned short)va_arg(*ap, unsigned int); goto hex;
-		case PKS_T_X32: *v = va_arg(*ap, unsigned int); goto hex;
-		case PKS_T_X64: *v = va_arg(*ap, uint64_t);
+		case PKS_T_U64: u = va_arg(*ap, uint64_t);
+			v = put(v, u, 8);
+			len += pks_ndecimal(u);
+			break;
+		case PKS_T_X8: u = (unsigned char)va_arg(*ap, unsigned int); goto hex;
+		case PKS_T_X16: u = (unsigned short)va_arg(*ap, unsigned int); goto hex;
+		case PKS_T_X32: u = va_arg(*ap, unsigned int);
 hex:
-			len += pks_nhex(*v);
+			v = put(v, u, 4);
+			goto nhex;
+		case PKS_T_X64: u = va_arg(*ap, uint64_t);
+			v = put(v, u, 8);
+nhex:
+			k->op |= s->conv[i].conv == 'X' ? UPPER : 0;
+			len += pks_nhex(u);
 			break;
 		case PKS_T_STR:
 			p = va_arg(*ap, const char *);
 			if (!p)
 				p = "(null)";
-			*v = strlen(p);
-			if (memchr(p, '\n', *v))
+			n = strlen(p);
+			if (memchr(p, '\n', n) || n > UINT32_MAX)
 				return false;
+			v = put(v, n, 4);
 			t->str[i] = p;
-			t->strings += *v;
-			len += *v;
+			t->slen[i] = (uint32_t)n;
+			t->strings += n;
+			len += n;
 			break;
 		case PKS_T_CHAR:
-			*v = (unsigned char)va_arg(*ap, int);
-			if (*v == '\n')
+			*v = (char)va_arg(*ap, int);
+			if (*v++ == '\n')
 				return false;
 			len++;
 			break;
@@ -109,7 +159,8 @@ hex:
 			__builtin_unreachable();	/* PKS_T_END ends the loop */
 		}
 	}
-	t->len = len;
+	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n };
+	t->pre = (size_t)(v - t->bytes);
 	return true;
 }
 
@@ -118,16 +169,13 @@ static void fill(char *to, const void *arg)
 {
 	const struct taken *t = arg;
 	const struct pks_shape *s = t->s;
-	size_t nv = 8 * s->nconv, ns = shape_bytes(s);
-	char *p = to + sizeof(struct head) + nv + ns;
+	char *p = pks_put_mem(to, t->bytes, t->pre);
 
-	*(struct head *)to = (struct head){ (uint32_t)t->len, s->nconv };
-	memcpy(to + sizeof(struct head), t->v, nv);
-	memcpy(to + sizeof(struct head) + nv, (const char *)s + SHAPE_AT, ns);
+	p = pks_put_mem(p, s->text, s->at + s->n);
 	if (t->strings)
 		for (unsigned int i = 0; i < s->nconv; i++)
 			if (s->conv[i].conv == 's')
-				p = pks_put_mem(p, t->str[i], t->v[i]);
+				p = pks_put_mem(p, t->str[i], t->slen[i]);
 }
 
 /**
@@ -146,11 +194,9 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 	va_copy(cp, ap);
 	ok = take(&cp, &t);
 	va_end(cp);
-	if (!ok || t.len > l->sb.size || t.strings > UINT32_MAX)
+	if (!ok || t.head.len > l->sb.size)
 		return -1;
-	return pks_defer_put(l, w, PKS_REC_ARGS,
-			     sizeof(struct head) + 8 * s->nconv + shape_bytes(s) + t.strings, fill, &t) ?
-		       (int)t.len : -1;
+	return pks_defer_put(l, w, PKS_REC_ARGS, bytes(&t), fill, &t) ? (int)t.head.len : -1;
 }
 
 /* Up to 64 bytes from @s at @p, in a few moves. Return: past them. */
@@ -205,11 +251,6 @@ static inline char *hex(char *p, uint64_t v, const char *set)
 	return p + n;
 }
 
-/* A byte of the shape's copy @sh in a payload, at its offset @off in struct pks_shape. */
-#define SH(sh, off)	((uint8_t)(sh)[(off) - SHAPE_AT])
-#define CONV(i, m)	(offsetof(struct pks_shape, conv) + (i) * sizeof(struct pks_shape_conv) + \
-			 offsetof(struct pks_shape_conv, m))
-
 /**
  * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
  * would have formatted it, into @buf of @size bytes (the line's newline
@@ -219,24 +260,37 @@ static inline char *hex(char *p, uint64_t v, const char *set)
 size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size)
 {
 	const struct head *h = (const struct head *)r->data;
-	const char *vals = r->data + sizeof(*h);
-	const char *sh = vals + 8 * h->nconv;	/* the shape's copy */
-	const char *text = sh + SHAPE_FIXED;
-	const char *str = text + SH(sh, offsetof(struct pks_shape, at)) +
-			  SH(sh, offsetof(struct pks_shape, n));	/* the strings */
-	uint32_t ops = SH(sh, offsetof(struct pks_shape, tally)) |
-		       SH(sh, offsetof(struct pks_shape, tally) + 1) << 8 |
-		       (uint32_t)SH(sh, offsetof(struct pks_shape, tally) + 2) << 16;
+	const struct conv *k = (const struct conv *)(r->data + sizeof(*h));
+	const char *val = (const char *)(k + h->nconv), *text, *str;
+	uint32_t v32;
 	uint64_t v;
 	char *p = buf;
+	size_t nv = 0;
 
 	if (h->len > size + 1 || h->nconv > PKS_SHAPE_CONV)
 		return 0;	/* never: the call kept it within the line's size */
-	for (unsigned int i = 0; i < h->nconv; i++, ops >>= 4) {
-		p = run(p, text + SH(sh, CONV(i, at)), SH(sh, CONV(i, n)));
-		memcpy(&v, vals + 8 * i, 8);
-		switch (ops & 15) {
-		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32: case PKS_T_D64:
+	for (unsigned int i = 0; i < h->nconv; i++)
+		nv += wide[k[i].op & 15];
+	text = val + nv;
+	str = text + h->at + h->n;	/* the strings */
+	for (unsigned int i = 0; i < h->nconv; i++, k++) {
+		unsigned int op = k->op & 15;
+
+		p = run(p, text + k->at, k->n);
+		if (wide[op] == 8) {
+			memcpy(&v, val, 8);
+		} else if (wide[op] == 4) {
+			memcpy(&v32, val, 4);
+			v = v32;
+		} else {
+			v = wide[op] ? (unsigned char)*val : 0;
+		}
+		val += wide[op];
+		switch (op) {
+		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
+			v = (uint64_t)(int64_t)(int32_t)v;
+			/* fall through */
+		case PKS_T_D64:
 			if ((int64_t)v < 0) {
 				*p++ = '-';
 				v = -v;
@@ -256,10 +310,9 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 			*p++ = '%';
 			break;
 		default:
-			p = hex(p, v, SH(sh, CONV(i, conv)) == 'X' ? pks_hex_upper : pks_hex_lower);
+			p = hex(p, v, k->op & UPPER ? pks_hex_upper : pks_hex_lower);
 		}
 	}
-	/* the newline stays behind */
-	p = run(p, text + SH(sh, offsetof(struct pks_shape, at)), SH(sh, offsetof(struct pks_shape, n)) - 1u);
+	p = run(p, text + h->at, h->n - 1u);	/* the newline stays behind */
 	return (size_t)(p - buf);
 }
