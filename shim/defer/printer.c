@@ -50,6 +50,7 @@ static struct pks_dgrams dgrams;
 static struct pks_out_batch batch;
 static struct pks_line line;
 static struct pks_writer writer;
+static int plain_fd = -1, plain_level;	/* pks_sink_plain()'s, and the level, per drain */
 
 /** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
@@ -122,7 +123,8 @@ static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, 
 	char *at;
 	int i;
 
-	if ((at = pks_sink_room(b, r->level, line.sb.size + 1, &i))) {
+	if (b == &batch && plain_fd >= 0 && r->level <= plain_level &&
+	    (at = pks_batch_room(b->fd, plain_fd, 0, line.sb.size + 1, &i))) {
 		n = to_text[r->kind](r, at, line.sb.size);
 		at[n] = '\n';
 		pks_batch_took(b->fd, i, n + 1);
@@ -252,6 +254,8 @@ size_t pks_defer_drain_now(bool crash)
 
 	if (!pks_defer_dq.nlanes)
 		return 0;
+	plain_fd = pks_sink_plain(b);
+	plain_level = pks_config()->set.level;
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		l = &pks_defer_dq.lanes[i];
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);

@@ -252,21 +252,15 @@ static inline int plain_fd(const struct pks_config *c)
 }
 
 /**
- * pks_sink_room() - where batch @b takes a line of level @level, of @n
- * bytes at most with its newline, made in place: when its one output
- * writes the text as it lies (the plain format to a descriptor), which
- * is what pks_sink_line() would put there; the line is then ended with
- * pks_batch_took(@b->fd, *@i, its length)
- * Return: the place, or NULL: the line goes through pks_sink_line().
+ * pks_sink_plain() - whether batch @b takes lines made in place, at
+ * pks_batch_room(): when their one output writes the text as it lies (the
+ * plain format to a descriptor), which is what pks_sink_line() would put
+ * there for a line the level lets through, its newline after it
+ * Return: the descriptor, or -1: lines go through pks_sink_line().
  */
-char *pks_sink_room(const struct pks_out_batch *b, int level, size_t n, int *i)
+int pks_sink_plain(const struct pks_out_batch *b)
 {
-	const struct pks_config *c = pks_config();
-	int fd;
-
-	if (!b || !b->fd || b->only >= 0 || level > c->set.level || (fd = plain_fd(c)) < 0)
-		return NULL;
-	return pks_batch_room(b->fd, fd, 0, n, i);
+	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
 }
 
 /**
