@@ -159,6 +159,8 @@ nhex:
 			__builtin_unreachable();	/* PKS_T_END ends the loop */
 		}
 	}
+	if (len > INT32_MAX)
+		return false;	/* printk's count is an int: the general way says what it does */
 	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n };
 	t->pre = (size_t)(v - t->bytes);
 	return true;
