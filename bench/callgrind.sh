@@ -10,7 +10,8 @@
 # libprintk-shim.so, the module's rows again with that one, on the same
 # printk-bench binary. The peers' table (bench/peer-bench's line, and
 # "peers" as a second argument prints it alone) counts each thread apart:
-# the caller, and the thread a deferred or asynchronous logger writes from.
+# the caller, and the thread a deferred or asynchronous logger writes from;
+# with BENCH_OLD, the module's rows of it again with that one.
 
 set -eu
 B=$1
@@ -88,6 +89,21 @@ peers() {
 	spdlog sync|spdlog|1|
 	spdlog async, block|spdlog-async-block|1|
 	spdlog async, overrun|spdlog-async-overrun|1|
+	EOF
+	[ -n "$old" ] || return 0
+	# the module's rows again with BENCH_OLD, in the same run
+	sh="LD_PRELOAD=$old PRINTK_SHIM_FORMAT=plain"
+	while IFS='|' read -r label v shape vars; do
+		[ -n "$label" ] || continue
+		set -- $(peer_ir "$v" "$shape" $vars)
+		[ "$2" -gt 0 ] && t=$2 || t=-
+		printf '%-40s %8d %8s\n' "$label" "$1" "$t"
+	done <<-EOF
+	BENCH_OLD shim, 1 fragment|shim|1|$sh
+	BENCH_OLD shim, 3 fragments|shim|3|$sh
+	BENCH_OLD shim, filtered out|shim|1|$sh PRINTK_SHIM_LEVEL=warning
+	BENCH_OLD shim DEFER=1, 1 fragment|shim-defer|1|$sh PRINTK_SHIM_DEFER=1
+	BENCH_OLD shim DEFER=1, 3 fragments|shim-defer|3|$sh PRINTK_SHIM_DEFER=1
 	EOF
 }
 

@@ -33,6 +33,8 @@
 #include "core/level.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
+#include "ctx/vfork.h"
+#include "defer/defer.h"
 #include "format/format.h"
 #include "format/tally.h"
 #include "out/sink.h"
@@ -280,6 +282,32 @@ static inline __attribute__((always_inline)) int quiet(const struct pks_config *
 	return len - ends;
 }
 
+/*
+ * A whole line, just started, of a format whose compiled shape @s is
+ * simple (plain conversions, closed by its newline, none before): with
+ * deferred printing, its arguments go into the ring as they are and the
+ * printer makes the text (printk-shim(7) DEFERRED PRINTING). The line is
+ * not open meanwhile: a call cut off leaves nothing of it to write.
+ * Return: printk's count, or -1 when the line is formatted here after all.
+ */
+static inline int captured(const struct pks_config *c, struct pks_ctx *x,
+			   const struct pks_shape *s, va_list ap)
+{
+	int n;
+
+	if (likely(!c->set.defer) || !s || !s->closes || s->nl ||
+	    x->line.level > c->set.level || pks_rec_on || pks_vfork_child())
+		return -1;
+	x->line.open = false;
+	n = pks_defer_args(&x->line, &x->w, s, ap);
+	if (n < 0) {
+		x->line.open = true;
+		return -1;
+	}
+	exiting(x);
+	return n - 1;		/* the newline not counted */
+}
+
 /* A line's level that no PRINTK_SHIM_LEVEL lets through. */
 #define LEVEL_OFF	(PKS_LEVEL_MAX + 1)
 
@@ -384,7 +412,7 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 	struct pks_mark m;
 	enum pks_act act;
 	size_t skip;
-	int level;
+	int level, ret;
 
 	if (unlikely(c->set.lint) || !literal_marks(c, x, fmt, &m, &skip, &s) ||
 	    unlikely((m.flags & PKS_M_CONT) && !l->open))
@@ -407,6 +435,8 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 		pks_line_close(l, pks_ctx_out, &x->w);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
+		if (unlikely(c->set.defer) && (ret = captured(c, x, s, ap)) >= 0)
+			return ret;
 	}
 	return direct(x, s, fmt + skip, ap);
 }

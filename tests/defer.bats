@@ -379,3 +379,48 @@ ends() {
 		{ sleep 2; cat >"$T/read"; }
 	cmp "$T/read" <(seq -f "$text %g" 1 4000)
 }
+
+@test "defer: a simple format's line kept as its arguments: the call's text, count and errno" {
+	local T=$BATS_TEST_TMPDIR f
+	for f in plain prefix; do
+		capture shim PRINTK_SHIM_FORMAT=$f "$FIX/defer-args"
+		[ "$status" -eq 0 ]
+		mv "$OUT" "$T/sync.out"
+		mv "$ERR" "$T/sync.err"
+		# the printer writes the first line, then sleeps until exit
+		capture shim PRINTK_SHIM_FORMAT=$f PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 \
+			"$FIX/defer-args"
+		[ "$status" -eq 0 ]
+		cmp "$T/sync.out" "$OUT"
+		cmp "$T/sync.err" "$ERR"
+	done
+	[ "$(cat "$OUT")" = "ints 57
+zeros 12
+signed 64
+unsigned 83
+hex 51
+string 35
+format 17
+nul 7
+str-nl 7
+char-nl 3
+open 6
+cont 12
+bare 6
+after 6" ]
+	[ "$(sed -n 1,8p "$ERR" | tr '\0' @)" = "<6>ints d=-42 i=-2147483648 u=4294967295 x=deadbeef X=ABCDEF
+<6>zeros 0 0 0|
+<6>hh=-1 h=4464 l=-9223372036854775808 ll=-9223372036854775808 z=-7
+<6>hh=255 h=4464 l=18446744073709551615 ll=18446744073709551615 z=18446744073709551615
+<6>hh=ff h=ABCD l=123456789abc ll=FEDCBA9876543210 z=0
+<6>str c=Q s=original n=(null) e= 100%
+<6>fmt 5 of CHANGED!
+<6>nul <@>" ]
+	[ "$(sed -n '9,$p' "$ERR")" = "<6>a x
+<6>y b
+<6>c
+<6>d
+<6>open 1 then closed
+<4>bare 9
+<4>warn 4" ]
+}

@@ -24,6 +24,7 @@ enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* *pks_defer_dq.sleep_
 /* What a record's payload is: a table in printer.c turns each kind into a line. */
 enum pks_defer_kind {
 	PKS_REC_TEXT,		/* the line's text, formatted by the caller */
+	PKS_REC_ARGS,		/* a simple format's arguments (args.c) */
 	PKS_REC_KINDS,		/* a kind for arguments the printer formats goes before this */
 };
 
@@ -54,9 +55,9 @@ struct pks_defer_rec {
 struct pks_defer_lane {
 	struct pks_ring ring;
 	uint64_t pos, done;	/* the consumer's: read up to, released up to */
-	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if committed */
+	uint64_t end;		/* the consumer's: committed records gathered up to */
+	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if before end */
 	uint64_t after;		/* the position past next */
-	unsigned long seen;	/* the consumer's look at pos: a count of looks */
 };
 
 struct pks_defer_state {
@@ -87,6 +88,7 @@ bool pks_defer_take(void);
 void pks_defer_give(void);
 size_t pks_defer_drain_now(bool crash);
 size_t pks_defer_drop_text(char *buf, unsigned long k);
+size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size);
 bool pks_defer_map(void);
 bool pks_defer_spawn(void);
 

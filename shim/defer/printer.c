@@ -50,7 +50,7 @@ static struct pks_dgrams dgrams;
 static struct pks_out_batch batch;
 static struct pks_line line;
 static struct pks_writer writer;
-static unsigned long looks;	/* for lane.seen */
+static int plain_fd = -1, plain_level;	/* pks_sink_plain()'s, and the level, per drain */
 
 /** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
@@ -110,17 +110,32 @@ static size_t text_of(const struct pks_defer_rec *r, char *buf, size_t size)
 /* Each kind of payload as the text of a line, into @buf of @size bytes. */
 static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char *, size_t) = {
 	[PKS_REC_TEXT] = text_of,
+	[PKS_REC_ARGS] = pks_defer_args_text,
 };
 
-/* One record to the outputs, as the line it was, with what its caller knew. */
+/*
+ * One record to the outputs, as the line it was, with what its caller knew;
+ * made where the batch holds it when the output writes it as it lies.
+ */
 static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
 {
+	size_t n;
+	char *at;
+	int i;
+
+	if (b == &batch && plain_fd >= 0 && r->level <= plain_level &&
+	    (at = pks_batch_room(b->fd, plain_fd, 0, line.sb.size + 1, &i))) {
+		n = to_text[r->kind](r, at, line.sb.size);
+		at[n] = '\n';
+		pks_batch_took(b->fd, i, n + 1);
+		return;
+	}
+	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	if (b && b->dg) {
-		if (!pks_batch_dg_room(b->dg, r->n))
+		if (!pks_batch_dg_room(b->dg, line.sb.len))
 			pks_batch_dg_flush(b->dg);
 		b->dg->key = r;
 	}
-	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	line.level = r->level;
 	line.cont = r->cont;
 	line.t_ns = r->t_ns;
@@ -162,35 +177,65 @@ static void settle(const struct pks_out_batch *b)
 		pks_defer_futex(&pks_defer_dq.space, FUTEX_WAKE, INT_MAX, 0);
 }
 
-/* @l's next committed record, if there is one yet. */
-static void peek(struct pks_defer_lane *l)
+/* @l's next gathered record, if it has one left. */
+static void advance(struct pks_defer_lane *l)
 {
 	l->after = l->pos;
-	l->next = pks_ring_read(&l->ring, &l->after);
-	l->seen = ++looks;
+	l->next = l->pos < l->end ? pks_ring_read(&l->ring, &l->after) : NULL;
 }
 
 /*
- * The lane whose next record went in first, or NULL: none is committed.
- * A line that the program ordered before the chosen one was committed
- * before it: so each lane that had none is looked at again once the chosen
- * record has been seen, until a look changes nothing.
+ * Every lane's committed records, up to where each stops, until a look at
+ * every lane finds none more. A line that the program ordered before a
+ * gathered one was committed before it was seen: so that last look, which
+ * came after every record gathered was seen, found it too, and the merge
+ * by stamp puts it first. Return: whether any record was gathered.
  */
-static struct pks_defer_lane *oldest(void)
+static bool gather(void)
 {
-	struct pks_defer_lane *o = NULL, *was;
+	bool grew, any = false;
 
 	do {
-		was = o;
+		grew = false;
 		for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 			struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
+			uint64_t p = l->end;
 
-			if (!l->next && (!o || l->seen < o->seen))
-				peek(l);
-			if (l->next && (!o || l->next->stamp < o->next->stamp))
-				o = l;
+			while (pks_ring_read(&l->ring, &p)) {
+				l->end = p;
+				grew = true;
+			}
+			if (!l->next && l->pos < l->end)
+				advance(l);
 		}
-	} while (o != was);
+		any |= grew;
+	} while (grew);
+	return any;
+}
+
+/*
+ * The lane whose next gathered record went in first, or NULL: none is
+ * left; *@limit: the earliest stamp of the other lanes' next records, up
+ * to which the chosen lane's records go first.
+ */
+static struct pks_defer_lane *oldest(uint64_t *limit)
+{
+	struct pks_defer_lane *o = NULL;
+
+	*limit = UINT64_MAX;
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
+
+		if (!l->next)
+			continue;
+		if (!o || l->next->stamp < o->next->stamp) {
+			if (o)
+				*limit = o->next->stamp;
+			o = l;
+		} else if (l->next->stamp < *limit) {
+			*limit = l->next->stamp;
+		}
+	}
 	return o;
 }
 
@@ -206,21 +251,30 @@ size_t pks_defer_drain_now(bool crash)
 {
 	const struct pks_out_batch *b = crash ? NULL : &batch;
 	struct pks_defer_lane *l;
+	uint64_t limit;
 	size_t n = 0;
 
 	if (!pks_defer_dq.nlanes)
 		return 0;
+	plain_fd = pks_sink_plain(b);
+	plain_level = pks_config()->set.level;
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
-		pks_defer_dq.lanes[i].pos = pks_defer_dq.lanes[i].done = atomic_load(&pks_defer_dq.lanes[i].ring.tail);
-		pks_defer_dq.lanes[i].next = NULL;
+		l = &pks_defer_dq.lanes[i];
+		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
+		l->next = NULL;
 	}
-	while ((l = oldest())) {
-		print(l->next, b, crash);
-		n++;
-		l->pos = l->after;
-		peek(l);
-		if (l->pos - l->done >= l->ring.size / 4)
-			settle(b);
+	while (gather()) {
+		/* a run from one lane while its stamps stay below the others' next */
+		while ((l = oldest(&limit))) {
+			do {
+				print(l->next, b, crash);
+				n++;
+				l->pos = l->after;
+				advance(l);
+				if (l->pos - l->done >= l->ring.size / 4)
+					settle(b);
+			} while (l->next && l->next->stamp <= limit);
+		}
 	}
 	settle(b);
 	return n;

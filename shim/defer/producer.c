@@ -150,13 +150,20 @@ static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct
 	return r;
 }
 
+/* What a record's payload is made from: @fill's, or the text at @arg. */
+struct filler {
+	void (*fill)(char *to, const void *arg);
+	const void *arg;
+	int kind;
+};
+
 /* Fill @r with @l's and @w's facts, the payload and the caller's name, and commit it. */
-static void put(struct pks_defer_rec *r, uint64_t stamp, const char *text, size_t n,
+static void put(struct pks_defer_rec *r, uint64_t stamp, const struct filler *f, size_t n,
 		const char *func, size_t fn, const struct pks_line *l, const struct pks_writer *w)
 {
 	r->stamp = stamp;
 	r->n = (uint32_t)n;
-	r->kind = PKS_REC_TEXT;
+	r->kind = (uint8_t)f->kind;
 	r->level = (int8_t)l->level;
 	r->cont = l->cont;
 	r->in_handler = w->in_handler;
@@ -164,7 +171,10 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const char *text, size_
 	r->tid = w->tid;
 	r->t_ns = l->t_ns;
 	r->site = l->site;
-	memcpy(r->data, text, n);
+	if (f->fill)
+		f->fill(r->data, f->arg);
+	else
+		memcpy(r->data, f->arg, n);
 	if (unlikely(fn))
 		memcpy(r->data + n, func, fn);
 	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
@@ -182,7 +192,7 @@ static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring) : NULL;
 
 	if (r)
-		put(r, stamp, text, n, NULL, 0, l, w);
+		put(r, stamp, &(struct filler){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
 	else if (k)
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
@@ -241,14 +251,18 @@ static inline void record(struct pks_line *l, const struct pks_writer *w)
 }
 
 /**
- * pks_defer_line() - a complete line, if deferred printing takes it
+ * pks_defer_put() - a complete line, if deferred printing takes it, its
+ * payload of @n bytes made by @fill from @arg (NULL: @arg is @n bytes of
+ * text), of kind @kind (enum pks_defer_kind)
  * Return: true when the line is in the ring (or counted as dropped); false:
  * the caller writes it now (this thread empties the ring, the ring is
  * closed or could not start, or there is no room a handler may wait for).
  */
-bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
+bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
+		   void (*fill)(char *to, const void *arg), const void *arg)
 {
-	size_t n = seq_buf_used(&l->sb), fn = 0;
+	const struct filler f = { fill, arg, kind };
+	size_t fn = 0;
 	bool interrupted = pks_defer_reserving;
 	unsigned int lane;
 	struct pks_ring *ring;
@@ -280,18 +294,25 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 		why = full(sizeof(*r) + n + fn, interrupted, w->in_handler);
 		if (why != RETRY) {
 			pks_defer_reserving = interrupted;
-			if (why == DROPPED)
+			if (why == DROPPED && !fill)
 				record(l, w);
 			return why == DROPPED;
 		}
 	}
-	put(r, stamp, l->sb.buffer, n, func, fn, l, w);
+	put(r, stamp, &f, n, func, fn, l, w);
 	pks_defer_reserving = interrupted;
-	record(l, w);
+	if (!fill)
+		record(l, w);
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
 	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
 		rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
 	return true;
+}
+
+/** pks_defer_line() - pks_defer_put() of @l's text */
+bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
+{
+	return pks_defer_put(l, w, PKS_REC_TEXT, seq_buf_used(&l->sb), NULL, l->sb.buffer);
 }
 
 /**

@@ -31,12 +31,12 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 	}
 }
 
-/**
- * pks_batch_put() - @n bytes into @b's buffer for @fd, what it holds
- * written first if they would not fit; with no buffer for them, written now.
- * Return: 0, or the errno of writing them now.
+/*
+ * The index of @b's buffer for @fd, a new one if it has none, with room for
+ * @n more bytes, what it holds written first if they would not fit.
+ * Return: -1: no buffer for @fd, or @n more than one holds.
  */
-int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n)
+static int slot(struct pks_fd_batch *b, int fd, int tag, size_t n)
 {
 	int i = 0;
 
@@ -44,7 +44,7 @@ int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t
 		i++;
 	if (i == b->n) {
 		if (i == PKS_BATCH_FDS)
-			return write_all(fd, p, n);
+			return -1;
 		b->fd[i] = fd;
 		b->tag[i] = tag;
 		b->len[i] = 0;
@@ -54,12 +54,37 @@ int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t
 	if (b->len[i] + n > b->cap) {
 		pks_batch_fd_flush(b);
 		if (n > b->cap)
-			return write_all(fd, p, n);
+			return -1;
 	}
+	return i;
+}
+
+/**
+ * pks_batch_put() - @n bytes into @b's buffer for @fd, what it holds
+ * written first if they would not fit; with no buffer for them, written now.
+ * Return: 0, or the errno of writing them now.
+ */
+int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n)
+{
+	int i = slot(b, fd, tag, n);
+
+	if (i < 0)
+		return write_all(fd, p, n);
 	memcpy(b->buf[i] + b->len[i], p, n);
-	b->len[i] += n;
-	b->puts[i]++;
+	pks_batch_took(b, i, n);
 	return 0;
+}
+
+/**
+ * pks_batch_room() - room for up to @n bytes at the end of @b's buffer for
+ * @fd, made as pks_batch_put() makes it, for a line written there in place
+ * @i: out; the buffer, for pks_batch_took()
+ * Return: where they go, or NULL: no buffer takes them.
+ */
+char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i)
+{
+	*i = slot(b, fd, tag, n);
+	return *i < 0 ? NULL : b->buf[*i] + b->len[*i];
 }
 
 /** pks_batch_daemons() - Return: how many outputs a struct pks_dgrams takes messages for. */

@@ -57,9 +57,17 @@ struct pks_out_batch {
 };
 
 int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
+char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i);
 void pks_batch_fd_flush(struct pks_fd_batch *b);
 int pks_batch_daemons(const struct pks_config *c);
 bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n);
 void pks_batch_dg_flush(struct pks_dgrams *b);
+
+/** pks_batch_took() - one line of @n bytes was put at pks_batch_room()'s place in buffer @i */
+static inline void pks_batch_took(struct pks_fd_batch *b, int i, size_t n)
+{
+	b->len[i] += n;
+	b->puts[i]++;
+}
 
 #endif

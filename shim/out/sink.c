@@ -252,6 +252,18 @@ static inline int plain_fd(const struct pks_config *c)
 }
 
 /**
+ * pks_sink_plain() - whether batch @b takes lines made in place, at
+ * pks_batch_room(): when their one output writes the text as it lies (the
+ * plain format to a descriptor), which is what pks_sink_line() would put
+ * there for a line the level lets through, its newline after it
+ * Return: the descriptor, or -1: lines go through pks_sink_line().
+ */
+int pks_sink_plain(const struct pks_out_batch *b)
+{
+	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
+}
+
+/**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @w: what the outputs need of @l's writer
  * @b: the batch to put it in, or NULL: written now

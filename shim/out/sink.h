@@ -30,6 +30,7 @@ struct pks_config;
 struct pks_out_batch;
 
 void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_out_batch *b);
+int pks_sink_plain(const struct pks_out_batch *b);
 const char *pks_sink_func(struct pks_writer *w, const void *site);
 bool pks_sink_wants_func(const struct pks_config *c);
 void pks_sink_failed(int i, unsigned long k, int err);

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deferred lines kept as their arguments (printk-shim(7) DEFERRED PRINTING):
+ * a whole line of a simple compiled format stored raw in the ring at the
+ * call, and its text made by the printer, byte for byte what the call would
+ * have formatted. Thread-safety: the caller's side reads only its own
+ * arguments; the printer's side is pure (async-signal-safe).
+ */
+#include "defer/defer.h"
+#include "defer/internal.h"
+#include "base/compiler.h"
+#include "base/digits.h"
+#include "format/tally.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/*
+ * The payload of a PKS_REC_ARGS record, unaligned, as small as it can be
+ * (the ring holds records, not lines): a head, which says where each
+ * literal run lies in the format's text and what each conversion is; each
+ * conversion's value, in wide[] bytes; the format's text; the strings'
+ * bytes, in order. Nothing in it points outside the ring: the format may be
+ * unloaded or rewritten before the printer gets to it.
+ */
+struct head {
+	uint32_t len;		/* bytes of the text it makes, the newline included */
+	uint8_t nconv;
+	uint8_t at, n;		/* the literal run after the last conversion */
+} __attribute__((packed));
+
+/* Then, for each conversion: */
+struct conv {
+	uint8_t at, n;		/* the literal run before it */
+	uint8_t op;		/* the tally's op (format/tally.h), UPPER for %X */
+} __attribute__((packed));
+
+#define UPPER	0x10
+
+/* The bytes of a value of each op: a number's, a string's length, a character. */
+static const uint8_t wide[16] = {
+	[PKS_T_D8] = 4, [PKS_T_D16] = 4, [PKS_T_D32] = 4, [PKS_T_D64] = 8,
+	[PKS_T_U8] = 4, [PKS_T_U16] = 4, [PKS_T_U32] = 4, [PKS_T_U64] = 8,
+	[PKS_T_X8] = 4, [PKS_T_X16] = 4, [PKS_T_X32] = 4, [PKS_T_X64] = 8,
+	[PKS_T_STR] = 4, [PKS_T_CHAR] = 1,
+};
+
+/*
+ * What a call's arguments are, read once, before anything is reserved: the
+ * payload up to the format's text, made here, and the strings.
+ */
+struct taken {
+	const struct pks_shape *s;
+	size_t pre;			/* bytes of @head and what follows it */
+	size_t strings;			/* bytes of the strings */
+	const char *str[PKS_SHAPE_CONV];	/* each string, and its length */
+	uint32_t slen[PKS_SHAPE_CONV];
+	union {
+		struct head head;
+		char bytes[sizeof(struct head) + PKS_SHAPE_CONV * (sizeof(struct conv) + 8)];
+	};
+};
+
+/* Bytes of a payload of @t's. */
+static inline size_t bytes(const struct taken *t)
+{
+	return t->pre + t->s->at + t->s->n + t->strings;
+}
+
+/* @v, of @w bytes, at @p. Return: past it. */
+static inline char *put(char *p, uint64_t v, size_t w)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	if (w == 8)
+		memcpy(p, &v, 8);
+	else
+		memcpy(p, &v32, 4);
+	return p + w;
+}
+
+/*
+ * @t->s's arguments from @ap into @t, as pks_tally() walks them, measuring
+ * the text. Return: false when a string or character holds a newline, which
+ * the general way ends the line at.
+ */
+static bool take(va_list *ap, struct taken *t)
+{
+	const struct pks_shape *s = t->s;
+	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
+	struct conv *k = (struct conv *)(t->bytes + sizeof(struct head));
+	char *v = (char *)(k + s->nconv);
+	size_t len = s->lit, n;
+	const char *p;
+	uint64_t u;
+	int64_t d;
+
+	t->strings = 0;
+	for (unsigned int i = 0; ops; ops >>= 4, i++, k++) {
+		*k = (struct conv){ s->conv[i].at, s->conv[i].n, (uint8_t)(ops & 15) };
+		switch (ops & 15) {
+		case PKS_T_D8: d = (signed char)va_arg(*ap, int); goto sign;
+		case PKS_T_D16: d = (short)va_arg(*ap, int); goto sign;
+		case PKS_T_D32: d = va_arg(*ap, int);
+sign:
+			v = put(v, (uint64_t)d, 4);
+			goto count;
+		case PKS_T_D64: d = va_arg(*ap, int64_t);
+			v = put(v, (uint64_t)d, 8);
+count:
+			len += (d < 0) + pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
+			break;
+		case PKS_T_U8: u = (unsigned char)va_arg(*ap, unsigned int); goto dec;
+		case PKS_T_U16: u = (unsigned short)va_arg(*ap, unsigned int); goto dec;
+		case PKS_T_U32: u = va_arg(*ap, unsigned int);
+dec:
+			v = put(v, u, 4);
+			len += pks_ndecimal(u);
+			break;
+		case PKS_T_U64: u = va_arg(*ap, uint64_t);
+			v = put(v, u, 8);
+			len += pks_ndecimal(u);
+			break;
+		case PKS_T_X8: u = (unsigned char)va_arg(*ap, unsigned int); goto hex;
+		case PKS_T_X16: u = (unsigned short)va_arg(*ap, unsigned int); goto hex;
+		case PKS_T_X32: u = va_arg(*ap, unsigned int);
+hex:
+			v = put(v, u, 4);
+			goto nhex;
+		case PKS_T_X64: u = va_arg(*ap, uint64_t);
+			v = put(v, u, 8);
+nhex:
+			k->op |= s->conv[i].conv == 'X' ? UPPER : 0;
+			len += pks_nhex(u);
+			break;
+		case PKS_T_STR:
+			p = va_arg(*ap, const char *);
+			if (!p)
+				p = "(null)";
+			n = strlen(p);
+			if (memchr(p, '\n', n) || n > UINT32_MAX)
+				return false;
+			v = put(v, n, 4);
+			t->str[i] = p;
+			t->slen[i] = (uint32_t)n;
+			t->strings += n;
+			len += n;
+			break;
+		case PKS_T_CHAR:
+			*v = (char)va_arg(*ap, int);
+			if (*v++ == '\n')
+				return false;
+			len++;
+			break;
+		case PKS_T_PCT:
+			len++;
+			break;
+		default:
+			__builtin_unreachable();	/* PKS_T_END ends the loop */
+		}
+	}
+	if (len > INT32_MAX)
+		return false;	/* printk's count is an int: the general way says what it does */
+	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n };
+	t->pre = (size_t)(v - t->bytes);
+	return true;
+}
+
+/* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
+static void fill(char *to, const void *arg)
+{
+	const struct taken *t = arg;
+	const struct pks_shape *s = t->s;
+	char *p = pks_put_mem(to, t->bytes, t->pre);
+
+	p = pks_put_mem(p, s->text, s->at + s->n);
+	if (t->strings)
+		for (unsigned int i = 0; i < s->nconv; i++)
+			if (s->conv[i].conv == 's')
+				p = pks_put_mem(p, t->str[i], t->slen[i]);
+}
+
+/**
+ * pks_defer_args() - @l, just started, is the whole output of the simple
+ * compiled format @s (struct pks_shape: plain, closed by its newline, none
+ * before): its arguments from @ap into the ring, if it takes the line
+ * Return: the text's length, its newline included, or -1: format it now.
+ */
+int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap)
+{
+	struct taken t;
+	va_list cp;
+	bool ok;
+
+	t.s = s;
+	va_copy(cp, ap);
+	ok = take(&cp, &t);
+	va_end(cp);
+	if (!ok || t.head.len > l->sb.size)
+		return -1;
+	return pks_defer_put(l, w, PKS_REC_ARGS, bytes(&t), fill, &t) ? (int)t.head.len : -1;
+}
+
+/* Up to 64 bytes from @s at @p, in a few moves. Return: past them. */
+static inline char *run(char *p, const char *s, size_t n)
+{
+	if (n > 16)
+		return pks_put_mem(p, s, n);
+	if (n >= 8) {	/* two overlapping moves cost less than a call */
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else if (n) {
+		p[0] = s[0];
+		p[n - 1] = s[n - 1];
+		p[n / 2] = s[n / 2];
+	}
+	return p + n;
+}
+
+static const char pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* @v in decimal at @p, two digits a division. Return: past it. */
+static inline char *decimal(char *p, uint64_t v)
+{
+	size_t n = pks_ndecimal(v);
+	char *e = p + n;
+
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, pairs + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+	return p + n;
+}
+
+/* @v in hexadecimal at @p, from @set. Return: past it. */
+static inline char *hex(char *p, uint64_t v, const char *set)
+{
+	size_t n = pks_nhex(v);
+
+	for (char *e = p + n; e > p; v >>= 4)
+		*--e = set[v & 15];
+	return p + n;
+}
+
+/**
+ * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
+ * would have formatted it, into @buf of @size bytes (the line's newline
+ * left out, as a text record has it)
+ * Return: its length.
+ */
+size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size)
+{
+	const struct head *h = (const struct head *)r->data;
+	const struct conv *k = (const struct conv *)(r->data + sizeof(*h));
+	const char *val = (const char *)(k + h->nconv), *text, *str;
+	uint32_t v32;
+	uint64_t v;
+	char *p = buf;
+	size_t nv = 0;
+
+	if (h->len > size + 1 || h->nconv > PKS_SHAPE_CONV)
+		return 0;	/* never: the call kept it within the line's size */
+	for (unsigned int i = 0; i < h->nconv; i++)
+		nv += wide[k[i].op & 15];
+	text = val + nv;
+	str = text + h->at + h->n;	/* the strings */
+	for (unsigned int i = 0; i < h->nconv; i++, k++) {
+		unsigned int op = k->op & 15;
+
+		p = run(p, text + k->at, k->n);
+		if (wide[op] == 8) {
+			memcpy(&v, val, 8);
+		} else if (wide[op] == 4) {
+			memcpy(&v32, val, 4);
+			v = v32;
+		} else {
+			v = wide[op] ? (unsigned char)*val : 0;
+		}
+		val += wide[op];
+		switch (op) {
+		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
+			v = (uint64_t)(int64_t)(int32_t)v;
+			/* fall through */
+		case PKS_T_D64:
+			if ((int64_t)v < 0) {
+				*p++ = '-';
+				v = -v;
+			}
+			/* fall through */
+		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32: case PKS_T_U64:
+			p = decimal(p, v);
+			break;
+		case PKS_T_STR:
+			p = pks_put_mem(p, str, v);
+			str += v;
+			break;
+		case PKS_T_CHAR:
+			*p++ = (char)v;
+			break;
+		case PKS_T_PCT:
+			*p++ = '%';
+			break;
+		default:
+			p = hex(p, v, k->op & UPPER ? pks_hex_upper : pks_hex_lower);
+		}
+	}
+	p = run(p, text + h->at, h->n - 1u);	/* the newline stays behind */
+	return (size_t)(p - buf);
+}
