@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The module's layers (HACKING.md): each folder of shim/ includes only from
 # the layers below it, the pure folders call nothing of the process, and
-# only the files that must carry exports or constructors do. Speaks TAP.
+# only the files that must carry exports or constructors do; the sources
+# are read, and then the built objects with readelf and nm. Speaks TAP.
 src=${abs_top_srcdir:-$(dirname "$0")/..}/shim
+build=${abs_top_builddir:-$(dirname "$0")/..}/shim
 n=0
 bad=0
 
@@ -28,7 +30,7 @@ allow() {
 
 allow base	'base/'
 allow core	'base/(compiler|digits)\.h|core/'
-allow format	'base/(compiler|digits)\.h|elf/name\.h|format/'
+allow format	'base/(compiler|digits)\.h|elf/(name|loaded)\.h|format/'
 allow config	'base/|core/|config/'
 allow ctl	'base/|core/|config/|ctl/'
 allow out	'base/|core/|config/|ctl/(ctl|record)\.h|elf/name\.h|out/'
@@ -54,6 +56,49 @@ check "only entry.c, dyndbg.c and ctx/signals.c, exec.c, exit.c, fds.c, vfork.c 
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"
+
+# The built objects (libtool's PIC ones) say the same, whatever a header
+# brings in: .init_array and .fini_array entries (constructors, destructors)
+# only in init.o, the sanitizers' own module constructors aside; the pure
+# folders' objects import nothing of the process; the module exports
+# exactly the names printk-shim.map lists.
+objs=$(find "$build" -path '*/.libs/*' -name '*.o' | sort)
+if [ -z "$objs" ]; then
+	n=$((n + 1))
+	echo "ok $n - the built objects # SKIP not built"
+else
+	# entries OBJECT: its constructor and destructor entries, less the
+	# sanitizers' asan.module_ctor and the like.
+	entries() {
+		total=$(readelf -rW "$1" | sed -nE "s/^Relocation section '\.rela?\.(init_array|fini_array|ctors|dtors)' .* contains ([0-9]+) entr.*/\2/p" |
+			awk '{ t += $1 } END { print t + 0 }')
+		san=$(readelf -sW "$1" | awk '$4 == "FUNC" && $8 ~ /^[a-z]+\.module_[cd]tor$/' | wc -l)
+		echo $((total - san))
+	}
+	all=0
+	for o in $objs; do
+		all=$((all + $(entries "$o")))
+	done
+	check "only init.o has constructors and destructors ($all entries in all)" "$(
+		for o in $objs; do
+			case ${o##*/} in *_la-init.o) continue ;; esac
+			e=$(entries "$o")
+			[ "$e" -eq 0 ] || echo "${o#"$build"/}: $e constructor or destructor entries"
+		done)"
+
+	check "the objects of core/ and format/ import no dl*, getauxval, getenv, I/O, heap or thread call" "$(
+		for o in $(printf '%s\n' $objs | grep -E '/(core|format)/'); do
+			nm -u "$o" | awk -v o="${o#"$build"/}" '$2 ~ /^(dl[a-z_0-9]*|getauxval|(secure_)?getenv|open(at)?|read|write|writev|mmap|syscall|malloc|calloc|realloc|free|pthread_[a-z_]+)$/ { print o ": " $2 }'
+		done)"
+
+	so=$build/.libs/libprintk-shim.so
+	nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBViu]$/ { print $3 }' | sed 's/@.*//' | sort -u >"${TMPDIR:-/tmp}/layers-exports.$$"
+	tr '\n' ' ' <"$src/printk-shim.map" | sed -e 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' \
+		-e 's/.*global:\(.*\)local:.*/\1/' | tr ';' '\n' | tr -d ' \t' | grep . | sort -u >"${TMPDIR:-/tmp}/layers-map.$$"
+	check "libprintk-shim.so exports exactly printk-shim.map's names ($(wc -l <"${TMPDIR:-/tmp}/layers-exports.$$"))" "$(
+		diff "${TMPDIR:-/tmp}/layers-map.$$" "${TMPDIR:-/tmp}/layers-exports.$$" | sed -n 's/^< /listed, not exported: /p; s/^> /exported, not listed: /p')"
+	rm -f "${TMPDIR:-/tmp}/layers-exports.$$" "${TMPDIR:-/tmp}/layers-map.$$"
+fi
 
 # A comment names the behaviour, not a document that is not in the tree.
 check "no comment cites a document outside the tree" "$(grep -rnE \
