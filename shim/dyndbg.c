@@ -110,7 +110,7 @@ static int decorated(const struct pks_config *c, unsigned int flags,
 	} else {
 		if (flags & PKS_DD_INCL_ANY)
 			pks_dd_prefix(pre, sizeof(pre), flags, s,
-				      pks_sigdepth() ? -1 : (long)gettid());
+				      pks_sig_unwind_depth() ? -1 : (long)gettid());
 		if (joined(buf, sizeof(buf), pre, fmt)) {
 			ours = buf;
 			r = pks_emit(PKS_SYM_PRINTK, buf, cp, caller);
@@ -451,7 +451,7 @@ static void hidden(const char *fmt, va_list ap)
 
 	if (len && buf[len - 1] == '\n')
 		len--;
-	pks_rec_put(7, buf, len, pks_sigdepth() ? 0 : gettid(), 0, true);
+	pks_rec_put(7, buf, len, pks_sig_unwind_depth() ? 0 : gettid(), 0, true);
 }
 
 /**

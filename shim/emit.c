@@ -17,7 +17,6 @@
 #include "control.h"
 #include "entry.h"
 #include "dyndbg.h"
-#include "init.h"
 #include "report.h"
 #include "base/clock.h"
 #include "base/compiler.h"
@@ -82,7 +81,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
 			       m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
-	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
+	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sig_unwind_depth() == 0) {
 		pks_report_lint(caller, text, len);
 	}
 	pks_line_feed(l, text, len, pks_ctx_out, &x->w);
@@ -626,7 +625,7 @@ static __attribute__((noinline)) int first(enum pks_symid sym, const char *fmt, 
 
 	atomic_store_explicit(&reached, 1, memory_order_relaxed);
 	pks_drop_reached();
-	pks_init_first_call(pks_config());
+	pks_report_debug_once(pks_syms);	/* before its line; another object's constructor may call first */
 	*err = saved;
 	return emit(sym, fmt, ap, caller);
 }
