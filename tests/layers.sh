@@ -9,6 +9,20 @@ build=${abs_top_builddir:-$(dirname "$0")/..}/shim
 n=0
 bad=0
 
+# graph: the include graph at file level, one "FROM TO" a line: a .c and
+# the .h beside it are one node (shim/ctx/ctx.c and ctx.h are ctx/ctx).
+graph() {
+	(cd "$src" && for f in $(find . -name '*.[ch]' | sed 's|^\./||' | sort); do
+		grep -o '^#include "[^"]*"' "$f" | sed 's/^#include "//; s/"$//; s/\.[ch]$//' |
+			awk -v from="${f%.*}" '$0 != from { print from, $0 }'
+	done) | sort -u
+}
+
+if [ "${1:-}" = --graph ]; then
+	graph
+	exit 0
+fi
+
 # check NAME OFFENDING: "ok" when OFFENDING (the lines found) is empty.
 check() {
 	n=$((n + 1))
@@ -49,10 +63,15 @@ for dir in core format; do
 		"$src/$dir"/*.[ch] | grep -v '^[^:]*:[0-9]*:[[:space:]]*\*' | sed "s|^$src/||")"
 done
 
+# No two files need each other, through any chain: every loop of the
+# graph (tsort names the files of each) fails. `layers.sh --graph` prints it.
+check "the include graph has no cycle between files" "$(graph | tsort 2>&1 >/dev/null |
+	sed 's/^tsort: //')"
+
 # Exports are the printk family and the hooks; start and end are init.c's.
-check "only entry.c, dyndbg.c and ctx/signals.c, exec.c, exit.c, fds.c, vfork.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
+check "only entry.c and ctx/signals.c, exec.c, exit.c, fds.c, vfork.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
 	"$src" --include='*.c' | sed "s|^$src/||" |
-	grep -vxE 'entry\.c|dyndbg\.c|ctx/signals\.c|ctx/exec\.c|ctx/exit\.c|ctx/fds\.c|ctx/vfork\.c')"
+	grep -vxE 'entry\.c|ctx/signals\.c|ctx/exec\.c|ctx/exit\.c|ctx/fds\.c|ctx/vfork\.c')"
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"
