@@ -345,10 +345,10 @@ installed_headers() {
 	return "$bad"
 }
 
-@test "docs: HACKING.md's layout names every file of the module" {
+@test "docs: HACKING.md's layout names every file of the module and the command" {
 	local f missing=
-	cd "$abs_top_srcdir/shim"
-	for f in $(find . -name '*.c' -o -name '*.h' -o -name '*.map' -o -name '*.am' | sed 's|^\./||'); do
+	cd "$abs_top_srcdir"
+	for f in $(find shim cmd -name '*.c' -o -name '*.h' -o -name '*.map' -o -name '*.am'); do
 		# a header beside its .c is that file's interface, which the layout says once
 		case $f in *.h) [ ! -e "${f%.h}.c" ] || continue ;; esac
 		grep -q "^ *$(basename "$f")[ ,]" "$abs_top_srcdir/HACKING.md" || missing+=" $f"

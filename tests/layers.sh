@@ -4,18 +4,22 @@
 # the layers below it, the pure folders call nothing of the process, and
 # only the files that must carry exports or constructors do; the sources
 # are read, and then the built objects with readelf and nm. Speaks TAP.
-src=${abs_top_srcdir:-$(dirname "$0")/..}/shim
+root=$(cd "${abs_top_srcdir:-$(dirname "$0")/..}" && pwd)
+src=$root/shim
 build=${abs_top_builddir:-$(dirname "$0")/..}/shim
 n=0
 bad=0
 
-# graph: the include graph at file level, one "FROM TO" a line: a .c and
-# the .h beside it are one node (shim/ctx/ctx.c and ctx.h are ctx/ctx).
+# graph: the include graph at file level, one "FROM TO" a line, the
+# module's files and the command's: a .c and the .h beside it are one node
+# (shim/ctx/ctx.c and ctx.h are ctx/ctx; cmd/dmesg.c is cmd/dmesg).
 graph() {
-	(cd "$src" && for f in $(find . -name '*.[ch]' | sed 's|^\./||' | sort); do
-		grep -o '^#include "[^"]*"' "$f" | sed 's/^#include "//; s/"$//; s/\.[ch]$//' |
+	(cd "$src" && find . -name '*.[ch]'; cd "$root" && find cmd -name '*.[ch]') |
+		sed 's|^\./||' | sort | while read -r f; do
+		case $f in cmd/*) path=$root/$f ;; *) path=$src/$f ;; esac
+		grep -o '^#include "[^"]*"' "$path" | sed 's/^#include "//; s/"$//; s/\.[ch]$//' |
 			awk -v from="${f%.*}" '$0 != from { print from, $0 }'
-	done) | sort -u
+	done | sort -u
 }
 
 if [ "${1:-}" = --graph ]; then
@@ -38,8 +42,15 @@ check() {
 
 # allow DIR REGEX: every '#include "…"' of shim/DIR must name a header it matches.
 allow() {
-	check "shim/$1/ includes only $(printf %s "$2" | tr -d "\\\\")" "$(grep -Hn '^#include "' "$src/$1"/*.[ch] |
-		grep -Ev "#include \"($2)" | sed "s|^$src/||")"
+	files "shim/$1/" "$2" "$src/$1"/*.[ch]
+}
+
+# files NAME REGEX FILE...: every '#include "…"' of the FILEs must name a header REGEX matches.
+files() {
+	name=$1 re=$2
+	shift 2
+	check "$name includes only $(printf %s "$re" | tr -d "\\\\")" "$(grep -Hn '^#include "' "$@" |
+		grep -Ev "#include \"($re)" | sed "s|^$src/||; s|^$root/||")"
 }
 
 allow base	'base/'
@@ -52,8 +63,12 @@ allow defer	'base/|core/|config/|ctl/record\.h|out/(batch|sink)\.h|defer/'
 allow ctx	'base/|core/|config/|ctl/(ctl|record)\.h|out/(sink|file)\.h|defer/defer\.h|ctx/'
 allow elf	'base/|elf/'
 allow patch	'base/|config/|core/|elf/|patch/'
-allow inspect	'base/sym\.h|core/|elf/|patch/(arch|why)\.h|inspect/'
-allow wrapper	'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|elf/elf\.h|inspect/inspect\.h|wrapper/'
+
+# The command, beside shim/, on the layers the module's start-up uses too;
+# its reading of a binary's file (inspect.c) on the ELF reader and patch's
+# tables only.
+files cmd/inspect.c 'base/sym\.h|core/|elf/|patch/(arch|why)\.h|cmd/inspect\.h' "$root"/cmd/inspect.[ch]
+files cmd/ 'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|elf/elf\.h|patch/(arch|why)\.h|cmd/' "$root"/cmd/*.[ch]
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.
@@ -121,8 +136,8 @@ fi
 
 # A comment names the behaviour, not a document that is not in the tree.
 check "no comment cites a document outside the tree" "$(grep -rnE \
-	'SPEC( section|\.md)|[Ii]ssue [0-9]|the issue' "$src" \
-	--include='*.[ch]' --include='*.map' | sed "s|^$src/||")"
+	'SPEC( section|\.md)|[Ii]ssue [0-9]|the issue' "$src" "$root/cmd" \
+	--include='*.[ch]' --include='*.map' | sed "s|^$src/||; s|^$root/||")"
 
 echo "1..$n"
 exit $bad
