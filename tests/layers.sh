@@ -101,12 +101,15 @@ if [ -z "$objs" ]; then
 	n=$((n + 1))
 	echo "ok $n - the built objects # SKIP not built"
 else
-	# entries OBJECT: its constructor and destructor entries, less the
-	# sanitizers' asan.module_ctor and the like.
+	# entries OBJECT: its constructor and destructor entries, at any
+	# priority, less the sanitizers' own.
 	entries() {
-		total=$(readelf -rW "$1" | sed -nE "s/^Relocation section '\.rela?\.(init_array|fini_array|ctors|dtors)' .* contains ([0-9]+) entr.*/\2/p" |
+		total=$(readelf -rW "$1" |
+			sed -nE "s/^Relocation section '\.rela?\.(init_array|fini_array|ctors|dtors)(\.[0-9]+)?' .* contains ([0-9]+) entr.*/\3/p" |
 			awk '{ t += $1 } END { print t + 0 }')
-		san=$(readelf -sW "$1" | awk '$4 == "FUNC" && $8 ~ /^[a-z]+\.module_[cd]tor$/' | wc -l)
+		# clang's asan.module_ctor and the like; GCC's at priority 99, _sub_I_00099_1
+		san=$(readelf -sW "$1" |
+			awk '$4 == "FUNC" && ($8 ~ /^[a-z]+\.module_[cd]tor$/ || $8 ~ /^_sub_[ID]_00099_[0-9]+$/)' | wc -l)
 		echo $((total - san))
 	}
 	all=0
