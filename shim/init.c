@@ -36,7 +36,6 @@ __attribute__((constructor)) static void init(void)
 {
 	const struct pks_config *c;
 
-	pks_signals_ops(&pks_ctx_sig_ops);	/* first: a handler may already run through the trampoline */
 	pks_elf_name_guard(outside_handler);
 	pks_config_start();	/* first: the C library is ready, the configuration can be read */
 	c = pks_config();

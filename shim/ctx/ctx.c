@@ -127,11 +127,17 @@ static void atfork_prepare(void)
 		pks_signals_release();
 }
 
-/** pks_ctx_setup() - the key for thread exit and the fork handlers, once */
+/**
+ * pks_ctx_setup() - once, from init.c or the first context made: what a
+ * handler's end does (ctx/signals.c), the key for thread exit, the fork
+ * handlers
+ */
 void pks_ctx_setup(void)
 {
 	if (!pks_once_claim(&setup_state))
 		return;
+	/* before any context exists: a handler's end then always finds them */
+	pks_signals_ops(&pks_ctx_sig_ops);
 	memory_pid = getpid();
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
@@ -370,7 +376,7 @@ static void crash_flush(void)
 	pks_flush_all(PKS_FLUSH_CRASH);
 }
 
-/* What ctx/signals.c calls when a handler ends; init.c hands it over. */
+/* What ctx/signals.c calls when a handler ends; pks_ctx_setup() hands it over. */
 const struct pks_sig_ops pks_ctx_sig_ops = {
 	.handler_done = pks_flush_depth,
 	.handler_left = pks_ctx_abandoned,

@@ -75,7 +75,7 @@ bool pks_ctx_foreign(void);
 void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
 
-extern const struct pks_sig_ops pks_ctx_sig_ops;	/* for pks_signals_ops() */
+extern const struct pks_sig_ops pks_ctx_sig_ops;	/* handed to ctx/signals.c by pks_ctx_setup() */
 
 
 /**

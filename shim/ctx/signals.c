@@ -92,8 +92,8 @@ static const struct pks_sig_ops *contexts(void)
 }
 
 /**
- * pks_signals_ops() - what a handler's end does to the contexts, from init.c
- * before any handler of the program can run through the trampoline it sets
+ * pks_signals_ops() - what a handler's end does to the contexts, from
+ * ctx.c before it makes the first context
  */
 void pks_signals_ops(const struct pks_sig_ops *o)
 {

@@ -12,9 +12,10 @@
 #include <stdbool.h>
 
 /*
- * What the contexts do when a handler ends. ctx/ctx.c gives them and init.c
- * hands them over first: this file sits below the contexts and reaches
- * them only through these. Until then a handler's end writes nothing.
+ * What the contexts do when a handler ends. ctx/ctx.c hands them over
+ * before it makes the first context (pks_ctx_setup()): this file sits below
+ * the contexts and reaches them only through these. Before that there is
+ * no line to write.
  */
 struct pks_sig_ops {
 	void (*handler_done)(int depth);	/* a handler at @depth returned: its line ends */
