@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The module's layers (HACKING.md): each folder of shim/ includes only from
-# the layers below it, the pure folders call nothing of the process, and
-# only the files that must carry exports or constructors do; the sources
-# are read, and then the built objects with readelf and nm. Speaks TAP.
+# The module's layers (HACKING.md): each folder of shim/ (and cmd/, the
+# command) includes only from the layers below it, no two files need each
+# other through any chain, the pure folders call nothing of the process,
+# and only the files that must carry exports or constructors do; the
+# sources are read, and then the built objects with readelf and nm.
+# Speaks TAP; `layers.sh --graph` prints the include graph instead.
 root=$(cd "${abs_top_srcdir:-$(dirname "$0")/..}" && pwd)
 src=$root/shim
 build=${abs_top_builddir:-$(dirname "$0")/..}/shim
@@ -124,17 +126,18 @@ else
 		done)"
 
 	check "the objects of core/ and format/ import no dl*, getauxval, getenv, I/O, heap or thread call" "$(
-		for o in $(printf '%s\n' $objs | grep -E '/(core|format)/'); do
+		for o in $(printf '%s\n' "$objs" | grep -E '/(core|format)/'); do
 			nm -u "$o" | awk -v o="${o#"$build"/}" '$2 ~ /^(dl[a-z_0-9]*|getauxval|(secure_)?getenv|open(at)?|read|write|writev|mmap|syscall|malloc|calloc|realloc|free|pthread_[a-z_]+)$/ { print o ": " $2 }'
 		done)"
 
 	so=$build/.libs/libprintk-shim.so
-	nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBViu]$/ { print $3 }' | sed 's/@.*//' | sort -u >"${TMPDIR:-/tmp}/layers-exports.$$"
+	tmp=${TMPDIR:-/tmp}/layers.$$
+	nm -D --defined-only "$so" | awk '$2 ~ /^[TWDBViu]$/ { print $3 }' | sed 's/@.*//' | sort -u >"$tmp.so"
 	tr '\n' ' ' <"$src/printk-shim.map" | sed -e 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' \
-		-e 's/.*global:\(.*\)local:.*/\1/' | tr ';' '\n' | tr -d ' \t' | grep . | sort -u >"${TMPDIR:-/tmp}/layers-map.$$"
-	check "libprintk-shim.so exports exactly printk-shim.map's names ($(wc -l <"${TMPDIR:-/tmp}/layers-exports.$$"))" "$(
-		diff "${TMPDIR:-/tmp}/layers-map.$$" "${TMPDIR:-/tmp}/layers-exports.$$" | sed -n 's/^< /listed, not exported: /p; s/^> /exported, not listed: /p')"
-	rm -f "${TMPDIR:-/tmp}/layers-exports.$$" "${TMPDIR:-/tmp}/layers-map.$$"
+		-e 's/.*global:\(.*\)local:.*/\1/' | tr ';' '\n' | tr -d ' \t' | grep . | sort -u >"$tmp.map"
+	check "libprintk-shim.so exports exactly printk-shim.map's names ($(wc -l <"$tmp.so"))" "$(
+		diff "$tmp.map" "$tmp.so" | sed -n 's/^< /listed, not exported: /p; s/^> /exported, not listed: /p')"
+	rm -f "$tmp.so" "$tmp.map"
 fi
 
 # A comment names the behaviour, not a document that is not in the tree.
