@@ -87,7 +87,7 @@ void pks_control_apply(void)
 	long me = gettid(), none;
 	uint64_t w;
 
-	if (pks_sigdepth() > 0 || !pks_ctl_mine())
+	if (pks_sig_unwind_depth() > 0 || !pks_ctl_mine())
 		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
 	while (pks_ctl_asked()) {
 		none = 0;

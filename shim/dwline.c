@@ -167,7 +167,7 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 	const char *src;
 	int n = 0;
 
-	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
+	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
 	if (!may_read(addr)) {
 		say_unreadable();
@@ -209,7 +209,7 @@ enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, uns
 	const char *src;
 	int n = 0;
 
-	if (pks_sigdepth() || pthread_mutex_trylock(&lock))
+	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
 	if (state > 0 && (m = dw.addrmodule(dwfl, at)) && (l = dw.getsrc(m, at)) &&
 	    (src = dw.lineinfo(l, NULL, &n, NULL, NULL, NULL)) && n > 0) {

@@ -2,20 +2,19 @@
 /*
  * Dynamic debug in the module (printk-shim(7) DYNAMIC DEBUG). Code built
  * with our headers registers its object's __dyndbg descriptors from a
- * constructor as the object is loaded, dlopen'ed ones included; the rules
- * of PRINTK_SHIM_DYNDBG are applied to each descriptor then, once, and an
- * enabled site calls pks_dynamic_printk(). For code built without them,
+ * constructor as the object is loaded, dlopen'ed ones included (through
+ * entry.c's pks_dynamic_register()); the rules of PRINTK_SHIM_DYNDBG are
+ * applied to each descriptor then, once. For code built without them,
  * each KERN_DEBUG call is decided here (pks_dyndbg_claim(), from emit.c),
- * once per return address and format, the answer kept in a table.
+ * once per return address and format, the answer kept in a table. Nothing
+ * here prints: emit.c prints a decorated line.
  * Thread-safety: registration runs under the dynamic linker's lock; the
  * table is claimed slot by slot with compare-and-swap, never waits, takes
  * no memory and may be read from a signal handler. Naming a call site
  * uses elf/name.c, as %pS does.
  */
 #include "dyndbg.h"
-#include "control.h"
 #include "dwline.h"
-#include "emit.h"
 #include "base/compiler.h"
 #include "base/say.h"
 #include "core/dyndbg.h"
@@ -35,125 +34,12 @@
 #include <string.h>
 #include <unistd.h>
 
-PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...);
-PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
-PKS_EXPORT const volatile unsigned long long *pks_dynamic_control(void);
-PKS_EXPORT void pks_dynamic_apply(void);
-PKS_EXPORT void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
-				    struct pks_ddebug_class_map *stop);
 
-/* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
-static const char own[] = "\001" "7" "%s%pV";
-static PKS_TLS const char *ours;	/* the format decorated() is emitting on this thread */
-
-struct va_format_k {		/* include/linux/printk.h */
-	const char *fmt;
-	va_list *va;
-};
-
-/* pks_emit() with a format of ours; @caller stays the program's. */
-static int emit(const void *caller, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = pks_emit(PKS_SYM_PRINTK, fmt, ap, caller);
-	va_end(ap);
-	return r;
-}
-
-#define FMT_ROOM	512	/* a longer format takes the %pV road */
-
-/*
- * KERN_DEBUG, @pre with its '%' doubled, and @fmt, in @buf: one format that
- * the fast path can take, where "%s%pV" always needs the whole engine.
- * Return: false when it does not fit.
- */
-static bool joined(char *buf, size_t size, const char *pre, const char *fmt)
-{
-	size_t n = 2, len = strlen(fmt);
-
-	memcpy(buf, "\001" "7", 2);
-	for (; *pre; pre++) {
-		if (n + 2 >= size)
-			return false;
-		if (*pre == '%')
-			buf[n++] = '%';
-		buf[n++] = *pre;
-	}
-	if (len >= size - n)
-		return false;
-	memcpy(buf + n, fmt, len + 1);
-	return true;
-}
-
-/*
- * A KERN_DEBUG line of @fmt with the decorations @flags ask for. With
- * PRINTK_SHIM_DISABLE=1 the text is formatted here, undecorated, for the
- * next printk, which cannot read %pV.
- */
-static int decorated(const struct pks_config *c, unsigned int flags,
-		     const struct pks_dd_site *s, const char *fmt, va_list ap, const void *caller)
-{
-	char pre[PKS_DD_PREFIX] = "", buf[2 * PKS_DD_PREFIX + FMT_ROOM];
-	const char *outer = ours;
-	struct va_format_k vaf;
-	va_list cp;
-	int r;
-
-	va_copy(cp, ap);
-	if (unlikely(c->set.disable)) {
-		memcpy(buf, "\001" "7", 2);
-		pks_vsnprintf(buf + 2, sizeof(buf) - 2, fmt, cp);
-		r = emit(caller, "%s", buf);
-	} else {
-		if (flags & PKS_DD_INCL_ANY)
-			pks_dd_prefix(pre, sizeof(pre), flags, s,
-				      pks_sigdepth() ? -1 : (long)gettid());
-		if (joined(buf, sizeof(buf), pre, fmt)) {
-			ours = buf;
-			r = pks_emit(PKS_SYM_PRINTK, buf, cp, caller);
-			ours = outer;
-		} else {
-			vaf = (struct va_format_k){ fmt, &cp };
-			r = emit(caller, own, pre, &vaf);
-		}
-	}
-	va_end(cp);
-	return r;
-}
-
-static struct pks_dd_site site_of(const struct pks_ddebug *d)
+/** pks_dyndbg_site() - a descriptor's names, as the rules see them */
+struct pks_dd_site pks_dyndbg_site(const struct pks_ddebug *d)
 {
 	return (struct pks_dd_site){ d->modname, d->function, d->filename, d->format, d->lineno,
 				     false, 0, NULL };
-}
-
-/**
- * pks_dynamic_printk() - an enabled call site of code built with our headers
- * @d: its descriptor; @fmt: the format after pr_fmt() and any device prefix
- * Return: as printk().
- */
-int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
-{
-	int saved = errno, r;
-	struct pks_dd_site s = site_of(d);
-	va_list ap;
-
-	if (unlikely(pks_ctl_asked())) {
-		pks_control_apply();	/* a query may have turned the site off */
-		if (!(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
-			errno = saved;
-			return 0;
-		}
-	}
-	va_start(ap, fmt);
-	r = decorated(pks_config(), __atomic_load_n(&d->flags, __ATOMIC_RELAXED), &s, fmt, ap,
-		      __builtin_return_address(0));
-	va_end(ap);
-	errno = saved;
-	return r;
 }
 
 /* The kernel's name for the object that holds @addr (pks_dd_object_name()). */
@@ -182,11 +68,11 @@ static struct classes {
 static int nclasses;
 
 /**
- * pks_dynamic_classes() - an object's class maps, [@start, @stop), before
+ * pks_dyndbg_classes() - an object's class maps, [@start, @stop), before
  * its sites from @sites on are registered (the same constructors call it).
  * Each call replaces what an object loaded earlier at the same address left.
  */
-void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+void pks_dyndbg_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
 			 struct pks_ddebug_class_map *stop)
 {
 	int i = 0;
@@ -271,7 +157,7 @@ static void list(int o)
 {
 	listed[o] = -1;
 	for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
-		struct pks_dd_site s = site_of(d);
+		struct pks_dd_site s = pks_dyndbg_site(d);
 		int i;
 
 		class_of(&s, d, registered[o]);
@@ -282,14 +168,14 @@ static void list(int o)
 }
 
 /**
- * pks_dynamic_register() - an object's descriptors, [@start, @stop), from
+ * pks_dyndbg_register() - an object's descriptors, [@start, @stop), from
  * each of its translation units' constructors: name the module where the
  * descriptor does not, and apply the rules. Only the first call of each
  * load of an object does anything (an object dlclose'd and opened again at
  * the same address is a new load); past OBJECTS objects, every call does
  * it again, to the same result.
  */
-void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
+void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 {
 	const struct pks_config *c = pks_config();
 	int saved = errno;
@@ -297,8 +183,6 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 	bool again;
 	int o;
 
-	if (unlikely(pks_ctl_asked()))
-		pks_control_apply();	/* the rules as the command left them */
 	o = slot(start, stop, &again);
 	if (again) {
 		errno = saved;
@@ -313,7 +197,7 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 			d->modname = name ? name : "?";
 		if (!c->dd.n)
 			continue;
-		s = site_of(d);
+		s = pks_dyndbg_site(d);
 		class_of(&s, d, start);
 		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
 	}
@@ -330,18 +214,13 @@ static const char *function_of(const void *caller)
 	return pks_elf_name((const char *)caller - 1, &n) ? n.name : NULL;
 }
 
-/* The names of a call site of code built without our headers, for struct pks_dd_site. */
-struct plain {
-	char module[64], file[256];
-};
-
 /*
  * A KERN_DEBUG call site of code built without our headers, into @s: the
  * module and function from the dynamic symbols; the file and line from
  * DWARF when @want asks and they can be had. Return: false when they were
  * wanted but cannot be looked up now, so the answer must not be kept.
  */
-static bool unbuilt(struct pks_dd_site *s, struct plain *p, const void *caller, const char *fmt,
+static bool unbuilt(struct pks_dd_site *s, struct pks_dd_names *p, const void *caller, const char *fmt,
 		    bool want)
 {
 	object_name(p->module, sizeof(p->module), caller);
@@ -403,7 +282,7 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 	unsigned int f, e = atomic_load_explicit(&epoch, memory_order_acquire);
 	struct slot *again = NULL;
 	struct pks_dd_site s;
-	struct plain p;
+	struct pks_dd_names p;
 	int i;
 
 	for (i = 0; i < PROBES; i++) {
@@ -445,34 +324,31 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 /* A line dynamic debug turned off, into the record buffer only. */
 static void hidden(const char *fmt, va_list ap)
 {
-	char buf[FMT_ROOM * 2];
+	char buf[1024];
 	int n = pks_vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
 	if (len && buf[len - 1] == '\n')
 		len--;
-	pks_rec_put(7, buf, len, pks_sigdepth() ? 0 : gettid(), 0, true);
+	pks_rec_put(7, buf, len, pks_sig_unwind_depth() ? 0 : gettid(), 0, true);
 }
 
 /**
  * pks_dyndbg_claim() - decide a call of code built without our headers
  * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
- * Return: PKS_DD_DONE when the call was printed here, decorated, printk's
- * return value in *@ret; PKS_DD_OFF when the site is off, and the caller
- * drops the line it starts (its KERN_CONT fragments too); PKS_DD_LEFT
- * leaves it to the usual path.
+ * @call: filled for PKS_DD_DECORATE: the flags, the site, the format past
+ *	its marker, for emit.c to print
+ * Return: PKS_DD_DECORATE when the call is to be printed decorated;
+ * PKS_DD_OFF when the site is off, and the caller drops the line it starts
+ * (its KERN_CONT fragments too); PKS_DD_LEFT leaves it to the usual path.
  */
 enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
-				   const void *caller, int *ret)
+				   const void *caller, struct pks_dd_call *call)
 {
-	struct pks_dd_site s;
 	struct pks_mark m;
-	struct plain p;
 	unsigned int f;
 	size_t skip;
 
-	if (fmt == own || fmt == ours)
-		return PKS_DD_LEFT;	/* decided already, by decorated() */
 	skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m);	/* stops at the NUL */
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
 		return PKS_DD_LEFT;
@@ -484,30 +360,10 @@ enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, 
 	}
 	if (!(f & PKS_DD_INCL_ANY))
 		return PKS_DD_LEFT;
-	unbuilt(&s, &p, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
-	*ret = decorated(c, f, &s, fmt + skip, ap, caller);
-	return PKS_DD_DONE;
-}
-
-/**
- * pks_dynamic_control() - Return: the word a disabled site of code built
- * with our headers reads for a pending request (pks_ctl_asked()); its
- * address is fixed, the control file mapped over it or not.
- */
-const volatile unsigned long long *pks_dynamic_control(void)
-{
-	_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "the ask word");
-	return (const volatile unsigned long long *)&pks_ctl_area.p.ask;
-}
-
-/** pks_dynamic_apply() - a disabled site saw a request pending: apply it */
-void pks_dynamic_apply(void)
-{
-	int saved = errno;
-
-	if (pks_ctl_asked())
-		pks_control_apply();
-	errno = saved;
+	unbuilt(&call->site, &call->names, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
+	call->flags = f;
+	call->fmt = fmt + skip;
+	return PKS_DD_DECORATE;
 }
 
 /** pks_dyndbg_list() - control came on: list the sites registered before */
@@ -551,7 +407,7 @@ bool pks_dyndbg_more(const char *text)
 		if (!dladdr(registered[o], &di) || di.dli_fbase != bases[o])
 			continue;	/* dlclose'd: its descriptors are gone */
 		for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
-			struct pks_dd_site s = site_of(d);
+			struct pks_dd_site s = pks_dyndbg_site(d);
 			unsigned int f;
 
 			class_of(&s, d, registered[o]);

@@ -8,6 +8,7 @@
 #define PKS_DYNDBG_H
 
 #include "config/config.h"
+#include "core/dyndbg.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,15 +29,32 @@ struct pks_ddebug_class_map {
 	int length, base, map_type;
 } __attribute__((aligned(8)));
 
-/* What pks_dyndbg_claim() did with a call. */
+/* What pks_dyndbg_claim() decided for a call. */
 enum pks_dd_claim {
 	PKS_DD_LEFT,		/* nothing: the usual path takes it */
-	PKS_DD_DONE,		/* printed, decorated */
+	PKS_DD_DECORATE,	/* printed decorated (pks_emit_decorated()) */
 	PKS_DD_OFF,		/* turned off: its line, continuations and all, is dropped */
 };
 
+/* The names of a call site of code built without our headers, for struct pks_dd_site. */
+struct pks_dd_names {
+	char module[64], file[256];
+};
+
+/* A call to print decorated: its flags and site, its format past the marker. */
+struct pks_dd_call {
+	unsigned int flags;
+	struct pks_dd_site site;	/* its strings may point into names */
+	struct pks_dd_names names;
+	const char *fmt;
+};
+
 enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
-				   const void *caller, int *ret);
+				   const void *caller, struct pks_dd_call *call);
+struct pks_dd_site pks_dyndbg_site(const struct pks_ddebug *d);
+void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop);
+void pks_dyndbg_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+			struct pks_ddebug_class_map *stop);
 void pks_dyndbg_list(void);
 bool pks_dyndbg_more(const char *text);
 

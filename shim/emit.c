@@ -15,9 +15,7 @@
  */
 #include "emit.h"
 #include "control.h"
-#include "entry.h"
 #include "dyndbg.h"
-#include "init.h"
 #include "report.h"
 #include "base/clock.h"
 #include "base/compiler.h"
@@ -84,7 +82,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 		pks_line_start(l, m.level != PKS_LEVEL_NONE ? m.level : c->set.default_level,
 			       m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
-	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sigdepth() == 0) {
+	} else if (unlikely(c->set.lint) && !(m.flags & PKS_M_CONT) && pks_sig_unwind_depth() == 0) {
 		pks_report_lint(caller, text, len);
 	}
 	pks_line_feed(l, text, len, pks_ctx_out, &x->w);
@@ -468,12 +466,12 @@ static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
  * the same bytes. With no next definition, the text goes to stderr as is,
  * markers removed.
  */
-static void *next_of(enum pks_symid sym)
+static void *next_of(const struct pks_sym *sym)
 {
 	static struct pks_next next[PKS_NSYMS];
-	void *p = pks_next(pks_syms[sym].name, &next[sym]);
+	void *p = pks_next(sym->name, &next[sym->id]);
 
-	return p == pks_syms[sym].ours ? NULL : p;
+	return p == sym->ours ? NULL : p;
 }
 
 /* Hand the formatted text of @n bytes on, or write it without its markers. */
@@ -498,7 +496,7 @@ static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 #pragma GCC diagnostic pop
 }
 
-static int forward(const struct pks_config *c, enum pks_symid sym, const char *fmt, va_list ap)
+static int forward(const struct pks_config *c, const struct pks_sym *sym, const char *fmt, va_list ap)
 {
 	void *next = next_of(sym);
 	struct pks_spill big = { NULL, 0 };
@@ -507,7 +505,7 @@ static int forward(const struct pks_config *c, enum pks_symid sym, const char *f
 	size_t n;
 	int ret;
 
-	if (next && pks_syms[sym].va)
+	if (next && sym->va)
 		return ((int (*)(const char *, va_list))next)(fmt, ap);
 	s = whole(libc_vsnprintf, buf, sizeof(buf), fmt, ap, &n, &big);
 	ret = pass(c, next, s, n);
@@ -546,7 +544,7 @@ static inline bool droppable(const char *fmt, unsigned char from)
  * keeps the arguments where pks_emit() has them (noipa: as declared), so
  * that pks_emit() jumps here without moving them.
  */
-static __attribute__((noipa)) int filter(enum pks_symid sym __attribute__((unused)),
+static __attribute__((noipa)) int filter(const struct pks_sym *sym __attribute__((unused)),
 					const char *fmt, va_list ap, const void *caller)
 {
 	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
@@ -615,17 +613,134 @@ static int marked(struct pks_ctx *x, const struct pks_shape *s, const char *fmt,
 	return ret;
 }
 
+/* The kernel's __dynamic_pr_debug() format: the decorations, then the call's. */
+static const char own[] = "\001" "7" "%s%pV";
+static PKS_TLS const char *ours;	/* the format pks_emit_decorated() emits on this thread */
+
+struct va_format_k {		/* include/linux/printk.h */
+	const char *fmt;
+	va_list *va;
+};
+
+/* pks_emit() through printk's entry @sym, with a format of ours; @caller stays the program's. */
+static int reemit(const struct pks_sym *sym, const void *caller, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = pks_emit(sym, fmt, ap, caller);
+	va_end(ap);
+	return r;
+}
+
+#define FMT_ROOM	512	/* a longer format takes the %pV road */
+
+/*
+ * KERN_DEBUG, @pre with its '%' doubled, and @fmt, in @buf: one format that
+ * the fast path can take, where "%s%pV" always needs the whole engine.
+ * Return: false when it does not fit.
+ */
+static bool joined(char *buf, size_t size, const char *pre, const char *fmt)
+{
+	size_t n = 2, len = strlen(fmt);
+
+	memcpy(buf, "\001" "7", 2);
+	for (; *pre; pre++) {
+		if (n + 2 >= size)
+			return false;
+		if (*pre == '%')
+			buf[n++] = '%';
+		buf[n++] = *pre;
+	}
+	if (len >= size - n)
+		return false;
+	memcpy(buf + n, fmt, len + 1);
+	return true;
+}
+
+/**
+ * pks_emit_decorated() - a KERN_DEBUG line of @fmt with the decorations
+ * dynamic debug's @flags ask for, for the site @s, printed through the
+ * printk entry of @sym's table (a call of its own, as the kernel's
+ * __dynamic_pr_debug() makes). With PRINTK_SHIM_DISABLE=1 the text is
+ * formatted here, undecorated, for the next printk, which cannot read %pV.
+ * Return: as printk().
+ */
+int pks_emit_decorated(const struct pks_sym *sym, unsigned int flags,
+		       const struct pks_dd_site *s, const char *fmt, va_list ap, const void *caller)
+{
+	const struct pks_config *c = pks_config();
+	char pre[PKS_DD_PREFIX] = "", buf[2 * PKS_DD_PREFIX + FMT_ROOM];
+	const char *outer = ours;
+	struct va_format_k vaf;
+	va_list cp;
+	int r;
+
+	sym = &pks_sym_table(sym)[PKS_SYM_PRINTK];
+	va_copy(cp, ap);
+	if (unlikely(c->set.disable)) {
+		memcpy(buf, "\001" "7", 2);
+		pks_vsnprintf(buf + 2, sizeof(buf) - 2, fmt, cp);
+		r = reemit(sym, caller, "%s", buf);
+	} else {
+		if (flags & PKS_DD_INCL_ANY)
+			pks_dd_prefix(pre, sizeof(pre), flags, s,
+				      pks_sig_unwind_depth() ? -1 : (long)gettid());
+		if (joined(buf, sizeof(buf), pre, fmt)) {
+			ours = buf;
+			r = pks_emit(sym, buf, cp, caller);
+			ours = outer;
+		} else {
+			vaf = (struct va_format_k){ fmt, &cp };
+			r = reemit(sym, caller, own, pre, &vaf);
+		}
+	}
+	va_end(cp);
+	return r;
+}
+
+/*
+ * printk-shim(7) DYNAMIC DEBUG: a KERN_DEBUG call of code built without our
+ * headers, decided by dyndbg.c. Apart, so that emit() keeps a small frame.
+ * Return: whether it was taken (printed decorated, or its line dropped),
+ * with printk's return value in *@ret.
+ */
+static __attribute__((noinline)) bool claimed(const struct pks_config *c, const struct pks_sym *sym,
+					      const char *fmt, va_list ap, const void *caller, int *ret)
+{
+	struct pks_dd_call call;
+	struct pks_ctx *x;
+
+	if (fmt == own || fmt == ours)
+		return false;	/* decided already: pks_emit_decorated() prints it */
+	switch (pks_dyndbg_claim(c, fmt, ap, caller, &call)) {
+	case PKS_DD_LEFT:
+		return false;
+	case PKS_DD_DECORATE:
+		*ret = pks_emit_decorated(sym, call.flags, &call.site, call.fmt, ap, caller);
+		return true;
+	case PKS_DD_OFF:
+		break;
+	}
+	if ((x = pks_ctx_enter()) != NULL) {
+		*ret = off(c, x, fmt, ap);
+		pks_ctx_leave(x);
+	} else {
+		*ret = 0;	/* a context of one call: no fragment can follow */
+	}
+	return true;
+}
+
 /*
  * pks_emit(), for every call that filter() does not take. Apart, so that
  * pks_emit() itself saves no register for the calls filter() takes.
  */
-static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, va_list ap,
+static __attribute__((noinline)) int emit(const struct pks_sym *sym, const char *fmt, va_list ap,
 					  const void *caller)
 {
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
-	enum pks_dd_claim dd;
-	struct pks_ctx *x;
 
 	if (unlikely(pks_ctl_asked()))
 		pks_control_apply();	/* printk-shim(7) RUNTIME CONTROL */
@@ -633,14 +748,8 @@ static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, v
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
 		ret = forward(c, sym, fmt, ap);
-	} else if (unlikely(c->dd.n) && (dd = pks_dyndbg_claim(c, fmt, ap, caller, &ret))) {
-		/* printk-shim(7) DYNAMIC DEBUG: printed decorated, or its line dropped */
-		if (dd == PKS_DD_OFF && (x = pks_ctx_enter()) != NULL) {
-			ret = off(c, x, fmt, ap);
-			pks_ctx_leave(x);
-		} else if (dd == PKS_DD_OFF) {
-			ret = 0;	/* a context of one call: no fragment can follow */
-		}
+	} else if (unlikely(c->dd.n) && claimed(c, sym, fmt, ap, caller, &ret)) {
+		/* printed decorated, or its line dropped */
 	} else {
 		ret = usual(c, pks_ctx_enter(), fmt, ap, caller);
 	}
@@ -649,26 +758,26 @@ static __attribute__((noinline)) int emit(enum pks_symid sym, const char *fmt, v
 }
 
 /* The first call (or the first few, racing): reached, then emit(). */
-static __attribute__((noinline)) int first(enum pks_symid sym, const char *fmt, va_list ap,
+static __attribute__((noinline)) int first(const struct pks_sym *sym, const char *fmt, va_list ap,
 					   const void *caller)
 {
 	int *err = &errno, saved = *err;	/* the report may write */
 
 	atomic_store_explicit(&reached, 1, memory_order_relaxed);
 	pks_drop_reached();
-	pks_init_first_call(pks_config());
+	pks_report_debug_once(pks_sym_table(sym));	/* before its line; another object's constructor may call first */
 	*err = saved;
 	return emit(sym, fmt, ap, caller);
 }
 
 /**
  * pks_emit() - everything one printk call does
- * @sym: which entry point was called (PKS_SYM_*), for the pass-through
+ * @sym: the entry point called (entry.c's pks_syms[]), for the pass-through
  * @caller: return address in the caller, for PRINTK_SHIM_LINT
  * Return: bytes of text stored for this call (markers and the final newline
  * not counted), as the kernel's printk returns. errno is left unchanged.
  */
-PKS_HOT int pks_emit(enum pks_symid sym, const char *fmt, va_list ap, const void *caller)
+PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
 {
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
 

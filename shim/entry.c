@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * The exported printk entry points, with the kernel's prototypes. Each is
- * one call into pks_emit(); all policy lives behind it. Each also has a
+ * The exported printk entry points, with the kernel's prototypes, and
+ * dynamic debug's for code built with our headers. Each is one call down
+ * (pks_emit() for the printk family); all policy lives behind it. Each also has a
  * hidden alias, NAME_here, whose address is always this object's own (the
  * GOT's may be the executable's, see patch.c). The other exported
  * names are hooks, in signals.c and exec.c, listed in printk-shim.map with
  * the reason each is there.
  */
-#include "base/compiler.h"
-#include "emit.h"
 #include "entry.h"
+#include "control.h"
+#include "dyndbg.h"
+#include "emit.h"
+#include "base/compiler.h"
+#include "ctl/ctl.h"
+
+#include <errno.h>
+#include <stdint.h>
 
 #define RET_ADDR __builtin_return_address(0)
 
@@ -18,6 +25,12 @@ PKS_EXPORT int _printk(const char *fmt, ...);
 PKS_EXPORT int printk_deferred(const char *fmt, ...);
 PKS_EXPORT int _printk_deferred(const char *fmt, ...);
 PKS_EXPORT int vprintk(const char *fmt, va_list ap);
+PKS_EXPORT int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...);
+PKS_EXPORT void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop);
+PKS_EXPORT void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+				    struct pks_ddebug_class_map *stop);
+PKS_EXPORT const volatile unsigned long long *pks_dynamic_control(void);
+PKS_EXPORT void pks_dynamic_apply(void);
 
 #define VARIADIC(fn, sym)						\
 PKS_EXPORT PKS_HOT int fn(const char *fmt, ...)					\
@@ -26,7 +39,7 @@ PKS_EXPORT PKS_HOT int fn(const char *fmt, ...)					\
 	int r;								\
 									\
 	va_start(ap, fmt);						\
-	r = pks_emit(sym, fmt, ap, RET_ADDR);				\
+	r = pks_emit(&pks_syms[sym], fmt, ap, RET_ADDR);				\
 	va_end(ap);							\
 	return r;							\
 }									\
@@ -39,16 +52,91 @@ VARIADIC(_printk_deferred, PKS_SYM__PRINTK_DEFERRED)
 
 PKS_EXPORT int vprintk(const char *fmt, va_list ap)
 {
-	return pks_emit(PKS_SYM_VPRINTK, fmt, ap, RET_ADDR);
+	return pks_emit(&pks_syms[PKS_SYM_VPRINTK], fmt, ap, RET_ADDR);
 }
 __typeof__(vprintk) vprintk_here __attribute__((alias("vprintk"), visibility("hidden")));
 
-#define SYM(fn, va)	{ #fn, (void *)fn, (void *)fn##_here, va }
+#define SYM(id, fn, va)	[id] = { id, #fn, (void *)fn, (void *)fn##_here, va }
 
 const struct pks_sym pks_syms[PKS_NSYMS] = {
-	[PKS_SYM_PRINTK] = SYM(printk, false),
-	[PKS_SYM__PRINTK] = SYM(_printk, false),
-	[PKS_SYM_PRINTK_DEFERRED] = SYM(printk_deferred, false),
-	[PKS_SYM__PRINTK_DEFERRED] = SYM(_printk_deferred, false),
-	[PKS_SYM_VPRINTK] = SYM(vprintk, true),
+	SYM(PKS_SYM_PRINTK, printk, false),
+	SYM(PKS_SYM__PRINTK, _printk, false),
+	SYM(PKS_SYM_PRINTK_DEFERRED, printk_deferred, false),
+	SYM(PKS_SYM__PRINTK_DEFERRED, _printk_deferred, false),
+	SYM(PKS_SYM_VPRINTK, vprintk, true),
 };
+
+/*
+ * Dynamic debug's entry points, which code built with our headers reaches
+ * through weak references (include/linux/dynamic_debug.h); dyndbg.c keeps
+ * the sites and decides, control.c applies what printk-shim --pid asked.
+ */
+
+/**
+ * pks_dynamic_printk() - an enabled call site of code built with our headers
+ * @d: its descriptor; @fmt: the format after pr_fmt() and any device prefix
+ * Return: as printk().
+ */
+int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
+{
+	int saved = errno, r;
+	struct pks_dd_site s = pks_dyndbg_site(d);
+	va_list ap;
+
+	if (unlikely(pks_ctl_asked())) {
+		pks_control_apply();	/* a query may have turned the site off */
+		if (!(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
+			errno = saved;
+			return 0;
+		}
+	}
+	va_start(ap, fmt);
+	r = pks_emit_decorated(&pks_syms[PKS_SYM_PRINTK], __atomic_load_n(&d->flags, __ATOMIC_RELAXED),
+			       &s, fmt, ap, RET_ADDR);
+	va_end(ap);
+	errno = saved;
+	return r;
+}
+
+/**
+ * pks_dynamic_register() - an object's descriptors, [@start, @stop), from
+ * each of its translation units' constructors (pks_dyndbg_register()),
+ * under the rules as the command left them
+ */
+void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
+{
+	int saved = errno;
+
+	if (unlikely(pks_ctl_asked()))
+		pks_control_apply();
+	errno = saved;
+	pks_dyndbg_register(start, stop);
+}
+
+/** pks_dynamic_classes() - an object's class maps, before its sites (pks_dyndbg_classes()) */
+void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
+			 struct pks_ddebug_class_map *stop)
+{
+	pks_dyndbg_classes(sites, start, stop);
+}
+
+/**
+ * pks_dynamic_control() - Return: the word a disabled site of code built
+ * with our headers reads for a pending request (pks_ctl_asked()); its
+ * address is fixed, the control file mapped over it or not.
+ */
+const volatile unsigned long long *pks_dynamic_control(void)
+{
+	_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "the ask word");
+	return (const volatile unsigned long long *)&pks_ctl_area.p.ask;
+}
+
+/** pks_dynamic_apply() - a disabled site saw a request pending: apply it */
+void pks_dynamic_apply(void)
+{
+	int saved = errno;
+
+	if (pks_ctl_asked())
+		pks_control_apply();
+	errno = saved;
+}

@@ -5,7 +5,6 @@
  * every open line written and what was lost or never reached reported.
  * Thread-safety: the constructor runs before other threads exist.
  */
-#include "init.h"
 #include "control.h"
 #include "dyndbg.h"
 #include "entry.h"
@@ -27,27 +26,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-static void report_once(const struct pks_config *c)
-{
-	static _Atomic int done;
-
-	if (c->set.debug && !atomic_exchange(&done, 1))
-		pks_report_debug(pks_syms);
-}
-
-/**
- * pks_init_first_call() - the first printk: another object's constructor
- * may call it before ours runs, and the report is due before its line
- */
-void pks_init_first_call(const struct pks_config *c)
-{
-	report_once(c);
-}
-
 /* elf/name.c maps an object's file for a name the first time outside a signal handler only. */
 static bool outside_handler(void)
 {
-	return pks_sigdepth() == 0;
+	return pks_sig_unwind_depth() == 0;
 }
 
 __attribute__((constructor)) static void init(void)
@@ -59,7 +41,7 @@ __attribute__((constructor)) static void init(void)
 	c = pks_config();
 
 	pks_emit_setup();
-	report_once(c);
+	pks_report_debug_once(pks_syms);
 	if (c->set.disable)
 		return;
 	pks_pid_setup();

@@ -176,6 +176,19 @@ static void report_symbol(const char *name, const void *ours)
 		pks_debug("%s: imported by %s: their calls reach %s, not the shim", name, who, at);
 }
 
+/**
+ * pks_report_debug_once() - the PRINTK_SHIM_DEBUG report, once: from the
+ * constructor, or from the first printk when another object's constructor
+ * calls it before ours runs, as the report is due before its line
+ */
+void pks_report_debug_once(const struct pks_sym *syms)
+{
+	static _Atomic int done;
+
+	if (pks_config()->set.debug && !atomic_exchange(&done, 1))
+		pks_report_debug(syms);
+}
+
 /** pks_report_debug() - the PRINTK_SHIM_DEBUG start-up report */
 void pks_report_debug(const struct pks_sym *syms)
 {

@@ -9,6 +9,7 @@
 #include "base/sym.h"
 
 void pks_report_debug(const struct pks_sym *syms);
+void pks_report_debug_once(const struct pks_sym *syms);
 void pks_report_unreached(const struct pks_sym *syms);
 void pks_report_lint(const void *site, const char *text, unsigned long n);
 

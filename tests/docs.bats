@@ -140,6 +140,9 @@ setup() {
 	{
 		cut -f2 "$T/vars"
 		awk -F '\t' '$3 == "bool" { sub(/^--/, "--no-", $2); print $2 }' "$T/vars"
+	} >"$T/options.vars"
+	{
+		cat "$T/options.vars"
 		printf '%s\n' --index --check --lib --print-env --help --version -- --dyndbg-list
 	} >"$T/options"
 }
@@ -235,6 +238,75 @@ setup() {
 	cut -f2,4 "$T/vars" | defaults "$MAN1" OPTIONS
 }
 
+# commands: the options of printk-shim --help that are not a variable's
+# (those [option]... stands for): its modes, --lib, --help, and the
+# options of the runtime-control lines. One a line, sorted.
+commands() {
+	"$WRAPPER" --help | grep -E '^  (--|printk-shim )|^ +\[--' |
+		grep -oE -- '--[a-z0-9-]+' | sort -u | comm -23 - <(sort -u "$T/options.vars")
+}
+
+# section PAGE NAME: the rendered text of section NAME of PAGE.
+section() {
+	render "$1" | awk -v sect="$2" '/^[^ ]/ { insect = $0 == sect; next } insect'
+}
+
+# installed_headers: what make install puts under include/printk-shim, as
+# "linux/printk.h", one a line, sorted.
+installed_headers() {
+	local root=$T/root inc
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS ${MAKE:-make} -s -C "$abs_top_builddir" \
+		install-pkslinuxHEADERS install-pksnetHEADERS DESTDIR="$root"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	inc=$(find "$root" -type d -name printk-shim -path '*/include/*')
+	[ -d "$inc" ] || { echo "make install put no include/printk-shim under $root" >&2; return 1; }
+	(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort)
+}
+
+@test "docs: printk-shim.1's SYNOPSIS shows every command of printk-shim --help" {
+	commands >"$T/commands"
+	grep -qx -- --dyndbg-list "$T/commands"
+	section "$MAN1" SYNOPSIS | grep -oE -- '--[a-z0-9-]+' | sort -u >"$T/synopsis"
+	comm -23 "$T/commands" "$T/synopsis" >"$T/missing"
+	[ ! -s "$T/missing" ] || { printf 'printk-shim.1 SYNOPSIS lacks %s\n' $(cat "$T/missing") >&2; return 1; }
+}
+
+@test "docs: the README's usage shows every command of printk-shim --help" {
+	commands >"$T/commands"
+	awk '/^## / { u = $0 == "## Usage" } u && /^```/ { n++; next } u && n == 1' "$README" |
+		grep -oE -- '--[a-z0-9-]+' | sort -u >"$T/usage"
+	comm -23 "$T/commands" "$T/usage" >"$T/missing"
+	[ ! -s "$T/missing" ] || { printf "README.md's Usage block lacks %s\\n" $(cat "$T/missing") >&2; return 1; }
+}
+
+@test "docs: both DESCRIPTION sections name every output and the JSON format" {
+	# PRINTK_SHIM_OUTPUT's kinds, as prose names them
+	local page word bad=0
+	for page in "$MAN1" "$MAN7"; do
+		section "$page" DESCRIPTION | tr '\n' ' ' >"$T/desc"
+		for word in "standard error" "standard output" syslog journal "a file" descriptor JSON; do
+			grep -qF -- "$word" "$T/desc" ||
+				{ echo "${page##*/} DESCRIPTION does not name $word" >&2; bad=1; }
+		done
+	done
+	return "$bad"
+}
+
+@test "docs: printk-shim.pc's comment names exactly the headers make install installs" {
+	installed_headers >"$T/installed"
+	grep -qx linux/sprintf.h "$T/installed"
+	sed -n '/^#/p' "$abs_top_srcdir/printk-shim.pc.in" | grep -oE '<[a-z_/]+\.h>' | tr -d '<>' |
+		sort -u >"$T/pc"
+	same "make install" "$T/installed" "printk-shim.pc.in's comment" "$T/pc"
+}
+
+@test "docs: printk-shim.7's HEADERS names every header make install installs" {
+	installed_headers >"$T/installed"
+	section "$MAN7" HEADERS | grep -oE '<[a-z_]+/[a-z_]+\.h>' | tr -d '<>' | sort -u >"$T/man7h"
+	comm -23 "$T/installed" "$T/man7h" >"$T/missing"
+	[ ! -s "$T/missing" ] || { printf 'printk-shim.7 HEADERS does not name <%s>\n' $(cat "$T/missing") >&2; return 1; }
+}
+
 @test "docs: the README's Quick start commands are commands of tests/setup.sh" {
 	local cmd word n=0 bad=0
 	[[ -f "$README" ]] || { echo "no README.md in $abs_top_srcdir" >&2; return 1; }
@@ -273,10 +345,10 @@ setup() {
 	return "$bad"
 }
 
-@test "docs: HACKING.md's layout names every file of the module" {
+@test "docs: HACKING.md's layout names every file of the module and the command" {
 	local f missing=
-	cd "$abs_top_srcdir/shim"
-	for f in $(find . -name '*.c' -o -name '*.h' -o -name '*.map' -o -name '*.am' | sed 's|^\./||'); do
+	cd "$abs_top_srcdir"
+	for f in $(find shim cmd -name '*.c' -o -name '*.h' -o -name '*.map' -o -name '*.am'); do
 		# a header beside its .c is that file's interface, which the layout says once
 		case $f in *.h) [ ! -e "${f%.h}.c" ] || continue ;; esac
 		grep -q "^ *$(basename "$f")[ ,]" "$abs_top_srcdir/HACKING.md" || missing+=" $f"

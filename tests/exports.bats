@@ -16,7 +16,7 @@ load helper
 }
 
 @test "exports: no exit, abort or assert anywhere in the module's sources" {
-	# The wrapper, a program of its own, lives in shim/wrapper/.
+	# The wrapper, a program of its own, lives in cmd/.
 	run ! grep -nE '\b(exit|_exit|abort|assert)[[:space:]]*\(' "$abs_top_srcdir"/shim/*.c
 }
 

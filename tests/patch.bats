@@ -247,7 +247,7 @@ a64_build() {
 	mkdir -p "$A64"
 	# shellcheck disable=SC2046
 	$cc -fPIC -shared -fvisibility=hidden -pthread -DPACKAGE_VERSION='"aarch64"' \
-		$(find "$abs_top_srcdir/shim" -name "*.c" ! -path "*/wrapper/*") \
+		$(find "$abs_top_srcdir/shim" -name "*.c") \
 		-Wl,--version-script="$abs_top_srcdir/shim/printk-shim.map" -Wl,-z,now \
 		-o "$A64/libprintk-shim.so"
 	$cc -fPIE -pie -DPK_ALIAS $exe -o "$A64/patch-pie"

@@ -348,13 +348,14 @@ lib_like() {
 	mkdir -p "$T/usr/bin" "$T/usr/$lib/printk-shim"
 	cp "$MODULE" "$T/usr/$lib/printk-shim/libprintk-shim.so"
 	src=$abs_top_srcdir/shim
+	cmd=$abs_top_srcdir/cmd
 	# the core library is built with the sanitizers, if the tree is
 	# shellcheck disable=SC2086
-	${CC:-cc} $SAN_CFLAGS $SAN_LDFLAGS -I"$src" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
+	${CC:-cc} $SAN_CFLAGS $SAN_LDFLAGS -I"$src" -I"$abs_top_srcdir" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
-		-o "$T/usr/bin/printk-shim" "$src/wrapper/printk-shim.c" "$src/inspect/inspect.c" \
-		"$src/wrapper/dyndbg-list.c" "$src/wrapper/control.c" "$src/wrapper/dmesg.c" \
+		-o "$T/usr/bin/printk-shim" "$cmd/printk-shim.c" "$cmd/inspect.c" \
+		"$cmd/dyndbg-list.c" "$cmd/control.c" "$cmd/dmesg.c" \
 		"$abs_top_builddir/shim/.libs/libpks-core.a"
 	capture "$T/usr/bin/printk-shim" --lib
 	[ "$status" -eq 0 ]

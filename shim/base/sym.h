@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The shim's printk entry points as data: which names it exports, with
- * which prototype, and where each one's code is. The table is entry.c's.
+ * which prototype, and where each one's code is. The table is entry.c's;
+ * each call hands pks_emit() its entry, from which the table is found.
  */
 #ifndef PKS_BASE_SYM_H
 #define PKS_BASE_SYM_H
@@ -14,10 +15,17 @@ enum pks_symid {
 };
 
 struct pks_sym {
+	enum pks_symid id;	/* its index in the table */
 	const char *name;
 	void *ours;		/* the shim's own definition, as the GOT has it */
 	void *here;		/* the same, by a hidden alias: never another object's */
 	bool va;		/* takes a va_list (vprintk) */
 };
+
+/* The table @s is an entry of: entry.c's, handed down one entry at a time. */
+static inline const struct pks_sym *pks_sym_table(const struct pks_sym *s)
+{
+	return s - s->id;
+}
 
 #endif

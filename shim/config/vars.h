@@ -3,7 +3,7 @@
  * The PRINTK_SHIM_* variables: one table that names each variable, what it
  * accepts, its default and its parser. The module reads the environment
  * through it (config.c); the wrapper turns options into variables through it
- * (wrapper/printk-shim.c), so both accept exactly the same values. Pure: no environment,
+ * (cmd/printk-shim.c), so both accept exactly the same values. Pure: no environment,
  * no I/O; opening files and checking descriptors is config.c's job.
  */
 #ifndef PKS_CONFIG_VARS_H

@@ -7,7 +7,7 @@
 #ifndef PKS_LINEBUF_H
 #define PKS_LINEBUF_H
 
-#include <linux/seq_buf.h>
+#include <linux/pks_seq_buf.h>	/* not seq_buf.h: no printk, no constructor */
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -23,7 +23,6 @@
  * Thread-safety: as described; setup is idempotent.
  */
 #include "ctx/ctx.h"
-#include "ctx/signals.h"
 #include "base/compiler.h"
 #include "base/once.h"
 #include "base/say.h"
@@ -109,7 +108,7 @@ void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 	memset(x, 0, sizeof(*x));
 	carve(x, buf, line ? line : 1, pks_render_room(c->format, 1) > 0);
 	x->w.tid = gettid();
-	x->w.in_handler = pks_sigdepth() > 0;
+	x->w.in_handler = pks_sig_unwind_depth() > 0;
 }
 
 static void thread_gone(void *p);
@@ -128,11 +127,17 @@ static void atfork_prepare(void)
 		pks_signals_release();
 }
 
-/** pks_ctx_setup() - the key for thread exit and the fork handlers, once */
+/**
+ * pks_ctx_setup() - once, from init.c or the first context made: what a
+ * handler's end does (ctx/signals.c), the key for thread exit, the fork
+ * handlers
+ */
 void pks_ctx_setup(void)
 {
 	if (!pks_once_claim(&setup_state))
 		return;
+	/* before any context exists: a handler's end then always finds them */
+	pks_signals_ops(&pks_ctx_sig_ops);
 	memory_pid = getpid();
 	key_ok = pthread_key_create(&key, thread_gone) == 0;
 	if (!key_ok)
@@ -200,7 +205,7 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 
 	if (unlikely(!n) && !(n = attach()))
 		return NULL;
-	d = pks_sigdepth();
+	d = pks_sig_unwind_depth();
 	x = &n->ctx[d < PKS_NCTX ? d : PKS_NCTX - 1];
 	if (unlikely(!x->map) && ctx_map(x))
 		return NULL;
@@ -306,7 +311,7 @@ void pks_flush_all(enum pks_flush why)
 	bool in_write;
 
 	if (why == PKS_FLUSH_EXEC)
-		pks_sigdepth();
+		pks_sig_unwind_depth();
 	PKS_HB_AFTER(&nodes);
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
@@ -365,3 +370,15 @@ static void atfork_child(void)
 		}
 	}
 }
+
+static void crash_flush(void)
+{
+	pks_flush_all(PKS_FLUSH_CRASH);
+}
+
+/* What ctx/signals.c calls when a handler ends; pks_ctx_setup() hands it over. */
+const struct pks_sig_ops pks_ctx_sig_ops = {
+	.handler_done = pks_flush_depth,
+	.handler_left = pks_ctx_abandoned,
+	.crash = crash_flush,
+};

@@ -75,6 +75,8 @@ bool pks_ctx_foreign(void);
 void pks_flush_all(enum pks_flush why);
 void pks_flush_depth(int depth);
 
+extern const struct pks_sig_ops pks_ctx_sig_ops;	/* handed to ctx/signals.c by pks_ctx_setup() */
+
 
 /**
  * pks_ctx_try() - own the calling context for one call, if that is quick:

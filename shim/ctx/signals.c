@@ -25,8 +25,8 @@
 #include "base/compiler.h"
 #include "base/next.h"
 #include "config/config.h"
-#include "ctx/ctx.h"
 #include "ctx/signals.h"
+#include "ctx/vfork.h"
 #include "defer/defer.h"
 
 #include <errno.h>
@@ -53,6 +53,7 @@ static PKS_TLS uintptr_t frames[DEPTH_MAX];
 static PKS_TLS siginfo_t held[HELD_MAX];	/* handlers held by the ring's window */
 static PKS_TLS int nheld;
 PKS_TLS bool pks_sig_held;
+static const struct pks_sig_ops *ops;	/* the contexts' (pks_signals_ops()), or NULL */
 
 /*
  * The signals whose default action ends the process, as signal(7) lists
@@ -84,6 +85,21 @@ static int real_sigaction(int sig, const struct sigaction *act, struct sigaction
 
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
+/* The contexts' operations; acquire pairs with the release in pks_signals_ops(). */
+static const struct pks_sig_ops *contexts(void)
+{
+	return __atomic_load_n(&ops, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * pks_signals_ops() - what a handler's end does to the contexts, from
+ * ctx.c before it makes the first context
+ */
+void pks_signals_ops(const struct pks_sig_ops *o)
+{
+	__atomic_store_n(&ops, o, __ATOMIC_RELEASE);	/* pairs with contexts()'s acquire */
+}
+
 /*
  * The handlers left by siglongjmp, seen from the frame @here: those whose
  * trampoline's frame is at or below it. Equal counts as gone: a trampoline
@@ -93,12 +109,15 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
  */
 static int unwind(uintptr_t here)
 {
+	const struct pks_sig_ops *o = contexts();
 	bool left = false;
 
 	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here >= frames[pks_depth - 1]) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
-		pks_flush_depth(pks_depth + 1);
-		pks_ctx_abandoned(pks_depth);
+		if (o) {
+			o->handler_done(pks_depth + 1);
+			o->handler_left(pks_depth);
+		}
 		left = true;
 	}
 	/* A ring record of the depth the jump landed at, or deeper, is never committed. */
@@ -108,8 +127,8 @@ static int unwind(uintptr_t here)
 	return pks_depth;
 }
 
-/* pks_sigdepth(), once some handler ran on this thread. */
-int pks_sigdepth_slow(void)
+/* pks_sig_unwind_depth(), once some handler ran on this thread. */
+int pks_sig_unwind_depth_slow(void)
 {
 	return unwind((uintptr_t)__builtin_frame_address(0));
 }
@@ -167,6 +186,7 @@ void pks_signals_release(void)
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];
+	const struct pks_sig_ops *o;
 	int d;
 	uintptr_t saved;
 
@@ -191,7 +211,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 		a->sa_handler(sig);
-	pks_flush_depth(d + 1);
+	if ((o = contexts()))
+		o->handler_done(d + 1);
 	pks_depth = d;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d < DEPTH_MAX)
@@ -206,12 +227,13 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 static void crashed(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	const struct pks_sig_ops *o;
 	sigset_t set;
 
 	(void)si, (void)uc;
-	if (!pks_vfork_shared()) {
+	if (!pks_vfork_shared() && (o = contexts())) {
 		pks_defer_crash();	/* the ring's lines are older than the open ones */
-		pks_flush_all(PKS_FLUSH_CRASH);
+		o->crash();
 	}
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);

@@ -11,17 +11,34 @@
 
 #include <stdbool.h>
 
+/*
+ * What the contexts do when a handler ends. ctx/ctx.c hands them over
+ * before it makes the first context (pks_ctx_setup()): this file sits below
+ * the contexts and reaches them only through these. Before that there is
+ * no line to write.
+ */
+struct pks_sig_ops {
+	void (*handler_done)(int depth);	/* a handler at @depth returned: its line ends */
+	void (*handler_left)(int depth);	/* left by siglongjmp down to @depth: a call it cut off never goes on */
+	void (*crash)(void);			/* a fatal signal: every open line written, nothing waits */
+};
+
 extern PKS_TLS int pks_depth;
 extern PKS_TLS bool pks_sig_held;	/* pks_signals_release() has work */
-int pks_sigdepth_slow(void);
+int pks_sig_unwind_depth_slow(void);
 void pks_signals_release(void);
 
-/* How many handlers this thread is inside; the test is all a printk outside one pays. */
-static inline int pks_sigdepth(void)
+/*
+ * How many handlers this thread is inside, after those it left by
+ * siglongjmp are unwound: their lines written, the calls they cut off
+ * abandoned. The test is all a printk outside any handler pays.
+ */
+static inline int pks_sig_unwind_depth(void)
 {
-	return likely(pks_depth == 0) ? 0 : pks_sigdepth_slow();
+	return likely(pks_depth == 0) ? 0 : pks_sig_unwind_depth_slow();
 }
 
+void pks_signals_ops(const struct pks_sig_ops *ops);
 void pks_signals_setup(void);
 
 #endif

@@ -6,7 +6,7 @@
  * %p hashes as the kernel does: SipHash-2-4 of the pointer under a key, the
  * low 32 bits, zero-padded to the pointer's width ("00000000" and 8 hex
  * digits on 64-bit). The key is the 16 random bytes the kernel hands every
- * process (AT_RANDOM), so a pointer keeps its hash for the life of the
+ * process (AT_RANDOM, from elf/loaded.c), so a pointer keeps its hash for the life of the
  * process and no address leaks. NULL and ERR_PTR values print as
  * themselves, as in the kernel. Without AT_RANDOM it prints
  * "(____ptrval____)", the kernel's output before its key is ready. %pK is
@@ -15,10 +15,10 @@
  *
  * Thread-safety: no state; AT_RANDOM is read-only.
  */
+#include "elf/loaded.h"
 #include "format/internal.h"
 
 #include <string.h>
-#include <sys/auxv.h>
 
 #define ROTL(x, b)	(((x) << (b)) | ((x) >> (64 - (b))))
 
@@ -78,7 +78,7 @@ void pks_fmt_ext_raw(struct pks_fmt_buf *b, const void *ptr, const char *ext,
 void pks_fmt_ext_hashed(struct pks_fmt_buf *b, const void *ptr, const char *ext,
 			struct pks_fmt_spec sp)
 {
-	const void *random = (const void *)getauxval(AT_RANDOM);
+	const void *random = pks_elf_at_random();
 	uint64_t key[2];
 
 	(void)ext;

@@ -14,30 +14,18 @@
  * kernel does when kallsyms finds nothing. Offsets use the kernel's %#lx,
  * which prints 0 as "0x0". A name longer than the buffer is cut.
  *
- * Thread-safety: dladdr1() and dl_iterate_phdr() take the dynamic
- * linker's lock, so these conversions are not async-signal-safe; an
+ * Thread-safety: elf/name.c and elf/loaded.c ask the dynamic linker,
+ * whose lock makes these conversions not async-signal-safe; an
  * object's .symtab is read the first time outside a signal handler only.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "elf/loaded.h"
 #include "elf/name.h"
 #include "format/internal.h"
 
-#include <dlfcn.h>
-#include <elf.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SYM_MAX		640	/* the kernel's KSYM_SYMBOL_LEN is about this */
-#define BUILD_ID_LEN	20	/* printed as %20phN, zero-padded */
-
-struct build_id {
-	uintptr_t addr;		/* in: an address inside the object */
-	unsigned char id[BUILD_ID_LEN];
-	int found;
-};
 
 /* The object's name as a kernel module name: basename, no ".so*". */
 static void module_name(char *dst, size_t n, const char *path)
@@ -57,71 +45,21 @@ static void module_name(char *dst, size_t n, const char *path)
 	snprintf(dst, n, "%.*s", (int)len, base);
 }
 
-static int in_object(const struct dl_phdr_info *info, uintptr_t addr)
-{
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && addr - start < ph->p_memsz)
-			return 1;
-	}
-	return 0;
-}
-
-static void scan_notes(struct build_id *b, const char *p, size_t size)
-{
-	while (size >= sizeof(ElfW(Nhdr))) {
-		const ElfW(Nhdr) *nh = (const void *)p;
-		size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-		size_t step = sizeof(*nh) + name + desc;
-
-		if (step > size)
-			return;
-		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-		    !memcmp(p + sizeof(*nh), "GNU", 4)) {
-			memcpy(b->id, p + sizeof(*nh) + name,
-			       nh->n_descsz < BUILD_ID_LEN ? nh->n_descsz : BUILD_ID_LEN);
-			b->found = 1;
-			return;
-		}
-		p += step;
-		size -= step;
-	}
-}
-
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct build_id *b = data;
-
-	(void)size;
-	if (!in_object(info, b->addr))
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum && !b->found; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_NOTE)
-			scan_notes(b, (const char *)(info->dlpi_addr + ph->p_vaddr),
-				   ph->p_memsz);
-	}
-	return 1;
-}
-
 /* " [module]" or " [module build-id]" when the object of @n is not the program. */
 static void put_module(struct pks_fmt_buf *l, uintptr_t addr, const struct pks_elf_name *n,
 		       int with_id)
 {
-	struct build_id b = { .addr = addr };
-	char name[256], hex[2 * BUILD_ID_LEN];
+	unsigned char id[PKS_ELF_BUILD_ID_LEN] = { 0 };
+	char name[256], hex[2 * PKS_ELF_BUILD_ID_LEN];
 
 	if (n->main || !n->obj || !n->obj[0])
 		return;
 	module_name(name, sizeof(name), n->obj);
 	pks_fmt_put(l, " [", 2);
 	pks_fmt_put(l, name, strlen(name));
-	if (with_id && (dl_iterate_phdr(find_build_id, &b), b.found)) {
-		for (int i = 0; i < BUILD_ID_LEN; i++)
-			pks_fmt_hexbyte(hex + 2 * i, b.id[i], 0);
+	if (with_id && pks_elf_build_id((const void *)addr, id)) {
+		for (int i = 0; i < PKS_ELF_BUILD_ID_LEN; i++)
+			pks_fmt_hexbyte(hex + 2 * i, id[i], 0);
 		pks_fmt_putc(l, ' ');
 		pks_fmt_put(l, hex, sizeof(hex));
 	}

@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static _Atomic uint64_t kmsg_seq;
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];

@@ -2,7 +2,7 @@
 /*
  * What patching needs to know of each architecture: the landing pad to keep
  * at a function's entry, the encoding of a jump, and the instruction-cache
- * sync after writing it. Included by patch.c, and by inspect/inspect.c,
+ * sync after writing it. Included by patch.c, and by cmd/inspect.c,
  * which asks whether a jump would fit.
  */
 #ifndef PKS_PATCH_ARCH_H

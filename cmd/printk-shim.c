@@ -9,9 +9,9 @@
  */
 #include "config/vars.h"
 #include "elf/elf.h"
-#include "inspect/inspect.h"
-#include "wrapper/control.h"
-#include "wrapper/dyndbg-list.h"
+#include "cmd/inspect.h"
+#include "cmd/control.h"
+#include "cmd/dyndbg-list.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
  * first word holding lineno:18 and class_id:6; a class map in
  * __dyndbg_classes is two pointers and three 32-bit words.
  */
-#include "wrapper/dyndbg-list.h"
+#include "cmd/dyndbg-list.h"
 #include "core/dyndbg.h"
 #include "core/escape.h"
 #include "elf/elf.h"

@@ -8,13 +8,13 @@
  * Which file is a process's is read from /proc/PID/maps, so the kernel's
  * rules for reading it decide who may: its user and root.
  */
-#include "wrapper/control.h"
+#include "cmd/control.h"
 #include "config/vars.h"
 #include "core/dyndbg.h"
 #include "core/level.h"
 #include "ctl/dir.h"
 #include "ctl/page.h"
-#include "wrapper/dmesg.h"
+#include "cmd/dmesg.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * looks in every user's as well). The buffer is read as it lies: a record
  * not stamped is skipped, one overwritten while it was copied is dropped.
  */
-#include "wrapper/dmesg.h"
+#include "cmd/dmesg.h"
 #include "core/render.h"
 #include "ctl/dir.h"
 #include "ctl/recbuf.h"

@@ -10,7 +10,7 @@
  * start-up (patch/why.h, and patch/arch.h for whether a jump fits).
  * printk-shim(1) has both output formats.
  */
-#include "inspect/inspect.h"
+#include "cmd/inspect.h"
 #include "base/sym.h"
 #include "core/escape.h"
 #include "core/level.h"
