@@ -65,19 +65,7 @@ static inline int pks_bug_cpu(void)
 static inline __attribute__((always_inline))
 void pks_bug_trace(const char *lvl)
 {
-#ifdef PKS_HAVE_BACKTRACE
-	void *frames[PKS_DUMP_STACK_DEPTH];
-	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH);
-	int i = pks_stack_find(frames, n, __builtin_return_address(0));
-
-	printk("%sCall Trace:\n", lvl);
-	/* from the return address into the caller: the reporting frame left out */
-	for (i = i > 0 ? i : 1; i < n; i++)
-		printk("%s %pB\n", lvl, frames[i]);
-#else
-	printk("%sCall Trace:\n", lvl);
-	printk("%s %pB\n", lvl, __builtin_return_address(0));
-#endif
+	pks_stack_trace(lvl, 0);
 }
 
 /*

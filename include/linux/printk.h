@@ -327,36 +327,43 @@ static inline int pks_stack_find(void *const *frames, int n, const void *ra)
 	return -1;
 }
 
-/**
- * dump_stack_lvl() - the caller's backtrace, one line per frame at @log_lvl
- *
- * "Call Trace:", then " <function>+0x<offset>/0x<size>" for each return
- * address from the caller outwards, as x86 kernels print it: printk's %pB,
- * which printk-shim resolves to a dynamic symbol (link the program with
- * -rdynamic to name its own functions) and a " [module]" for a shared
- * object, else "0x<address>". The kernel's CPU/PID/Comm and "Hardware name"
- * lines and x86's <TASK> markers are not printed. A C library without
- * backtrace() gives one frame, the one the caller returns to.
- *
- * always_inline: backtrace() is then called from the caller itself, so its
- * first frame is the caller's and none has to be left out.
+/*
+ * "Call Trace:" at @lvl, then the frames of the function this is inlined
+ * into, outwards: from its own frame when @own, else from the return
+ * address into its caller. always_inline, so that backtrace() and
+ * __builtin_return_address() are that function's.
  */
 static inline __attribute__((always_inline))
-void dump_stack_lvl(const char *log_lvl)
+void pks_stack_trace(const char *lvl, int own)
 {
 #ifdef PKS_HAVE_BACKTRACE
 	void *frames[PKS_DUMP_STACK_DEPTH];
 	int n = backtrace(frames, PKS_DUMP_STACK_DEPTH);
 	int i = pks_stack_find(frames, n, __builtin_return_address(0));
 
-	printk("%sCall Trace:\n", log_lvl);
-	/* from the caller's own frame, the one before its return address */
-	for (i = i > 0 ? i - 1 : 0; i < n; i++)
-		printk("%s %pB\n", log_lvl, frames[i]);
+	printk("%sCall Trace:\n", lvl);
+	for (i = i > 0 ? i - own : !own; i < n; i++)
+		printk("%s %pB\n", lvl, frames[i]);
 #else
-	printk("%sCall Trace:\n", log_lvl);
-	printk("%s %pB\n", log_lvl, __builtin_return_address(0));
+	printk("%sCall Trace:\n", lvl);
+	printk("%s %pB\n", lvl, __builtin_return_address(0));
 #endif
+}
+
+/**
+ * dump_stack_lvl() - the caller's backtrace, one line per frame at @log_lvl
+ *
+ * "Call Trace:", then " <function>+0x<offset>/0x<size>" for each return
+ * address from the caller outwards, as x86 kernels print it: printk's %pB,
+ * which printk-shim resolves to the function's symbol and a " [module]"
+ * for a shared object, else "0x<address>". The kernel's CPU/PID/Comm and
+ * "Hardware name" lines and x86's <TASK> markers are not printed. A C
+ * library without backtrace() gives one frame, the one the caller returns to.
+ */
+static inline __attribute__((always_inline))
+void dump_stack_lvl(const char *log_lvl)
+{
+	pks_stack_trace(log_lvl, 1);
 }
 
 /* dump_stack_lvl() at KERN_DEFAULT, as the kernel's. */
