@@ -152,6 +152,20 @@ static void say_unreadable(void)
 	said = true;
 }
 
+/* The line table's file and line for @at in @m (NULL: none), the lock held. */
+static bool source(Dwfl_Module *m, Dwarf_Addr at, char *file, size_t size, unsigned int *line)
+{
+	Dwfl_Line *l = m ? dw.getsrc(m, at) : NULL;
+	int n = 0;
+	const char *src = l ? dw.lineinfo(l, NULL, &n, NULL, NULL, NULL) : NULL;
+
+	if (!src || n <= 0)
+		return false;
+	snprintf(file, size, "%s", src);
+	*line = (unsigned int)n;
+	return true;
+}
+
 /**
  * pks_dwline() - where the call that returns to @addr is in the source
  * @file: out, @size bytes: the file as the line table names it
@@ -163,9 +177,6 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NONE;
 	Dwfl_Module *m;
-	Dwfl_Line *l;
-	const char *src;
-	int n = 0;
 
 	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
@@ -180,15 +191,10 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 	m = dw.addrmodule(dwfl, at);
 	if (!m && report())
 		m = dw.addrmodule(dwfl, at);
-	l = m ? dw.getsrc(m, at) : NULL;
-	src = l ? dw.lineinfo(l, NULL, &n, NULL, NULL, NULL) : NULL;
-	if (src && n > 0) {
-		snprintf(file, size, "%s", src);
-		*line = (unsigned int)n;
+	if (source(m, at, file, size, line))
 		r = PKS_DW_FOUND;
-	} else {
+	else
 		say_no_lines();
-	}
 out:
 	pthread_mutex_unlock(&lock);
 	return r;
@@ -204,19 +210,11 @@ enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, uns
 {
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NOT_NOW;
-	Dwfl_Module *m;
-	Dwfl_Line *l;
-	const char *src;
-	int n = 0;
 
 	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
 		return PKS_DW_NOT_NOW;
-	if (state > 0 && (m = dw.addrmodule(dwfl, at)) && (l = dw.getsrc(m, at)) &&
-	    (src = dw.lineinfo(l, NULL, &n, NULL, NULL, NULL)) && n > 0) {
-		snprintf(file, size, "%s", src);
-		*line = (unsigned int)n;
+	if (state > 0 && source(dw.addrmodule(dwfl, at), at, file, size, line))
 		r = PKS_DW_FOUND;
-	}
 	pthread_mutex_unlock(&lock);
 	return r;
 }
