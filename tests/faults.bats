@@ -8,7 +8,7 @@
 # once, as lost with the reason.
 
 load helper
-load reliability-helper
+load fault-helper
 
 setup() {
 	T=$BATS_TEST_TMPDIR

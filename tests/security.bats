@@ -9,7 +9,7 @@
 # makes set-user-ID copies and runs them as nobody.
 
 load helper
-load reliability-helper
+load fault-helper
 
 setup() {
 	T=$BATS_TEST_TMPDIR

@@ -9,7 +9,7 @@
 # cannot corrupt or deadlock a printk it interrupts.
 
 load helper
-load reliability-helper
+load fault-helper
 
 setup() {
 	T=$BATS_TEST_TMPDIR

@@ -12,6 +12,7 @@
 # (tests/fuzz/corpus/TARGET) and keeps what it finds in tests/fuzz/work.
 # Targets run side by side, as many at a time as there are CPUs.
 # Without a clang that links libFuzzer, it says so and does nothing.
+# shellcheck disable=SC2317 # compile and run are called through side()
 set -eu
 
 b=${abs_top_builddir:?}
@@ -48,13 +49,35 @@ max_len() {
 	esac
 }
 
-for t in $TARGETS; do
+cpus=$(nproc 2>/dev/null || echo 1)
+
+# side CMD...: run CMD in the background, at most $cpus at a time; settle
+# waits for the rest. A failure of any sets $failed.
+failed=0
+pids=
+side() {
+	"$@" &
+	pids="$pids $!"
+	# shellcheck disable=SC2086
+	[ "$(echo $pids | wc -w)" -lt "$cpus" ] || settle
+}
+settle() {
+	for p in $pids; do wait "$p" || failed=1; done
+	pids=
+}
+
+compile() {
 	# shellcheck disable=SC2046
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer -D_GNU_SOURCE -DPACKAGE_VERSION='"fuzz"' \
 		-I"$s/include" -I"$s/shim" -I"$b" \
-		"$s/tests/fuzz/fuzz-$t.c" $(sources $t) -o "$bin/fuzz-$t"
-done
+		"$s/tests/fuzz/fuzz-$1.c" $(sources "$1") -o "$bin/fuzz-$1"
+}
+
+# The targets build side by side too.
+for t in $TARGETS; do side compile "$t"; done
+settle
+[ $failed -eq 0 ] || { echo "fuzz: a target did not build" >&2; exit 1; }
 [ "$what" = build ] && exit 0
 
 # run TARGET: fuzz it for FUZZ_SECONDS, then print one line of its figures
@@ -82,18 +105,7 @@ run() {
 	return $st
 }
 
-cpus=$(nproc 2>/dev/null || echo 1)
-failed=0
-pids=
-for t in $TARGETS; do
-	run "$t" &
-	pids="$pids $!"
-	# shellcheck disable=SC2086
-	if [ "$(echo $pids | wc -w)" -ge "$cpus" ]; then
-		for p in $pids; do wait "$p" || failed=1; done
-		pids=
-	fi
-done
-for p in $pids; do wait "$p" || failed=1; done
+for t in $TARGETS; do side run "$t"; done
+settle
 for t in $TARGETS; do cat "$logs/$t.sum"; done
 exit $failed

@@ -15,7 +15,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/printk-shim-stress.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 # A module built with ASan: the fixture loads the runtime itself (see
-# tests/reliability-helper.bash).
+# tests/fault-helper.bash).
 if readelf -d "$module" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:-verify_asan_link_order=0:detect_leaks=0}"
 fi

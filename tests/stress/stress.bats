@@ -8,7 +8,7 @@
 # program's watchdog ends it with status 3, the timeout with 124).
 
 load ../helper
-load ../reliability-helper
+load ../fault-helper
 
 @test "stress: 4 threads x 5000 lines, timer signals, SIGUSR1, 5 children: every line whole and counted" {
 	local T=$BATS_TEST_TMPDIR status=0

@@ -14,19 +14,19 @@ setup_file() {
 	[ "$(id -u)" = 0 ] || skip "needs root: it adds a user and makes a set-user-ID program"
 	command -v useradd >/dev/null || skip "no useradd"
 	SEC_USER=pks-sec-$$
-	SECDIR=$(mktemp -d /tmp/printk-shim-secure.XXXXXX)
+	SECDIR=$(mktemp -d /tmp/printk-shim-setuid.XXXXXX)
 	export SEC_USER SECDIR
 	useradd -M -s /usr/sbin/nologin "$SEC_USER"
 	chmod 755 "$SECDIR"
 	cp "$MODULE" "$SECDIR/libprintk-shim.so"
 	cp "$abs_top_builddir/examples/.libs/libkcompat.so" "$SECDIR/libkcompat.so"
-	"${CC:-cc}" -O0 -o "$SECDIR/secure-linked" "$abs_top_srcdir/tests/fixtures/secure-linked.c" \
+	"${CC:-cc}" -O0 -o "$SECDIR/setuid-linked" "$abs_top_srcdir/tests/fixtures/setuid-linked.c" \
 		-Wl,--no-as-needed "$SECDIR/libprintk-shim.so" "$SECDIR/libkcompat.so" \
 		-Wl,-rpath,"$SECDIR"
-	chown root:root "$SECDIR/secure-linked"
-	chmod 4755 "$SECDIR/secure-linked"
+	chown root:root "$SECDIR/setuid-linked"
+	chmod 4755 "$SECDIR/setuid-linked"
 	# The same with DWARF, set-user-ID and unreadable to others (4711).
-	"${CC:-cc}" -g -O0 -o "$SECDIR/secret" "$abs_top_srcdir/tests/fixtures/secure-linked.c" \
+	"${CC:-cc}" -g -O0 -o "$SECDIR/secret" "$abs_top_srcdir/tests/fixtures/setuid-linked.c" \
 		-Wl,--no-as-needed "$SECDIR/libprintk-shim.so" "$SECDIR/libkcompat.so" \
 		-Wl,-rpath,"$SECDIR"
 	chown root:root "$SECDIR/secret"
@@ -41,7 +41,7 @@ teardown_file() {
 # as_user VAR=VALUE...: the set-user-ID fixture, run by the unprivileged user.
 as_user() {
 	capture env "$@" setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
-		"$SECDIR/secure-linked"
+		"$SECDIR/setuid-linked"
 }
 
 # secret VAR=VALUE...: the 4711 one, with "debug".
@@ -57,14 +57,14 @@ size_of() {
 	echo $((16#$hex))
 }
 
-@test "secure: the fixture runs set-user-ID, and without the variables is refused" {
+@test "setuid-linked: the fixture runs set-user-ID, and without the variables is refused" {
 	as_user
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
 	err_is $'checking the caller\n'
 }
 
-@test "secure: PRINTK_SHIM_SYMBOLS is ignored with a warning: no function is overwritten" {
+@test "setuid-linked: PRINTK_SHIM_SYMBOLS is ignored with a warning: no function is overwritten" {
 	as_user PRINTK_SHIM_SYMBOLS=authorized
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
@@ -73,7 +73,7 @@ checking the caller
 '
 }
 
-@test "secure: PRINTK_SHIM_PATCH is ignored with a warning: auto" {
+@test "setuid-linked: PRINTK_SHIM_PATCH is ignored with a warning: auto" {
 	as_user PRINTK_SHIM_PATCH=always PRINTK_SHIM_FORMAT=prefix
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
@@ -82,7 +82,7 @@ checking the caller
 '
 }
 
-@test "secure: the DEBUG report shows no address, and what it says of printk holds" {
+@test "setuid-linked: the DEBUG report shows no address, and what it says of printk holds" {
 	as_user PRINTK_SHIM_DEBUG=1 PRINTK_SHIM_PATCH=always PRINTK_SHIM_SYMBOLS=authorized:v
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
@@ -93,7 +93,7 @@ checking the caller
 	[ "$(tail -n 1 "$ERR")" = "checking the caller" ]
 }
 
-@test "secure: fd:N other than 1 and 2 is skipped with one warning each; fd:2 is kept" {
+@test "setuid-linked: fd:N other than 1 and 2 is skipped with one warning each; fd:2 is kept" {
 	as_user PRINTK_SHIM_OUTPUT=fd:3,fd:4,fd:2 3>"$BATS_TEST_TMPDIR/fd3" 4>"$BATS_TEST_TMPDIR/fd4"
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
@@ -105,7 +105,7 @@ checking the caller
 	file_is "$BATS_TEST_TMPDIR/fd4" ''
 }
 
-@test "secure: DYNDBG reads no DWARF of a program the caller cannot read: no file, no line, no probe" {
+@test "setuid-linked: DYNDBG reads no DWARF of a program the caller cannot read: no file, no line, no probe" {
 	secret PRINTK_SHIM_DYNDBG='+pmsl'
 	[ "$status" -eq 0 ]
 	out_is $'secure=1\naccess denied\n'
@@ -114,7 +114,7 @@ secret: a debug line
 checking the caller
 '
 	# A file query cannot tell the caller which file the call is in.
-	secret PRINTK_SHIM_DYNDBG='file secure-linked.c -p'
+	secret PRINTK_SHIM_DYNDBG='file setuid-linked.c -p'
 	[ "$status" -eq 0 ]
 	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: in a setuid/setgid process, code in a file you cannot read has no file and line; they match none of its calls
 a debug line
@@ -122,7 +122,7 @@ checking the caller
 '
 }
 
-@test "secure: the DEBUG report says nothing read from a program the caller cannot read" {
+@test "setuid-linked: the DEBUG report says nothing read from a program the caller cannot read" {
 	secret PRINTK_SHIM_DEBUG=1
 	[ "$status" -eq 0 ]
 	[ -z "$(grep -F "$SECDIR/secret" "$ERR")" ]
@@ -130,8 +130,8 @@ checking the caller
 	[ "$(tail -n 2 "$ERR")" = $'a debug line\nchecking the caller' ]
 }
 
-@test "secure: the same program without set-user-ID, run by the user, takes every variable" {
-	cp "$SECDIR/secure-linked" "$SECDIR/plain-linked"
+@test "setuid-linked: the same program without set-user-ID, run by the user, takes every variable" {
+	cp "$SECDIR/setuid-linked" "$SECDIR/plain-linked"
 	chmod 755 "$SECDIR/plain-linked"
 	capture env PRINTK_SHIM_SYMBOLS=authorized setpriv --reuid="$SEC_USER" \
 		--regid="$(id -g "$SEC_USER")" --clear-groups "$SECDIR/plain-linked"

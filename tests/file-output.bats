@@ -53,7 +53,7 @@ W='printk-shim: warning: PRINTK_SHIM_OUTPUT'
 
 # --- a descriptor that is no longer ours --------------------------------------
 
-@test "robust-files: a daemon closes fds 3..63 and opens its data file: no log line in it" {
+@test "file-output: a daemon closes fds 3..63 and opens its data file: no log line in it" {
 	daemon p $'\0016before\n' close 3 63 open "$DATA" write $'data 1\n' p $'\0016after\n' write $'data 2\n'
 	[ "$status" -eq 0 ]
 	file_is "$DATA" $'data 1\ndata 2\n'
@@ -61,7 +61,7 @@ W='printk-shim: warning: PRINTK_SHIM_OUTPUT'
 	err_is ""
 }
 
-@test "robust-files: a daemon closes every fd and opens its data file: the log is opened again by its path" {
+@test "file-output: a daemon closes every fd and opens its data file: the log is opened again by its path" {
 	daemon p $'\0016before\n' closeall open "$DATA" write $'data 1\n' p $'\0016after\n' write $'data 2\n'
 	[ "$status" -eq 0 ]
 	file_is "$DATA" $'data 1\ndata 2\n'
@@ -69,7 +69,7 @@ W='printk-shim: warning: PRINTK_SHIM_OUTPUT'
 	err_is ""
 }
 
-@test "robust-files: the log removed before the daemon closed its fds: a new one is made" {
+@test "file-output: the log removed before the daemon closed its fds: a new one is made" {
 	daemon p $'\0016before\n' unlink "$LOG" closeall open "$DATA" p $'\0016after\n' write $'data\n'
 	[ "$status" -eq 0 ]
 	file_is "$DATA" $'data\n'
@@ -77,7 +77,7 @@ W='printk-shim: warning: PRINTK_SHIM_OUTPUT'
 	err_is ""
 }
 
-@test "robust-files: the log cannot be opened again: one warning, its lines go to stderr" {
+@test "file-output: the log cannot be opened again: one warning, its lines go to stderr" {
 	mkdir "$T/d"
 	LOG=$T/d/log
 	daemon p $'\0016before\n' unlink "$LOG" rmdir "$T/d" closeall open "$DATA" \
@@ -90,7 +90,7 @@ again
 "
 }
 
-@test "robust-files: fallen back while stderr is an output too: each line once on stderr" {
+@test "file-output: fallen back while stderr is an output too: each line once on stderr" {
 	mkdir "$T/d"
 	LOG=$T/d/log
 	capture bare env PRINTK_SHIM_OUTPUT="file:$LOG,stderr" LD_PRELOAD="$MODULE" "$FIX/daemon" \
@@ -103,7 +103,7 @@ after
 "
 }
 
-@test "robust-files: a dup2 onto the log's descriptor is noticed at once" {
+@test "file-output: a dup2 onto the log's descriptor is noticed at once" {
 	high=$(( $(ulimit -n) < 1024 ? $(ulimit -n) - 1 : 1023 ))
 	daemon p $'\0016first\n' open "$DATA" dup2 "$high" lines 100
 	[ "$status" -eq 0 ]
@@ -112,7 +112,7 @@ after
 	file_is "$LOG" $'first\n'"$(seq_lines 0 99)"$'\n'
 }
 
-@test "robust-files: a raw dup2 system call onto the log's descriptor is found at the next check, 64 lines on" {
+@test "file-output: a raw dup2 system call onto the log's descriptor is found at the next check, 64 lines on" {
 	# The descriptor sits at min(RLIMIT_NOFILE, 1024) - 1; the first line
 	# of a thread is checked, then every 64th.
 	high=$(( $(ulimit -n) < 1024 ? $(ulimit -n) - 1 : 1023 ))
@@ -126,7 +126,7 @@ after
 	file_is "$LOG" "$want_log"
 }
 
-@test "robust-files: fd:N is the user's descriptor, written whatever it refers to now" {
+@test "file-output: fd:N is the user's descriptor, written whatever it refers to now" {
 	capture env PRINTK_SHIM_OUTPUT="fd:3" LD_PRELOAD="$MODULE" "$FIX/daemon" \
 		p $'\0016before\n' close 3 3 open "$DATA" p $'\0016after\n' 3>"$T/fd3"
 	[ "$status" -eq 0 ]
@@ -136,7 +136,7 @@ after
 
 # --- opening never blocks -----------------------------------------------------
 
-@test "robust-files: a FIFO with no reader: the program runs, one warning, lines to stderr" {
+@test "file-output: a FIFO with no reader: the program runs, one warning, lines to stderr" {
 	mkfifo "$T/fifo"
 	LOG=$T/fifo
 	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$LOG" LD_PRELOAD="$MODULE" "$FIX/daemon" p $'\0016x\n'
@@ -147,7 +147,7 @@ x
 "
 }
 
-@test "robust-files: a FIFO with no reader does not hold a program that never prints" {
+@test "file-output: a FIFO with no reader does not hold a program that never prints" {
 	mkfifo "$T/fifo"
 	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$T/fifo,stderr" LD_PRELOAD="$MODULE" true
 	[ "$status" -eq 0 ]
@@ -155,7 +155,7 @@ x
 "
 }
 
-@test "robust-files: a FIFO with a reader gets the lines" {
+@test "file-output: a FIFO with a reader gets the lines" {
 	mkfifo "$T/fifo"
 	exec 5<>"$T/fifo"	# a reader (and a writer), open without waiting
 	capture timeout 20 env PRINTK_SHIM_OUTPUT="file:$T/fifo" LD_PRELOAD="$MODULE" "$FIX/daemon" \
@@ -169,7 +169,7 @@ x
 
 # --- symbolic links anywhere on the path of a privileged process --------------
 
-@test "robust-files: privileged: another user's link to a directory mid-path is not followed" {
+@test "file-output: privileged: another user's link to a directory mid-path is not followed" {
 	needs_root_user
 	mkdir -m 700 "$T/rootonly"
 	mkdir "$T/attic"
@@ -185,7 +185,7 @@ x
 	[ ! -e "$T/rootonly/target" ]
 }
 
-@test "robust-files: privileged: links root owns are followed, mid-path and relative" {
+@test "file-output: privileged: links root owns are followed, mid-path and relative" {
 	needs_root_user
 	mkdir "$T/real"
 	ln -s real "$T/rel"
@@ -197,7 +197,7 @@ x
 	file_is "$T/real/log" $'x\n'
 }
 
-@test "robust-files: privileged: a refused link is named as the walk reached it" {
+@test "file-output: privileged: a refused link is named as the walk reached it" {
 	needs_root_user
 	mkdir -m 700 "$T/rootonly"
 	ln -s hop "$T/start"
@@ -213,7 +213,7 @@ x
 	[ ! -e "$T/rootonly/log" ]
 }
 
-@test "robust-files: privileged: opening the log again walks the path under the same rule" {
+@test "file-output: privileged: opening the log again walks the path under the same rule" {
 	needs_root_user
 	mkdir -m 700 "$T/rootonly"
 	mkdir "$T/logs"
@@ -235,7 +235,7 @@ seq_lines() {
 	for ((i = $1; i <= $2; i++)); do printf 'line %d\n' "$i"; done
 }
 
-@test "robust-files: after a rotation by rename, the 64th line goes to a new file at the path, no warning" {
+@test "file-output: after a rotation by rename, the 64th line goes to a new file at the path, no warning" {
 	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" rotate "$LOG" 70
 	[ "$status" -eq 0 ]
 	err_is ''
@@ -243,14 +243,14 @@ seq_lines() {
 	file_is "$LOG" "$(seq_lines 63 70)"$'\n'
 }
 
-@test "robust-files: the same when the file is removed" {
+@test "file-output: the same when the file is removed" {
 	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" remove "$LOG" 70
 	[ "$status" -eq 0 ]
 	err_is ''
 	file_is "$LOG" "$(seq_lines 63 70)"$'\n'
 }
 
-@test "robust-files: after a rotation, a line a second later goes to the new file" {
+@test "file-output: after a rotation, a line a second later goes to the new file" {
 	(sleep 0.3; mv "$LOG" "$LOG.1") &
 	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/emit" $'one\n' @sleep 1500 $'two\n' $'three\n'
 	wait
@@ -269,14 +269,14 @@ take() {
 	file_is "$LOG" "before"$'\n'"$(for i in $(seq 1 70); do echo "after $i"; done)"$'\n'
 }
 
-@test "robust-files: a program that dup2s its own file onto the output's number gets none of our lines" {
+@test "file-output: a program that dup2s its own file onto the output's number gets none of our lines" {
 	take dup2
 }
 
-@test "robust-files: the same with dup3" {
+@test "file-output: the same with dup3" {
 	take dup3
 }
 
-@test "robust-files: the same with close and F_DUPFD onto the freed number" {
+@test "file-output: the same with close and F_DUPFD onto the freed number" {
 	take close
 }
