@@ -121,6 +121,8 @@ static inline struct pks_ctx *pks_ctx_enter(void)
  */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
+	/* only the owner leaves, and it made the context BUSY */
+	PKS_WARN_ON_ONCE(atomic_load_explicit(&x->state, memory_order_relaxed) != PKS_BUSY);
 	PKS_HB_BEFORE(&x->state);
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
 	if (unlikely(pks_sig_held))

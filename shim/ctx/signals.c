@@ -195,6 +195,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	d = unwind((uintptr_t)__builtin_frame_address(0));	/* our frame, as frames[] holds */
+	PKS_WARN_ON_ONCE(d < 0);
 	saved = d < DEPTH_MAX ? frames[d] : 0;
 
 	/*
