@@ -51,9 +51,11 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
 	l->sent++;
+	/* pairs with a handler of this thread reading sent: set before the write */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
+	/* pairs with that handler, too: the buffer cleared before sent is */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	l->sent = 0;
 }
