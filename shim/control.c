@@ -47,6 +47,8 @@ static void queries(struct pks_ctl_page *h, uint32_t to)
 	static char text[PKS_DD_POOL + 1];
 	uint32_t from = h->st.dd_done;
 
+	/* printk-shim(1) writes no more than the pool, and done never passes it */
+	PKS_WARN_ON_ONCE(to > sizeof(h->req.dd) || from > to);
 	if (to > sizeof(h->req.dd) || from >= to)
 		return;
 	memcpy(text, h->req.dd + from, to - from);

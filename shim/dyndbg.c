@@ -262,6 +262,7 @@ static void keep(struct slot *t, unsigned int f, unsigned int e, const struct pk
 {
 	struct pks_ctl_site *l;
 
+	/* release: pairs with decision()'s acquire of flags: fmt is stored first */
 	atomic_store_explicit(&t->flags, f | KNOWN | EPOCH(e), memory_order_release);
 	if (fresh)
 		atomic_store_explicit(&t->listed, pks_ctl_site_add(s, f, false) + 1,
@@ -288,9 +289,11 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 	for (i = 0; i < PROBES; i++) {
 		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
 
+		/* acquire: pairs with the seq_cst compare-exchange that claims a slot below */
 		seen = atomic_load_explicit(&t->caller, memory_order_acquire);
 		if (!seen)
 			break;
+		/* acquire: pairs with keep()'s release: the fmt stored before it is seen */
 		f = atomic_load_explicit(&t->flags, memory_order_acquire);
 		if (seen != key || !(f & KNOWN) ||
 		    atomic_load_explicit(&t->fmt, memory_order_relaxed) != fmt)
@@ -418,6 +421,7 @@ bool pks_dyndbg_more(const char *text)
 				__atomic_store_n(&l->flags, f, __ATOMIC_RELAXED);
 		}
 	}
+	/* acquire: pairs with ctl.c's release of ready: the site is filled */
 	for (int i = 0; (l = pks_ctl_site(i)) && __atomic_load_n(&l->ready, __ATOMIC_ACQUIRE); i++) {
 		struct pks_dd_site s = listed_site(l);
 

@@ -109,6 +109,7 @@ static char *grow(struct pks_spill *big, size_t need)
 		return old;
 	big->p = NULL;
 	big->size = 0;
+	/* pairs with a handler of this thread, which must see it forgotten first */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees it forgotten first */
 	if (old)
 		munmap(old, size);

@@ -6,8 +6,8 @@
 #
 #   sh tests/sanitize.sh [asan|tsan|all]
 #
-#   asan   ./configure --enable-sanitizers=address,undefined; make check,
-#          the whole suite
+#   asan   ./configure --enable-sanitizers=address,undefined --enable-checked;
+#          make check, the whole suite
 #   tsan   ./configure --enable-sanitizers=thread; make check of the thread
 #          tests (Bats tests whose name mentions threads, deferred printing's
 #          among them, or pthread_atfork)
@@ -71,12 +71,14 @@ failures() {
 		head -5 | while read -r f; do echo "== $f"; grep -A12 '^not ok' "$f" | head -30; done
 }
 
-build() {	# build NAME SANITIZERS
+build() {	# build NAME SANITIZERS [CONFIGURE OPTIONS]
 	b=$work/$1
+	san=$2
+	shift 2
 	rm -rf "$b"
 	mkdir -p "$b"
-	echo "== $1: configure --enable-sanitizers=$2, make -j$jobs"
-	(cd "$b" && "$src/configure" -q --enable-werror --enable-sanitizers="$2" >/dev/null &&
+	echo "== $(basename "$b"): configure --enable-sanitizers=$san $*, make -j$jobs"
+	(cd "$b" && "$src/configure" -q --enable-werror --enable-sanitizers="$san" "$@" >/dev/null &&
 	 make -j"$jobs" >make.log 2>&1) || { tail -30 "$b/make.log"; return 1; }
 }
 
@@ -101,7 +103,7 @@ status=0
 if [ "$what" = asan ] || [ "$what" = all ]; then
 	export ASAN_OPTIONS="verify_asan_link_order=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0:detect_leaks=0:abort_on_error=0"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-	if build asan address,undefined; then
+	if build asan address,undefined --enable-checked; then
 		check asan || status=1
 	else
 		status=1

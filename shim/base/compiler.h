@@ -38,4 +38,43 @@
 #define PKS_HB_BENIGN(p)	((void)0)
 #endif
 
+/*
+ * States that must not happen. PKS_WARN_ON_ONCE(cond) is cond; in a build
+ * configured with --enable-checked (-DPKS_CHECKED), a true cond also writes
+ * "printk-shim: file:line: WARN_ON_ONCE(cond)" to stderr, once per site,
+ * with write(2) alone, so it is safe in a signal handler; errno is kept.
+ * It never stops the program: the module lives in someone else's process.
+ * Elsewhere it is 0: nothing, yet cond still type-checks.
+ */
+#ifdef PKS_CHECKED
+#include <errno.h>
+#include <unistd.h>
+static inline void pks_warn_once(const char *msg, unsigned long len,
+				 unsigned char *once)
+{
+	int saved = errno;
+
+	/* Two threads may both see 0; exchange lets one of them write. */
+	if (!__atomic_exchange_n(once, 1, __ATOMIC_RELAXED)) {
+		ssize_t r = write(2, msg, len);
+		(void)r;
+	}
+	errno = saved;
+}
+#define PKS_STR2(x)	#x
+#define PKS_STR(x)	PKS_STR2(x)
+#define PKS_WARN_ON_ONCE(cond) ({					\
+	static unsigned char pks_once_;					\
+	static const char pks_msg_[] = "printk-shim: " __FILE__ ":"	\
+		PKS_STR(__LINE__) ": WARN_ON_ONCE(" #cond ")\n";	\
+	int pks_c_ = !!(cond);						\
+	if (unlikely(pks_c_))						\
+		pks_warn_once(pks_msg_, sizeof(pks_msg_) - 1, &pks_once_); \
+	pks_c_;								\
+})
+#else
+/* sizeof: cond type-checks but is never run; ({ }): unused, no warning */
+#define PKS_WARN_ON_ONCE(cond)	({ (void)sizeof(!!(cond)); 0; })
+#endif
+
 #endif

@@ -17,6 +17,7 @@ void *pks_next(const char *name, struct pks_next *cache)
 	static PKS_TLS volatile bool looking;	/* glibc declares dlsym leaf: volatile */
 	void *fn;
 
+	/* acquire: pairs with the release below, after the lookup's store */
 	if (atomic_load_explicit(&cache->looked, memory_order_acquire))
 		return atomic_load_explicit(&cache->fn, memory_order_relaxed);
 	if (looking)
@@ -25,6 +26,7 @@ void *pks_next(const char *name, struct pks_next *cache)
 	fn = dlsym(RTLD_NEXT, name);
 	looking = false;
 	atomic_store_explicit(&cache->fn, fn, memory_order_relaxed);
+	/* release: pairs with the acquire above: the pointer is seen first */
 	atomic_store_explicit(&cache->looked, true, memory_order_release);
 	return fn;
 }

@@ -20,10 +20,12 @@ static inline bool pks_once_claim(_Atomic int *state)
 {
 	int none = PKS_ONCE_NOT;
 
+	/* acquire: pairs with pks_once_done()'s release: the work done is seen */
 	if (atomic_load_explicit(state, memory_order_acquire) == PKS_ONCE_DONE)
 		return false;
 	if (atomic_compare_exchange_strong(state, &none, PKS_ONCE_RUNNING))
 		return true;
+	/* acquire: pairs with pks_once_done()'s release, as above */
 	while (atomic_load_explicit(state, memory_order_acquire) != PKS_ONCE_DONE)
 		sched_yield();
 	return false;
@@ -31,6 +33,7 @@ static inline bool pks_once_claim(_Atomic int *state)
 
 static inline void pks_once_done(_Atomic int *state)
 {
+	/* release: pairs with pks_once_claim()'s acquire loads */
 	atomic_store_explicit(state, PKS_ONCE_DONE, memory_order_release);
 }
 

@@ -39,6 +39,7 @@ void pks_pid_setup(void)
 /** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
 pid_t pks_pid(void)
 {
+	/* acquire: pairs with the seq_cst compare-exchange that set pid_page */
 	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
 	pid_t pid;
 

@@ -243,6 +243,7 @@ static void load(struct pks_config *c)
  */
 static bool too_early(void)
 {
+	/* acquire: pairs with the release of started below */
 	return !environ && !atomic_load_explicit(&started, memory_order_acquire);
 }
 
@@ -270,6 +271,7 @@ static const struct pks_config *early_defaults(void)
 /** pks_config_start() - the module's constructor began: the C library is ready */
 void pks_config_start(void)
 {
+	/* release: pairs with the acquire of started above */
 	atomic_store_explicit(&started, true, memory_order_release);
 }
 

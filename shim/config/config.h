@@ -47,6 +47,7 @@ extern _Atomic int pks_cfg_state;
  */
 static inline const struct pks_config *pks_config(void)
 {
+	/* acquire: pairs with pks_once_done()'s release in pks_config()'s load */
 	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE, 1))
 		return &pks_cfg;
 	return pks_config_slow();
@@ -55,6 +56,7 @@ static inline const struct pks_config *pks_config(void)
 /** pks_config_ready() - Return: whether the configuration was read already (not the early defaults). */
 static inline bool pks_config_ready(void)
 {
+	/* acquire: pairs with pks_once_done()'s release, as above */
 	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE;
 }
 

@@ -382,6 +382,7 @@ static bool match(const struct pks_dd_query *q, const struct pks_dd_site *s)
 unsigned int pks_dd_apply(const struct pks_dd_rules *r, const struct pks_dd_site *s,
 			  unsigned int flags)
 {
+	/* acquire: pairs with the release of r->n when a query is added */
 	int n = __atomic_load_n(&r->n, __ATOMIC_ACQUIRE);
 
 	for (int i = 0; i < n; i++)

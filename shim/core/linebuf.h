@@ -7,6 +7,7 @@
 #ifndef PKS_LINEBUF_H
 #define PKS_LINEBUF_H
 
+#include "base/compiler.h"
 #include <linux/pks_seq_buf.h>	/* not seq_buf.h: no printk, no constructor */
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,9 +51,11 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
 	l->sent++;
+	/* pairs with a handler of this thread reading sent: set before the write */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
+	/* pairs with that handler, too: the buffer cleared before sent is */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	l->sent = 0;
 }
@@ -81,6 +84,7 @@ static inline void pks_line_close(struct pks_line *l, pks_line_out *out, void *a
  */
 static inline char *pks_line_end(struct pks_line *l, size_t *room)
 {
+	PKS_WARN_ON_ONCE(l->sb.len > l->sb.size);
 	*room = l->sb.size - l->sb.len;		/* a line never overflows its seq_buf */
 	return l->sb.buffer + l->sb.len;
 }

@@ -9,6 +9,7 @@
  * Thread-safety: reserve, commit and discard from any thread or signal handler
  * (lock-free, async-signal-safe); read and release from one consumer.
  */
+#include "base/compiler.h"
 #include "core/ring.h"
 
 #include <string.h>
@@ -111,6 +112,7 @@ void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 		s = atomic_load_explicit(&h->state, memory_order_acquire);
 		if (s == FREE)
 			return NULL;
+		PKS_WARN_ON_ONCE(h->len < sizeof(*h) || h->len > r->size);
 		*pos += h->len;
 		if (s == DATA)
 			return h + 1;
@@ -137,6 +139,8 @@ void pks_ring_release(struct pks_ring *r, uint64_t pos)
 {
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t off = t & (r->size - 1), n = pos - t;
+
+	PKS_WARN_ON_ONCE(pos < t || n > r->size);	/* the tail only grows, by a lane at most */
 
 	if (off + n > r->size) {
 		zero(r->mem + off, r->size - off);

@@ -110,6 +110,7 @@ static void stamp(void)
 	h->start = pks_ctl_start_time(h->pid);
 	h->version = PKS_CTL_VERSION;
 	/* last: another process's sweep takes a file with the magic for whole */
+	/* release: pairs with dead()'s pread(2) of the magic, another process's: fields first */
 	__atomic_store_n(&h->magic, PKS_CTL_MAGIC, __ATOMIC_RELEASE);
 	memset(&h->req, 0, sizeof(h->req));
 	h->req.level = -1;

@@ -209,6 +209,7 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 	x = &n->ctx[d < PKS_NCTX ? d : PKS_NCTX - 1];
 	if (unlikely(!x->map) && ctx_map(x))
 		return NULL;
+	/* acquire: pairs with the release of pks_ctx_leave(), the last owner's */
 	for (int spin = 0; !atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
 			memory_order_acquire, memory_order_relaxed); spin++) {
 		/*
@@ -235,6 +236,7 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 static bool take_back(struct pks_ctx *x, bool *in_write)
 {
 	*in_write = false;
+	/* acquire: pairs with the release of pks_ctx_leave() */
 	if (atomic_load_explicit(&x->state, memory_order_acquire) != PKS_BUSY)
 		return false;
 	*in_write = x->writing;

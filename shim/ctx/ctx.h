@@ -93,6 +93,7 @@ static inline struct pks_ctx *pks_ctx_try(void)
 	if (unlikely(!n) || unlikely(pks_depth != 0))
 		return NULL;
 	x = &n->ctx[0];
+	/* acquire: pairs with the release of pks_ctx_leave(), the last owner's */
 	if (unlikely(!x->map) ||
 	    unlikely(!atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
 			memory_order_acquire, memory_order_relaxed)))
@@ -121,7 +122,10 @@ static inline struct pks_ctx *pks_ctx_enter(void)
  */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
+	/* only the owner leaves, and it made the context BUSY */
+	PKS_WARN_ON_ONCE(atomic_load_explicit(&x->state, memory_order_relaxed) != PKS_BUSY);
 	PKS_HB_BEFORE(&x->state);
+	/* release: pairs with the acquire of the next owner's compare-exchange */
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
 	if (unlikely(pks_sig_held))
 		pks_signals_release();

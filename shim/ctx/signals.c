@@ -195,6 +195,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	d = unwind((uintptr_t)__builtin_frame_address(0));	/* our frame, as frames[] holds */
+	PKS_WARN_ON_ONCE(d < 0);
 	saved = d < DEPTH_MAX ? frames[d] : 0;
 
 	/*
@@ -205,6 +206,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	 */
 	if (d < DEPTH_MAX)
 		frames[d] = (uintptr_t)__builtin_frame_address(0);
+	/* pairs with the fence after the handler: a handler sees frame before depth */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pks_depth = d + 1;
 	if (a->sa_flags & SA_SIGINFO)
@@ -214,6 +216,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	if ((o = contexts()))
 		o->handler_done(d + 1);
 	pks_depth = d;
+	/* pairs with the fence before the handler, in the reverse order */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d < DEPTH_MAX)
 		frames[d] = saved;

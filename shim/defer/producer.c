@@ -273,6 +273,7 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 
 	if (pks_defer_consuming)
 		return false;
+	/* acquire: pairs with the seq_cst store of RUNNING once the printer is set up */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
 		     /* relaxed: the state's acquire orders it */
 		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&

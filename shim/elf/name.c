@@ -50,6 +50,7 @@ void pks_elf_name_guard(bool (*may_read)(void))
 static const struct obj *find(uintptr_t base)
 {
 	/* Pairs with the release in add(): the entry is whole before it counts. */
+	/* acquire: pairs with the release below: the objects counted are filled */
 	unsigned n = atomic_load_explicit(&nobjs, memory_order_acquire);
 
 	for (unsigned i = 0; i < n; i++)
@@ -116,6 +117,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 		objs[n].base = base;
 		objs[n].bias = map->l_addr;
 		/* Pairs with the acquire in find(). */
+		/* release: pairs with the acquire above: the object is filled first */
 		atomic_store_explicit(&nobjs, n + 1, memory_order_release);
 		o = &objs[n];
 	}

@@ -221,6 +221,7 @@ void pks_file_released(int lo, int hi)
 	c = pks_config();
 	releasing = true;
 	for (int i = 0; i < c->nout; i++) {
+		/* acquire: pairs with the seq_cst compare-exchanges of cur in reopen() and swap() */
 		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
 		int fd = fd_of(c, i, s);
 
@@ -237,6 +238,7 @@ void pks_file_released(int lo, int hi)
 int pks_file_fd(const struct pks_config *c, int i)
 {
 	struct fstate *f = &files[i];
+	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
 	uint64_t s = atomic_load_explicit(&f->cur, memory_order_acquire);
 
 	if (unlikely(lines[i]++ % CHECK_EVERY == 0))
@@ -252,6 +254,7 @@ int pks_file_fd(const struct pks_config *c, int i)
  */
 int pks_file_gone(const struct pks_config *c, int i, int fd)
 {
+	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
 	uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
 
 	if (!(s & FALLEN) && fd_of(c, i, s) == fd)
@@ -268,6 +271,7 @@ int pks_file_gone(const struct pks_config *c, int i, int fd)
  */
 int pks_file_reopen(const struct pks_config *c, int i)
 {
+	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
 	uint64_t s = check(c, i, atomic_load_explicit(&files[i].cur, memory_order_acquire));
 	int err = 0;
 

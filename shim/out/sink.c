@@ -58,6 +58,7 @@ static void count_lost(const struct pks_config *c, int i, unsigned long k, int e
 {
 	char buf[16];
 
+	PKS_WARN_ON_ONCE(i < 0 || i >= c->nout);
 	pks_ctl_lost(i, k, err);
 	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);

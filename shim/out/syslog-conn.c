@@ -132,12 +132,14 @@ static int dial_held(const char *path, int flags, bool *stream)
 	int64_t now = (int64_t)pks_now_ns();
 	int fd;
 
+	/* acquire: pairs with the release of retry_at below */
 	if (now < atomic_load_explicit(&retry_at, memory_order_acquire))
 		return -atomic_load_explicit(&refused, memory_order_relaxed);
 	fd = dial(path, flags, stream);
 	/* EAGAIN: a full backlog, only for a hasty socket; not an outage */
 	if (fd < 0 && fd != -EAGAIN) {
 		atomic_store_explicit(&refused, -fd, memory_order_relaxed);
+		/* release: pairs with the acquire of retry_at above */
 		atomic_store_explicit(&retry_at, now + HOLDOFF_NS, memory_order_release);
 	}
 	return fd;
@@ -161,6 +163,7 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	atomic_store_explicit(&conn_gen, s->gen, memory_order_relaxed);
 	/* Nobody can own a stream not yet shared; a _Fork() child may have inherited an owner. */
 	atomic_store_explicit(&stream_owner, 0, memory_order_relaxed);
+	/* release: pairs with pin()'s acquire: the fields above are seen first */
 	atomic_store_explicit(&conn, (uint64_t)(fd + 1) | W_USER | (stream ? W_STREAM : 0),
 			      memory_order_release);
 	s->own = false;
@@ -170,6 +173,7 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 /* Count in on the shared socket. Return: 1 done, 0 there is none, -1 not usable now. */
 static int pin(struct pks_slsock *s)
 {
+	/* acquire: pairs with the release that shared the socket above */
 	uint64_t w = atomic_load_explicit(&conn, memory_order_acquire);
 
 	do {
@@ -177,6 +181,7 @@ static int pin(struct pks_slsock *s)
 			return 0;
 		if (!(w & W_FD) || (w & (W_DEAD | W_LOST)))
 			return -1;
+	/* acquire: pairs with the release that shared the socket, as above */
 	} while (!atomic_compare_exchange_weak_explicit(&conn, &w, w + W_USER,
 			memory_order_acquire, memory_order_acquire));
 	s->fd = (int)(w & W_FD) - 1;
@@ -334,17 +339,20 @@ static void send_lock_take(void)
 {
 	uint32_t me = (uint32_t)pks_pid(), c = 0;
 
+	/* acquire: pairs with the release of send_lock in the unlock below */
 	if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me, memory_order_acquire,
 						    memory_order_relaxed))
 		return;
 	for (;;) {
 		if ((c & ~L_WAIT) != me) {	/* free, or a parent's: a fork child's */
+			/* acquire: pairs with the release in the unlock below */
 			if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me | L_WAIT,
 					memory_order_acquire, memory_order_relaxed))
 				return;
 			continue;
 		}
 		/* Pairs with the release exchange in send_lock_give(). */
+		/* acquire: pairs with the unlock's release, as above */
 		c = atomic_exchange_explicit(&send_lock, me | L_WAIT, memory_order_acquire);
 		if ((c & ~L_WAIT) != me)
 			return;		/* it was free, or a parent's: ours now */
@@ -356,6 +364,7 @@ static void send_lock_take(void)
 static void send_lock_give(void)
 {
 	/* Pairs with the acquire in send_lock_take(). */
+	/* release: pairs with the lock's acquires above */
 	if (atomic_exchange_explicit(&send_lock, 0, memory_order_release) & L_WAIT)
 		futex(&send_lock, FUTEX_WAKE, 1);
 }

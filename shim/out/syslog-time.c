@@ -102,11 +102,13 @@ static uint64_t ask(time_t now, long *off)
 /* Ask and keep the answer, unless another asker is at it. */
 static bool refresh(time_t now, bool first, long *off)
 {
+	/* acquire: pairs with the release below, by the previous asker */
 	if (atomic_exchange_explicit(&asking, 1, memory_order_acquire))
 		return false;
 	if (first)
 		tzset();
 	atomic_store_explicit(&zone, ask(now, off), memory_order_relaxed);
+	/* release: pairs with the exchange's acquire above, the next asker's */
 	atomic_store_explicit(&asking, 0, memory_order_release);
 	return true;
 }

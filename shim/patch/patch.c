@@ -486,6 +486,7 @@ void pks_patch_apply(const struct pks_sym *table)
 		return;
 	collect(c);
 	dl_iterate_phdr(scan_object, &wk);
+	/* release: pairs with the acquire of scanned below: the sites first */
 	atomic_store_explicit(&scanned, nsites < SITES_MAX, memory_order_release);
 	take_over(c);
 	errno = saved;
@@ -502,6 +503,7 @@ void pks_patch_apply(const struct pks_sym *table)
  */
 const char *pks_patch_exe_unpatched(int *which)
 {
+	/* acquire: pairs with the release of scanned above */
 	if (!atomic_load_explicit(&scanned, memory_order_acquire))
 		return PKS_PATCH_UNKNOWN;
 	for (int i = 0; i < nsites; i++)
