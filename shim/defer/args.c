@@ -167,7 +167,7 @@ nhex:
 }
 
 /* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
-static void fill(char *to, const void *arg)
+static void copy_in(char *to, const void *arg)
 {
 	const struct taken *t = arg;
 	const struct pks_shape *s = t->s;
@@ -198,7 +198,7 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 	va_end(cp);
 	if (!ok || t.head.len > l->sb.size)
 		return -1;
-	return pks_defer_put(l, w, PKS_REC_ARGS, bytes(&t), fill, &t) ? (int)t.head.len : -1;
+	return pks_defer_put(l, w, PKS_REC_ARGS, bytes(&t), copy_in, &t) ? (int)t.head.len : -1;
 }
 
 /* Up to 64 bytes from @s at @p, in a few moves. Return: past them. */

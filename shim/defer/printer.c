@@ -117,7 +117,7 @@ static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char
  * One record to the outputs, as the line it was, with what its caller knew;
  * made where the batch holds it when the output writes it as it lies.
  */
-static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
+static void write_rec(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
 {
 	size_t n;
 	char *at;
@@ -155,7 +155,7 @@ static void print(const struct pks_defer_rec *r, const struct pks_out_batch *b, 
  */
 static bool redo(const void *key, int out, bool told)
 {
-	print(key, &(struct pks_out_batch){ .only = out, .told = &told }, false);
+	write_rec(key, &(struct pks_out_batch){ .only = out, .told = &told }, false);
 	return told;
 }
 
@@ -267,7 +267,7 @@ size_t pks_defer_drain_now(bool crash)
 		/* a run from one lane while its stamps stay below the others' next */
 		while ((l = oldest(&limit))) {
 			do {
-				print(l->next, b, crash);
+				write_rec(l->next, b, crash);
 				n++;
 				l->pos = l->after;
 				advance(l);
@@ -281,7 +281,7 @@ size_t pks_defer_drain_now(bool crash)
 }
 
 /* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
-static int fill(void)
+static int gauge(void)
 {
 	int most = 0;
 
@@ -341,13 +341,13 @@ static bool doze(bool idle)
 
 	if (idle) {
 		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
-		if (fill() == 0) {
+		if (gauge() == 0) {
 			kind = PKS_DEFER_IDLE;
 			ms = IDLE_MS;
 		}
 	}
 	atomic_store(pks_defer_dq.sleep_word, kind);
-	if (kind == PKS_DEFER_NAP && fill() == 2) {
+	if (kind == PKS_DEFER_NAP && gauge() == 2) {
 		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 		return false;
 	}
@@ -374,7 +374,7 @@ static bool park(void)
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &running, PKS_DEFER_OFF))
 		return atomic_load(&pks_defer_dq.state) > PKS_DEFER_RUNNING;
-	if (fill() == 0)
+	if (gauge() == 0)
 		return true;
 	/* A line came: this printer goes on, unless a caller started another. */
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);

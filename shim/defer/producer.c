@@ -64,7 +64,7 @@ static void rouse(bool handler, int upto)
  * this thread's own reservation cannot wait: the printer waits for that
  * record. @handler: a handler's line, whose drain makes no dladdr() call.
  */
-static int full(size_t n, bool interrupted, bool handler)
+static int overflow(size_t n, bool interrupted, bool handler)
 {
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
 
@@ -151,14 +151,14 @@ static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct
 }
 
 /* What a record's payload is made from: @fill's, or the text at @arg. */
-struct filler {
+struct payload {
 	void (*fill)(char *to, const void *arg);
 	const void *arg;
 	int kind;
 };
 
 /* Fill @r with @l's and @w's facts, the payload and the caller's name, and commit it. */
-static void put(struct pks_defer_rec *r, uint64_t stamp, const struct filler *f, size_t n,
+static void put(struct pks_defer_rec *r, uint64_t stamp, const struct payload *f, size_t n,
 		const char *func, size_t fn, const struct pks_line *l, const struct pks_writer *w)
 {
 	r->stamp = stamp;
@@ -192,7 +192,7 @@ static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring) : NULL;
 
 	if (r)
-		put(r, stamp, &(struct filler){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
+		put(r, stamp, &(struct payload){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
 	else if (k)
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
@@ -222,7 +222,7 @@ static bool start(void)
 }
 
 /* The ring is not running, or not this process's: may @w's line go into it? */
-static bool ready(const struct pks_writer *w)
+static bool admit(const struct pks_writer *w)
 {
 	/* acquire: pairs with pks_defer_map()'s release */
 	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
@@ -261,7 +261,7 @@ static inline void record(struct pks_line *l, const struct pks_writer *w)
 bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 		   void (*fill)(char *to, const void *arg), const void *arg)
 {
-	const struct filler f = { fill, arg, kind };
+	const struct payload f = { fill, arg, kind };
 	size_t fn = 0;
 	bool interrupted = pks_defer_reserving;
 	unsigned int lane;
@@ -277,7 +277,7 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
 		     /* relaxed: the state's acquire orders it */
 		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
-	    !ready(w))
+	    !admit(w))
 		return false;
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
@@ -292,7 +292,7 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		report(stamp, &lane, l, w);
 	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
-		why = full(sizeof(*r) + n + fn, interrupted, w->in_handler);
+		why = overflow(sizeof(*r) + n + fn, interrupted, w->in_handler);
 		if (why != RETRY) {
 			pks_defer_reserving = interrupted;
 			if (why == DROPPED && !fill)
