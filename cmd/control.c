@@ -10,7 +10,7 @@
  */
 #include "cmd/control.h"
 #include "config/vars.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 #include "core/level.h"
 #include "ctl/dir.h"
 #include "ctl/page.h"

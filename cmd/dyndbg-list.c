@@ -13,7 +13,7 @@
  * __dyndbg_classes is two pointers and three 32-bit words.
  */
 #include "cmd/dyndbg-list.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 #include "core/escape.h"
 #include "elf/elf.h"
 

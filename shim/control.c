@@ -17,7 +17,7 @@
 #include "config/drop.h"
 #include "ctl/ctl.h"
 #include "ctx/signals.h"
-#include "out/file.h"
+#include "sink/file.h"
 
 #include <errno.h>
 #include <sched.h>

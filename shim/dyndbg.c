@@ -17,7 +17,7 @@
 #include "dwline.h"
 #include "base/compiler.h"
 #include "base/say.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 #include "elf/name.h"
 #include "core/level.h"
 #include "ctl/ctl.h"

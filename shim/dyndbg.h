@@ -8,7 +8,7 @@
 #define PKS_DYNDBG_H
 
 #include "config/config.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -35,7 +35,7 @@
 #include "defer/defer.h"
 #include "format/format.h"
 #include "format/tally.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #include <errno.h>
 #include <stdatomic.h>

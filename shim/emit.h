@@ -6,7 +6,7 @@
 #define PKS_EMIT_H
 
 #include "base/sym.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -19,8 +19,8 @@
 #include "ctx/signals.h"
 #include "defer/defer.h"
 #include "elf/name.h"
-#include "out/sink.h"
-#include "out/syslog.h"
+#include "sink/sink.h"
+#include "sink/syslog.h"
 #include "patch/patch.h"
 
 #include <pthread.h>

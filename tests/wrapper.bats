@@ -356,7 +356,7 @@ lib_like() {
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
 		-o "$T/usr/bin/printk-shim" "$cmd/printk-shim.c" "$cmd/inspect.c" \
 		"$cmd/dyndbg-list.c" "$cmd/control.c" "$cmd/dmesg.c" \
-		"$abs_top_builddir/shim/.libs/libpks-core.a"
+		"$abs_top_builddir/shim/.libs/libpks-common.a"
 	capture "$T/usr/bin/printk-shim" --lib
 	[ "$status" -eq 0 ]
 	out_is "$T/usr/$lib/printk-shim/libprintk-shim.so"$'\n'

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Opening a file: output, at start-up and again when the program has taken
- * our descriptor (out/file.c). Three rules, whoever asks:
+ * our descriptor (sink/file.c). Three rules, whoever asks:
  * - The open never blocks: O_NONBLOCK, so a FIFO with no reader fails with
  *   ENXIO instead of holding the process in its constructor. Once open,
  *   the descriptor blocks again, so a line waits for a slow reader as it

@@ -10,7 +10,7 @@
 #define PKS_CONFIG_VARS_H
 
 #include "core/cont.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 #include "core/render.h"
 
 #include <stdbool.h>

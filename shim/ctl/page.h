@@ -8,7 +8,7 @@
 #define PKS_CTL_PAGE_H
 
 #include "config/vars.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 
 #include <stdint.h>
 

@@ -29,7 +29,7 @@
 #include "config/config.h"
 #include "core/render.h"
 #include "defer/defer.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #include <pthread.h>
 #include <sched.h>

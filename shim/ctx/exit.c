@@ -20,7 +20,7 @@
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
 #include "defer/defer.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

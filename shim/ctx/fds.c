@@ -2,7 +2,7 @@
 /*
  * close(), dup2(), dup3(), close_range() and closefrom(), interposed so
  * that the module knows at once when the program takes a file: output's
- * descriptor number for itself (out/file.c then opens the path again),
+ * descriptor number for itself (sink/file.c then opens the path again),
  * rather than at its next identity check. Each is the system call the C
  * library's makes, with its result and errno: no dlsym() on a path a
  * forked child of a threaded program takes before exec, where the dynamic
@@ -14,7 +14,7 @@
  */
 #include "base/compiler.h"
 #include "base/next.h"
-#include "out/file.h"
+#include "sink/file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 
 #include "base/compiler.h"
 #include "core/linebuf.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
 /*
  * Deferred printing's consumer (printk-shim(7) DEFERRED PRINTING): the
  * printer thread, which hands the records to the outputs in batches
- * (out/batch.h), the lanes merged by the time each record went in; and
+ * (sink/batch.h), the lanes merged by the time each record went in; and
  * the moments someone else empties the ring: exec, exit, fork, a fatal
  * signal. Whoever empties the ring holds the consumer word.
  * The printer wakes when a lane passes half full, when a caller waits for
@@ -21,8 +21,8 @@
 #include "base/pid.h"
 #include "config/config.h"
 #include "core/render.h"
-#include "out/batch.h"
-#include "out/sink.h"
+#include "sink/batch.h"
+#include "sink/sink.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -47,7 +47,7 @@ PKS_TLS bool pks_defer_consuming;
 /* The consumer's: the batches, and a record again as a line with head and tail room. */
 static struct pks_fd_batch fd_batch;
 static struct pks_dgrams dgrams;
-static struct pks_out_batch batch;
+static struct pks_sink_batch batch;
 static struct pks_line line;
 static struct pks_writer writer;
 static int plain_fd = -1, plain_level;	/* pks_sink_plain()'s, and the level, per drain */
@@ -117,7 +117,7 @@ static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char
  * One record to the outputs, as the line it was, with what its caller knew;
  * made where the batch holds it when the output writes it as it lies.
  */
-static void write_rec(const struct pks_defer_rec *r, const struct pks_out_batch *b, bool crash)
+static void write_rec(const struct pks_defer_rec *r, const struct pks_sink_batch *b, bool crash)
 {
 	size_t n;
 	char *at;
@@ -155,12 +155,12 @@ static void write_rec(const struct pks_defer_rec *r, const struct pks_out_batch 
  */
 static bool redo(const void *key, int out, bool told)
 {
-	write_rec(key, &(struct pks_out_batch){ .only = out, .told = &told }, false);
+	write_rec(key, &(struct pks_sink_batch){ .only = out, .told = &told }, false);
 	return told;
 }
 
 /* The lines read so far are written: flush the batch, free their room. */
-static void settle(const struct pks_out_batch *b)
+static void settle(const struct pks_sink_batch *b)
 {
 	if (b && b->dg)
 		pks_batch_dg_flush(b->dg);
@@ -249,7 +249,7 @@ static struct pks_defer_lane *oldest(uint64_t *limit)
  */
 size_t pks_defer_drain_now(bool crash)
 {
-	const struct pks_out_batch *b = crash ? NULL : &batch;
+	const struct pks_sink_batch *b = crash ? NULL : &batch;
 	struct pks_defer_lane *l;
 	uint64_t limit;
 	size_t n = 0;
@@ -451,7 +451,7 @@ bool pks_defer_map(void)
 	dgrams.buf = p;
 	dgrams.cap = BATCH_BYTES;
 	p += BATCH_BYTES;
-	batch = (struct pks_out_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1, NULL };
+	batch = (struct pks_sink_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1, NULL };
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));

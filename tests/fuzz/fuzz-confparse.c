@@ -14,7 +14,7 @@
  *   - pks_level_from_name() gives -1 or 0..7.
  */
 #include "config/vars.h"
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 #include "core/level.h"
 
 #include <stdint.h>

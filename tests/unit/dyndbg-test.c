@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of shim/core/dyndbg.c: queries, matching, decorations, the control file's line. */
-#include "core/dyndbg.h"
+/* Unit tests of shim/core/ddquery.c: queries, matching, decorations, the control file's line. */
+#include "core/ddquery.h"
 #include "tap.h"
 
 static char said[512];

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The printer's batches (out/batch.h): bytes collected per descriptor and
+ * The printer's batches (sink/batch.h): bytes collected per descriptor and
  * written at once, messages for the daemons sent with one sendmmsg(2) per
  * output. Thread-safety: a batch is its one owner's (the consumer's).
  */
-#include "out/batch.h"
+#include "sink/batch.h"
 #include "base/fdio.h"
 #include "config/config.h"
-#include "out/journal.h"
-#include "out/syslog.h"
+#include "sink/journal.h"
+#include "sink/syslog.h"
 
 #include <string.h>
 

@@ -3,10 +3,10 @@
  * The syslog output as the fan-out sees it: one line, delivered or not; or,
  * for the deferred printer, messages rendered first and sent many at once.
  */
-#ifndef PKS_OUT_SYSLOG_H
-#define PKS_OUT_SYSLOG_H
+#ifndef PKS_SINK_SYSLOG_H
+#define PKS_SINK_SYSLOG_H
 
-#include "out/meta.h"
+#include "sink/meta.h"
 
 #include <stddef.h>
 #include <sys/socket.h>

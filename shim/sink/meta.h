@@ -3,8 +3,8 @@
  * What the outputs that keep fields (syslog, the journal) are told about a
  * line besides its text.
  */
-#ifndef PKS_OUT_META_H
-#define PKS_OUT_META_H
+#ifndef PKS_SINK_META_H
+#define PKS_SINK_META_H
 
 #include <stdbool.h>
 #include <stddef.h>

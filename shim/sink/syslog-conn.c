@@ -34,7 +34,7 @@
  * so everything a handler calls is async-signal-safe; a forked child starts
  * with no connection (its atfork handler), and takes the turn over.
  */
-#include "out/syslog-impl.h"
+#include "sink/syslog-impl.h"
 #include "base/clock.h"
 #include "base/compiler.h"
 #include "base/fdio.h"

@@ -8,7 +8,7 @@
  * it happens, and with the count at exit): nothing is lost silently.
  * Thread-safety: called by the context's owner; the counters are atomic.
  */
-#include "out/sink.h"
+#include "sink/sink.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
 #include "base/pid.h"
@@ -18,10 +18,10 @@
 #include "ctl/record.h"
 #include "core/render.h"
 #include "elf/name.h"
-#include "out/batch.h"
-#include "out/file.h"
-#include "out/journal.h"
-#include "out/syslog.h"
+#include "sink/batch.h"
+#include "sink/file.h"
+#include "sink/journal.h"
+#include "sink/syslog.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -126,7 +126,7 @@ bool pks_sink_wants_func(const struct pks_config *c)
 }
 
 /* Bytes of a line to @fd: into the batch, if there is one, else written now. */
-static inline int put(const struct pks_out_batch *b, int fd, int tag, const char *p, size_t n)
+static inline int put(const struct pks_sink_batch *b, int fd, int tag, const char *p, size_t n)
 {
 	if (unlikely(b && b->fd))
 		return pks_batch_put(b->fd, fd, tag, p, n);
@@ -135,7 +135,7 @@ static inline int put(const struct pks_out_batch *b, int fd, int tag, const char
 
 /* One line for output @i to one descriptor, in @r's format. Return: 0 or an errno. */
 static int to_fd(const struct pks_writer *w, struct pks_line *l, int i, int fd,
-		 struct pks_render *r, const struct pks_out_batch *b)
+		 struct pks_render *r, const struct pks_sink_batch *b)
 {
 	char head[PKS_HEAD_MAX];
 	char *text = l->sb.buffer;
@@ -177,7 +177,7 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
  * Return: 0 delivered or queued, -1 not (it goes to stderr).
  */
 static int to_daemon(const struct pks_config *c, const struct pks_out *o, int i,
-		     struct pks_writer *w, struct pks_line *l, const struct pks_out_batch *b)
+		     struct pks_writer *w, struct pks_line *l, const struct pks_sink_batch *b)
 {
 	struct pks_meta m = { l->level, w->tid, pks_sink_func(w, l->site), !w->in_handler };
 	const char *text = l->sb.buffer;
@@ -210,7 +210,7 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
  * (*@told). Return: 0 or an errno.
  */
 static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
-		     struct pks_render *r, bool *told, const struct pks_out_batch *b)
+		     struct pks_render *r, bool *told, const struct pks_sink_batch *b)
 {
 	if (*told)
 		return 0;
@@ -224,7 +224,7 @@ static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
  * the output fell back (fall_back()).
  */
 static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
-		   struct pks_line *l, struct pks_render *r, bool *told, const struct pks_out_batch *b)
+		   struct pks_line *l, struct pks_render *r, bool *told, const struct pks_sink_batch *b)
 {
 	int fd = pks_file_fd(c, i), err;
 
@@ -260,7 +260,7 @@ static inline int plain_fd(const struct pks_config *c)
  * there for a line the level lets through, its newline after it
  * Return: the descriptor, or -1: lines go through pks_sink_line().
  */
-int pks_sink_plain(const struct pks_out_batch *b)
+int pks_sink_plain(const struct pks_sink_batch *b)
 {
 	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
 }
@@ -270,7 +270,7 @@ int pks_sink_plain(const struct pks_out_batch *b)
  * @w: what the outputs need of @l's writer
  * @b: the batch to put it in, or NULL: written now
  */
-PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_out_batch *b)
+PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_sink_batch *b)
 {
 	const struct pks_config *c = pks_config();
 	struct pks_render r;

@@ -6,7 +6,7 @@
  * A query is kept whole or not at all. Also the decorations and the control
  * file's line of one call site. Pure: no environment, no I/O, no heap.
  */
-#include "core/dyndbg.h"
+#include "core/ddquery.h"
 
 #include <limits.h>
 #include <stdio.h>

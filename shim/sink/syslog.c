@@ -14,8 +14,8 @@
  * children too. The socket is syslog-conn.c's, the clock syslog-time.c's.
  * Thread-safety: lock-free, async-signal-safe.
  */
-#include "out/syslog.h"
-#include "out/syslog-impl.h"
+#include "sink/syslog.h"
+#include "sink/syslog-impl.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/pid.h"

@@ -15,7 +15,7 @@
  * Thread-safety: lock-free; one asker at a time, the others keep the old
  * offset meanwhile.
  */
-#include "out/syslog-impl.h"
+#include "sink/syslog-impl.h"
 #include "base/digits.h"
 
 #include <stdatomic.h>

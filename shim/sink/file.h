@@ -4,8 +4,8 @@
  * program may close it and get the number back for a file of its own; and
  * the path, which a rotation renames or removes.
  */
-#ifndef PKS_OUT_FILE_H
-#define PKS_OUT_FILE_H
+#ifndef PKS_SINK_FILE_H
+#define PKS_SINK_FILE_H
 
 #include "config/config.h"
 

@@ -5,7 +5,7 @@
  * entry is too large for a datagram (printk-shim(7) OUTPUTS AND FORMATS).
  * Thread-safety: lock-free and async-signal-safe; a handler's line never waits.
  */
-#include "out/journal.h"
+#include "sink/journal.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/fdio.h"

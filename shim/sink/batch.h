@@ -4,8 +4,8 @@
  * printer hands pks_sink_line() so that many lines leave in one write(2)
  * per descriptor and one sendmmsg(2) per daemon; a NULL batch writes now.
  */
-#ifndef PKS_OUT_BATCH_H
-#define PKS_OUT_BATCH_H
+#ifndef PKS_SINK_BATCH_H
+#define PKS_SINK_BATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,7 +49,7 @@ struct pks_dgrams {
 };
 
 /* What pks_sink_line() is given besides the line; a NULL member: write now. */
-struct pks_out_batch {
+struct pks_sink_batch {
 	struct pks_fd_batch *fd;
 	struct pks_dgrams *dg;
 	int only;			/* an output's index: that output alone; -1: all */

@@ -3,13 +3,13 @@
  * Complete lines to the configured outputs. A line arrives with the few
  * facts about its writer that rendering and delivery need, never a context.
  */
-#ifndef PKS_OUT_SINK_H
-#define PKS_OUT_SINK_H
+#ifndef PKS_SINK_SINK_H
+#define PKS_SINK_SINK_H
 
 #include "core/linebuf.h"
 #include "core/render.h"
 #include "base/compiler.h"
-#include "out/meta.h"
+#include "sink/meta.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,10 +27,10 @@ struct pks_writer {
 
 struct pks_config;
 
-struct pks_out_batch;
+struct pks_sink_batch;
 
-void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_out_batch *b);
-int pks_sink_plain(const struct pks_out_batch *b);
+void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_sink_batch *b);
+int pks_sink_plain(const struct pks_sink_batch *b);
 const char *pks_sink_func(struct pks_writer *w, const void *site);
 bool pks_sink_wants_func(const struct pks_config *c);
 void pks_sink_failed(int i, unsigned long k, int err);

@@ -5,8 +5,8 @@
  * a site's flags put before its text, and a site as the kernel's control
  * file prints it. Pure: bytes in, bytes out.
  */
-#ifndef PKS_CORE_DYNDBG_H
-#define PKS_CORE_DYNDBG_H
+#ifndef PKS_CORE_DDQUERY_H
+#define PKS_CORE_DDQUERY_H
 
 #include <stdbool.h>
 #include <stddef.h>

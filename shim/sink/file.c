@@ -26,7 +26,7 @@
  * A thread that finds the descriptor gone opens its own and publishes it;
  * one that lost the race closes its own, which nobody else has seen.
  */
-#include "out/file.h"
+#include "sink/file.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
 #include "config/open.h"

@@ -4,8 +4,8 @@
  * clock of its headers (syslog-time.c). What sink.c sees of it is
  * syslog.h; the message and the fallback policy are syslog.c's.
  */
-#ifndef PKS_SINK_SYSLOG_H
-#define PKS_SINK_SYSLOG_H
+#ifndef PKS_SINK_SYSLOG_IMPL_H
+#define PKS_SINK_SYSLOG_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
