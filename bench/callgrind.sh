@@ -66,18 +66,22 @@ peer_ir() {
 	echo "$c $w"
 }
 
-peers() {
-	echo "Instructions per line beside the peers (callgrind, user space, 1 thread, /dev/null)"
-	echo "line \"worker %d: processed %u items in %s\": caller; the logger's own thread"
-	printf '%-40s %8s %8s\n' workload caller thread
-	sh="LD_PRELOAD=$mod PRINTK_SHIM_FORMAT=plain"
-	# LABEL|VARIANT|SHAPE|ENV
+# Rows LABEL|VARIANT|SHAPE|ENV on standard input: one line of the table each.
+rows() {
 	while IFS='|' read -r label v shape vars; do
 		[ -n "$label" ] || continue
 		set -- $(peer_ir "$v" "$shape" $vars)
 		[ "$2" -gt 0 ] && t=$2 || t=-
 		printf '%-40s %8d %8s\n' "$label" "$1" "$t"
-	done <<-EOF
+	done
+}
+
+peers() {
+	echo "Instructions per line beside the peers (callgrind, user space, 1 thread, /dev/null)"
+	echo "line \"worker %d: processed %u items in %s\": caller; the logger's own thread"
+	printf '%-40s %8s %8s\n' workload caller thread
+	sh="LD_PRELOAD=$mod PRINTK_SHIM_FORMAT=plain"
+	rows <<-EOF
 	ideal (snprintf + write)|ideal|1|
 	shim, 1 fragment|shim|1|$sh
 	shim, 3 fragments|shim|3|$sh
@@ -93,12 +97,7 @@ peers() {
 	[ -n "$old" ] || return 0
 	# the module's rows again with BENCH_OLD, in the same run
 	sh="LD_PRELOAD=$old PRINTK_SHIM_FORMAT=plain"
-	while IFS='|' read -r label v shape vars; do
-		[ -n "$label" ] || continue
-		set -- $(peer_ir "$v" "$shape" $vars)
-		[ "$2" -gt 0 ] && t=$2 || t=-
-		printf '%-40s %8d %8s\n' "$label" "$1" "$t"
-	done <<-EOF
+	rows <<-EOF
 	BENCH_OLD shim, 1 fragment|shim|1|$sh
 	BENCH_OLD shim, 3 fragments|shim|3|$sh
 	BENCH_OLD shim, filtered out|shim|1|$sh PRINTK_SHIM_LEVEL=warning
