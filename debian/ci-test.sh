@@ -64,6 +64,13 @@ dev=$work/printk-shim-dev_${version}_$arch.deb
 port=$work/libprintk-port0_${version}_$arch.deb
 module=usr/lib/$triplet/printk-shim/libprintk-shim.so
 
+# PKS_DEBS=DIR: the packages are left there too, for debian/ci-multiarch.sh.
+if [ -n "${PKS_DEBS:-}" ]; then
+	mkdir -p "$PKS_DEBS"
+	cp "$work"/*_"${version}"_"$arch".deb "$work"/*_"${version}"_"$arch".changes \
+		"$work"/*_"${version}"_"$arch".buildinfo "$PKS_DEBS"/
+fi
+
 say "lintian"
 lintian --fail-on error,warning --display-info "$work/printk-shim_${version}_$arch.changes" \
 	>"$work/lintian.log" 2>&1 && lint=0 || lint=1
