@@ -13,7 +13,8 @@
 #          among them, or pthread_atfork)
 #
 # Builds go to $SANITIZE_DIR (default /tmp/printk-shim-sanitize), with
-# $JOBS jobs (default: the number of CPUs). A source tree configured in
+# $JOBS build jobs (default: the number of CPUs) and twice as many test
+# jobs. A source tree configured in
 # place cannot host a VPATH build; its files (not its build products) are
 # copied first.
 # Exits non-zero if any test failed; prints "N passed, N failed" per build
@@ -87,7 +88,8 @@ check() {	# check NAME [make arguments]
 	shift
 	echo "== $(basename "$b"): make check $*"
 	st=0
-	(cd "$b" && make -j"$jobs" check "$@" >check.log 2>&1) || st=$?
+	# twice the jobs: many tests wait on a daemon or a child, not a CPU
+	(cd "$b" && make -j"$((jobs * 2))" check "$@" >check.log 2>&1) || st=$?
 	[ $st -eq 0 ] || failures "$b"
 	echo "$(basename "$b"): $(count "$b")"
 	return $st

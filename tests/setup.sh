@@ -48,7 +48,8 @@ demo)
 check)
 	stamp=$(mktemp)
 	status=0
-	make -j"$(nproc)" check || status=$?
+	# Twice the CPUs: many tests wait on a daemon or a child, not a CPU.
+	make -j"$(($(nproc) * 2))" check || status=$?
 	[ $status -eq 0 ] || find . -name '*.log' -newer "$stamp" -path './tests/*' \
 		-exec grep -l '^not ok\|^ERROR\|^FAIL' {} + 2>/dev/null | head -5 |
 		while read -r f; do echo "== $f"; grep -A8 '^not ok' "$f" | head -40; done
