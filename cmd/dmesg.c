@@ -9,6 +9,7 @@
  */
 #include "cmd/dmesg.h"
 #include "core/render.h"
+#include "core/json.h"
 #include "ctl/dir.h"
 #include "ctl/recbuf.h"
 
@@ -102,7 +103,7 @@ static void print(const struct view *v, const struct pks_rec *r, const char *tex
 	if (f == PKS_LINE_KMSG) {
 		n = pks_render_kmsg(buf, &rd, text, r->len);
 	} else if (f == PKS_LINE_JSON) {
-		n = pks_render_json(buf, &rd, text, r->len);
+		n = pks_json_line(buf, &rd, text, r->len);
 	} else {
 		n = pks_render_prefix(buf, &rd);
 		memcpy(buf + n, text, r->len);
@@ -182,7 +183,7 @@ const char *pks_dmesg(pid_t pid, enum pks_linefmt f)
 		return "its record buffer is of another version of the module";
 	}
 	text = malloc(v.h->size / 4 + 1);
-	buf = malloc(pks_render_room(f, v.h->size / 4) + pks_render_json_max(v.h->size / 4) + PKS_HEAD_MAX + PKS_TAIL_MAX);
+	buf = malloc(pks_render_room(f, v.h->size / 4) + pks_json_max(v.h->size / 4) + PKS_HEAD_MAX + PKS_TAIL_MAX);
 	if (text && buf)
 		walk(&v, f, text, buf);
 	free(text);

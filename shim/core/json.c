@@ -4,7 +4,7 @@
  * keys of printk-shim(7) OUTPUTS AND FORMATS. The output is always valid
  * UTF-8, however invalid the text. Thread-safety: pure.
  */
-#include "core/render.h"
+#include "core/json.h"
 #include "core/level.h"
 #include "base/digits.h"
 
@@ -135,19 +135,19 @@ static char *utc(char *p, uint64_t ns, struct pks_utc *cache)
 	return CAT(p, "Z");
 }
 
-/** pks_render_json_max() - Return: room pks_render_json() may need for @n bytes. */
-size_t pks_render_json_max(size_t n)
+/** pks_json_max() - Return: room pks_json_line() may need for @n bytes. */
+size_t pks_json_max(size_t n)
 {
 	return 6 * n + FIXED_MAX;
 }
 
 /**
- * pks_render_json() - one line: {"time":...,"level":N,"level_name":...,
+ * pks_json_line() - one line: {"time":...,"level":N,"level_name":...,
  * "pid":N,"tid":N,"ident":...,"caller":...,"msg":...} and a newline; the
- * caller only when @r names it. @out has pks_render_json_max(@n) bytes.
+ * caller only when @r names it. @out has pks_json_max(@n) bytes.
  * Return: bytes written.
  */
-size_t pks_render_json(char *out, const struct pks_render *r, const char *text, size_t n)
+size_t pks_json_line(char *out, const struct pks_render *r, const char *text, size_t n)
 {
 	const char *level = pks_level_name(r->level);
 	char *p = CAT(out, "{\"time\":\"");

@@ -7,6 +7,7 @@
  * Thread-safety: pure.
  */
 #include "core/render.h"
+#include "core/json.h"
 #include "base/digits.h"
 
 #include <string.h>
@@ -93,7 +94,7 @@ size_t pks_render_room(enum pks_linefmt format, size_t n)
 	if (format == PKS_LINE_KMSG)
 		return pks_render_kmsg_max(n);
 	if (format == PKS_LINE_JSON)
-		return pks_render_json_max(n);
+		return pks_json_max(n);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "ctl/ctl.h"
 #include "ctl/record.h"
 #include "core/render.h"
+#include "core/json.h"
 #include "elf/name.h"
 #include "sink/batch.h"
 #include "sink/file.h"
@@ -144,7 +145,7 @@ static int to_fd(const struct pks_writer *w, struct pks_line *l, int i, int fd,
 	if (r->format == PKS_LINE_KMSG && w->render)
 		return put(b, fd, i, w->render, pks_render_kmsg(w->render, r, text, n));
 	if (r->format == PKS_LINE_JSON && w->render)
-		return put(b, fd, i, w->render, pks_render_json(w->render, r, text, n));
+		return put(b, fd, i, w->render, pks_json_line(w->render, r, text, n));
 	hn = pks_render_prefix(head, r);
 	memcpy(text - hn, head, hn);
 	tn = pks_render_suffix(text + n, r);

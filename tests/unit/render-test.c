@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of shim/core/render.c and json.c: prefixes, suffixes, kmsg and JSON records. */
 #include "core/render.h"
+#include "core/json.h"
 #include "config/vars.h"
 #include "tap.h"
 
@@ -17,10 +18,10 @@ static void json_msg(const char *in, size_t n, const char *want, const char *wha
 	static char buf[4096];
 	struct pks_render r = { .format = PKS_LINE_JSON, .level = 6, .pid = 1, .tid = 2,
 				.ident = "t" };
-	size_t len = pks_render_json(buf, &r, in, n);
+	size_t len = pks_json_line(buf, &r, in, n);
 	const char *m = strstr(buf, "\"msg\":\"");
 
-	ok(len <= pks_render_json_max(n) && m && len >= 3 && !memcmp(buf + len - 3, "\"}\n", 3),
+	ok(len <= pks_json_max(n) && m && len >= 3 && !memcmp(buf + len - 3, "\"}\n", 3),
 	   "json frame: %s", what);
 	if (m)
 		is_mem(m + 7, (size_t)(buf + len - 3 - (m + 7)), want, strlen(want), what);
@@ -36,14 +37,14 @@ static void json_cases(void)
 		"\"level_name\":\"warn\",\"pid\":10,\"tid\":11,\"ident\":\"id\\\"x\","
 		"\"caller\":\"f\",\"msg\":\"m\"}\n";
 
-	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record");
+	is_mem(buf, pks_json_line(buf, &r, "m", 1), want, strlen(want), "json record");
 	/* the time text kept per second: the same bytes, and a new second is seen */
 	struct pks_utc cache = { 0 };
 	r.utc = &cache;
-	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record, time kept");
-	is_mem(buf, pks_render_json(buf, &r, "m", 1), want, strlen(want), "json record, time reused");
+	is_mem(buf, pks_json_line(buf, &r, "m", 1), want, strlen(want), "json record, time kept");
+	is_mem(buf, pks_json_line(buf, &r, "m", 1), want, strlen(want), "json record, time reused");
 	r.t_real_ns += 2000000000u;
-	ok(pks_render_json(buf, &r, "m", 1) && !memcmp(buf, "{\"time\":\"2025-12-04T01:02:05.000456Z\"", 37),
+	ok(pks_json_line(buf, &r, "m", 1) && !memcmp(buf, "{\"time\":\"2025-12-04T01:02:05.000456Z\"", 37),
 	   "json record, a later second");
 	r.utc = NULL;
 	json_msg("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
