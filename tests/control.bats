@@ -179,11 +179,11 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 @test "control: another user is refused; root is not" {
 	public
 	start PRINTK_SHIM_LEVEL=info
-	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID" --level=debug
+	capture as_nobody "$PWRAPPER" --pid="$PID" --level=debug
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $PID: permission denied: only its user and root may control it
 "
-	capture setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --pid="$PID"
+	capture as_nobody "$PWRAPPER" --pid="$PID"
 	[ "$status" -eq 1 ]
 	[ ! -s "$OUT" ]
 	tell "plain hidden"
@@ -198,22 +198,17 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 @test "control: a process of another user is that user's and root's to control" {
 	public
 	local dir=$NRUN/printk-shim
-	env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		env LD_PRELOAD="$PMODULE" LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
-	BG=$!
-	exec 7>"$IN"
-	tell pid
-	wait_line "$PO" "$BG"
+	start_nobody
 	[ -f "$dir/$BG.ctl" ]
 	[ "$(stat -c '%U %a' "$dir" "$dir/$BG.ctl")" = $'nobody 700\nnobody 600' ]
 	ctl --pid="$BG" --dyndbg='func built +p'
 	[ "$status" -eq 0 ]
 	tell "built by root's leave"
-	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG"
+	capture as_daemon "$PWRAPPER" --pid="$BG"
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
 "
-	capture env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups "$PWRAPPER" --all --level=err
+	capture as_nobody "$PWRAPPER" --all --level=err
 	[ "$status" -eq 0 ]
 	[ ! -s "$ERR" ]
 	tell "info hidden"
@@ -223,21 +218,17 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 }
 
 @test "control: a process that is not dumpable, as a set-ID one is, answers its effective user" {
-	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	public
-	env XDG_RUNTIME_DIR="$NRUN" $as_nobody env PRINTK_SHIM_LEVEL=info LD_PRELOAD="$PMODULE" \
-		LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
-	BG=$!
-	exec 7>"$IN"
-	tell undumpable pid
-	wait_line "$PO" "$BG"
-	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody cat "/proc/$BG/maps"
+	start_nobody PRINTK_SHIM_LEVEL=info
+	tell undumpable
+	done_
+	capture as_nobody cat "/proc/$BG/maps"
 	[ "$status" -ne 0 ]	# the way through the maps is closed to it
-	capture env XDG_RUNTIME_DIR="$NRUN" $as_nobody "$PWRAPPER" --pid="$BG" --level=debug
+	capture as_nobody "$PWRAPPER" --pid="$BG" --level=debug
 	[ "$status" -eq 0 ]
 	[ ! -s "$ERR" ]
 	tell "plain by-nobody"
-	capture setpriv --reuid=daemon --regid=daemon --clear-groups "$PWRAPPER" --pid="$BG" --level=err
+	capture as_daemon "$PWRAPPER" --pid="$BG" --level=err
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
 "

@@ -49,6 +49,27 @@ start() {
 	wait_line "$PO" "$PID"
 }
 
+# as_nobody CMD...: CMD as nobody, with nobody's runtime directory.
+as_nobody() {
+	env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+
+# as_daemon CMD...: CMD as daemon, another user than nobody.
+as_daemon() {
+	setpriv --reuid=daemon --regid=daemon --clear-groups "$@"
+}
+
+# start_nobody [VAR=VALUE...]: start's program, from $PUB, as nobody; $BG.
+start_nobody() {
+	# not through as_nobody: a function run in the background is a subshell, and $! its pid
+	env XDG_RUNTIME_DIR="$NRUN" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env "$@" LD_PRELOAD="$PMODULE" LD_LIBRARY_PATH="$PUB" "$PFIX" <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell pid
+	wait_line "$PO" "$BG"
+}
+
 # tell CMD...: one command a line to the port.
 tell() {
 	printf '%s\n' "$@" >&7
