@@ -36,12 +36,12 @@ static inline uint64_t pks_ring_used(struct pks_ring *r)
 {
 	/*
 	 * Tail first: an operand's order is unspecified, and a tail read after
-	 * head may have passed it. Pairs with pks_ring_release()'s release of
-	 * tail, which follows the head that reserved it: head, read after, is
-	 * never behind it.
+	 * head may have passed it. Pairs with pks_ring_release()'s release,
+	 * which follows the reserve of what it frees.
 	 */
 	uint64_t t = atomic_load(&r->tail);
 
+	/* pairs with pks_ring_reserve()'s compare-exchange: never behind t */
 	return atomic_load(&r->head) - t;
 }
 
