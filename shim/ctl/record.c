@@ -144,6 +144,7 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 	if (n > (mask + 1) / 4)
 		n = (mask + 1) / 4;
 	clock_gettime(CLOCK_REALTIME, &ts);
+	/* no pair: these claim room and a number; the stamp's release shows them */
 	pos = atomic_fetch_add_explicit(&rh->head, pks_rec_span(n), memory_order_relaxed);
 	r = (struct pks_rec){
 		.seq = atomic_fetch_add_explicit(&rh->seq, 1, memory_order_relaxed),
@@ -163,5 +164,5 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 void pks_rec_close(void)
 {
 	if (pks_rec_on && rh->pid == pks_pid())
-		atomic_store(&rh->exited, 1);
+		atomic_store(&rh->exited, 1);	/* no pair: pks_rec_dead() reads the file */
 }
