@@ -91,10 +91,12 @@ void pks_sink_report_lost(void)
 		/* pairs with count_lost()'s read-modify-write and store */
 		unsigned long n = atomic_load(&lost[i]);
 
-		if (n)
-			pks_warn("output %d (%s): %lu line%s lost (%s)", i + 1,
-				 name_of(c, i, buf, sizeof(buf)), n, n == 1 ? "" : "s",
-				 pks_strerror(atomic_load(&lost_errno[i])));	/* pairs with: as n */
+		if (!n)
+			continue;
+		/* pairs with count_lost()'s store, as n */
+		pks_warn("output %d (%s): %lu line%s lost (%s)", i + 1,
+			 name_of(c, i, buf, sizeof(buf)), n, n == 1 ? "" : "s",
+			 pks_strerror(atomic_load(&lost_errno[i])));
 	}
 }
 

@@ -217,7 +217,8 @@ static void unpin(const struct pks_slsock *s, enum verdict how)
 			n |= W_LOST;
 		if ((n & (W_DEAD | W_LOST)) && !(n & W_USERS))
 			n = 0;
-	} while (!atomic_compare_exchange_weak(&conn, &w, n));	/* pairs with the others' unpin() */
+		/* pairs with the others' unpin(), as above */
+	} while (!atomic_compare_exchange_weak(&conn, &w, n));
 	if (!n && !(w & W_LOST) && how != LOST)
 		close(s->fd);
 }
@@ -477,10 +478,11 @@ unsigned int pks_slconn_gen(void)
 /* The child's copy of the socket is not its to share. */
 static void atfork_child(void)
 {
-	uint64_t w = atomic_load(&conn);	/* no pair: a fork's child runs one thread */
+	/* no pair: a fork's child runs one thread */
+	uint64_t w = atomic_load(&conn), ino = atomic_load(&conn_ino);
 	int fd = (int)(w & W_FD) - 1;
 
-	if (fd >= 0 && !(w & W_LOST) && ino_of(fd) == atomic_load(&conn_ino))	/* no pair: one thread */
+	if (fd >= 0 && !(w & W_LOST) && ino_of(fd) == ino)
 		close(fd);
 	/* no pair: the one thread's, too */
 	atomic_store(&conn, 0);
