@@ -31,19 +31,28 @@
 #define SNDBUF		(8 << 20)	/* as systemd's own clients ask */
 #define WAIT_S		1	/* a calm line waits this long for a full journal */
 
-static _Atomic int sock = -1;
-static _Atomic uint64_t sock_ino;
+/*
+ * The shared socket in one word, so that no thread pairs one socket's
+ * descriptor with another's inode: the inode number's low 32 bits (all of
+ * a socket's, on Linux) << 32 | the descriptor + 1; 0: none yet.
+ */
+static _Atomic uint64_t sock;
 static _Atomic int down;			/* an outage was reported */
 static _Atomic int busy_warned;
 static _Atomic unsigned long diverted;	/* lines written to stderr meanwhile */
 
-static uint64_t ino_of(int fd)
+static uint32_t ino_of(int fd)
 {
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) || !S_ISSOCK(st.st_mode))
 		return 0;
-	return (uint64_t)st.st_ino;
+	return (uint32_t)st.st_ino;
+}
+
+static int fd_in(uint64_t w)
+{
+	return (int)(uint32_t)w - 1;
 }
 
 /*
@@ -55,25 +64,23 @@ static uint64_t ino_of(int fd)
 static int socket_get(void)
 {
 	struct timeval wait = { .tv_sec = WAIT_S };
-	/* pairs with the compare-exchange of sock and the store of sock_ino below */
-	int old = atomic_load(&sock), fd, want = SNDBUF;
-	uint64_t ino;
+	/* pairs with the compare-exchange below, another thread's */
+	uint64_t old = atomic_load(&sock), w;
+	int fd, want = SNDBUF;
 
-	if (old >= 0 && ino_of(old) == atomic_load(&sock_ino))	/* pairs with: as sock */
-		return old;
+	if (old && ino_of(fd_in(old)) == old >> 32)
+		return fd_in(old);
 	fd = pks_fd_above_stdio(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
-	ino = ino_of(fd);
-	/* pairs with the loads of sock above, another thread's */
-	if (!atomic_compare_exchange_strong(&sock, &old, fd)) {
+	w = (uint64_t)ino_of(fd) << 32 | (uint32_t)(fd + 1);
+	/* pairs with the load above, another thread's: descriptor and inode at once */
+	if (!atomic_compare_exchange_strong(&sock, &old, w)) {
 		close(fd);	/* another thread's socket won */
-		return old;
+		return fd_in(old);
 	}
-	/* only the winner's: a loser's would unseat it. Pairs with the load above */
-	atomic_store(&sock_ino, ino);
 	return fd;
 }
 
