@@ -129,7 +129,7 @@ static void stamp(void)
 static bool make(bool copy)
 {
 	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
-	/* no pair: a fork's child, one thread, reads what its parent left */
+	/* no pair: a fork's child copies the count its parent left */
 	uint32_t n = copy ? atomic_load(&HEAD.nsites) : 0;
 	int fd;
 	bool ok;
