@@ -41,7 +41,7 @@ static inline uint64_t pks_ring_used(struct pks_ring *r)
 	 */
 	uint64_t t = atomic_load(&r->tail);
 
-	/* pairs with pks_ring_reserve()'s compare-exchange: never behind t */
+	/* no pair: read after t, it is at least the head that reserved up to t */
 	return atomic_load(&r->head) - t;
 }
 
