@@ -67,6 +67,7 @@ static void apply(void)
 	uint32_t reopens = h->req.reopen, dd = h->req.dd_len;
 	int32_t level = h->req.level;
 
+	/* pairs with pks_drop_arm()'s load, through pks_drop_changed() below */
 	if (level >= 0 && level <= 7)
 		__atomic_store_n(&c->set.level, level, __ATOMIC_RELAXED);
 	if (dd != h->st.dd_done)
@@ -93,13 +94,17 @@ void pks_control_apply(void)
 		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
 	while (pks_ctl_asked()) {
 		none = 0;
+		/* pairs with the store of 0 below, the last applier's: its apply() is done */
 		if (atomic_compare_exchange_strong(&applier, &none, me)) {
 			/* pairs with the command's release when it adds its request */
 			w = atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire);
 			apply();
-			/* a request made meanwhile stays asked, and is applied next round */
+			/*
+			 * A request made meanwhile stays asked, and is applied next
+			 * round: pairs with the command's increment of ask.
+			 */
 			atomic_compare_exchange_strong(&pks_ctl_area.p.ask, &w, 0);
-			atomic_store(&applier, 0);
+			atomic_store(&applier, 0);	/* pairs with the claim above */
 		} else if (none == me) {
 			return;
 		} else {
@@ -111,5 +116,5 @@ void pks_control_apply(void)
 /** pks_control_forked() - in a fork child: no thread of the parent applies here */
 void pks_control_forked(void)
 {
-	atomic_store(&applier, 0);
+	atomic_store(&applier, 0);	/* no pair: a fork's child runs one thread */
 }

@@ -161,6 +161,7 @@ static void list(int o)
 		int i;
 
 		class_of(&s, d, registered[o]);
+		/* no pair: a word of flags, whole in itself */
 		i = pks_ctl_site_add(&s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED), true);
 		if (d == registered[o])
 			listed[o] = i;
@@ -199,6 +200,7 @@ void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 			continue;
 		s = pks_dyndbg_site(d);
 		class_of(&s, d, start);
+		/* no pair: whole in itself, read relaxed by <linux/dynamic_debug.h> */
 		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
 	}
 	if (o >= 0 && pks_ctl_on())
@@ -264,9 +266,11 @@ static void keep(struct slot *t, unsigned int f, unsigned int e, const struct pk
 
 	/* release: pairs with decision()'s acquire of flags: fmt is stored first */
 	atomic_store_explicit(&t->flags, f | KNOWN | EPOCH(e), memory_order_release);
+	/* no pair: an index; read as 0 before it is here, the listing keeps its flags */
 	if (fresh)
 		atomic_store_explicit(&t->listed, pks_ctl_site_add(s, f, false) + 1,
 				      memory_order_relaxed);
+	/* no pair: as above; the flags are a word the command reads relaxed */
 	else if ((l = pks_ctl_site(atomic_load_explicit(&t->listed, memory_order_relaxed) - 1)))
 		__atomic_store_n(&l->flags, f, __ATOMIC_RELAXED);
 }
@@ -315,6 +319,7 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 		struct slot *t = &table[(h + (size_t)i) & (SLOTS - 1)];
 
 		seen = 0;
+		/* pairs with the acquire of caller above; fmt, with keep()'s release */
 		if (atomic_compare_exchange_strong(&t->caller, &seen, key)) {
 			atomic_store_explicit(&t->fmt, fmt, memory_order_relaxed);
 			keep(t, f, e, &s, true);
@@ -414,9 +419,10 @@ bool pks_dyndbg_more(const char *text)
 			unsigned int f;
 
 			class_of(&s, d, registered[o]);
+			/* no pair: words of flags, whole in themselves, as in keep() */
 			f = pks_dd_apply(&more, &s, __atomic_load_n(&d->flags, __ATOMIC_RELAXED));
-
 			__atomic_store_n(&d->flags, f, __ATOMIC_RELAXED);
+			/* no pair: as d->flags */
 			if (listed[o] >= 0 && (l = pks_ctl_site(listed[o] + (int)(d - registered[o]))))
 				__atomic_store_n(&l->flags, f, __ATOMIC_RELAXED);
 		}
@@ -425,7 +431,7 @@ bool pks_dyndbg_more(const char *text)
 	for (int i = 0; (l = pks_ctl_site(i)) && __atomic_load_n(&l->ready, __ATOMIC_ACQUIRE); i++) {
 		struct pks_dd_site s = listed_site(l);
 
-		if (!l->built)
+		if (!l->built)	/* no pair: as above */
 			__atomic_store_n(&l->flags, pks_dd_apply(&more, &s, l->flags), __ATOMIC_RELAXED);
 	}
 	/* pairs with decision()'s acquire: a site decided in the new epoch sees the rules */

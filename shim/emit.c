@@ -86,6 +86,7 @@ static int feed(const struct pks_config *c, struct pks_ctx *x, const char *s, si
 		pks_report_lint(caller, text, len);
 	}
 	pks_line_feed(l, text, len, pks_ctx_out, &x->w);
+	/* no pair: a flag, no data behind it; a line that misses it, exit flushes */
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
 		pks_line_close(l, pks_ctx_out, &x->w);
 	return (int)(len - (len && text[len - 1] == '\n'));
@@ -110,7 +111,7 @@ static char *grow(struct pks_spill *big, size_t need)
 	big->p = NULL;
 	big->size = 0;
 	/* pairs with a handler of this thread, which must see it forgotten first */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees it forgotten first */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (old)
 		munmap(old, size);
 	size = (need + 4095) & ~(size_t)4095;
@@ -196,6 +197,7 @@ static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks
 /* The line was exited with the process: write it now (pks_flush_all() came first). */
 static inline void exiting(struct pks_ctx *x)
 {
+	/* no pair: a flag, as in feed() */
 	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
 		pks_line_close(&x->line, pks_ctx_out, &x->w);
 }
@@ -262,6 +264,7 @@ static inline __attribute__((always_inline)) int quiet(const struct pks_config *
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
+	/* no pair: the quick filter's state (config/drop.c), no data behind it */
 	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
 		pks_drop_arm(c);
 	if (likely(s))
@@ -530,6 +533,7 @@ static inline bool droppable(const char *fmt, unsigned char from)
 	if (fmt[0] == '\001')
 		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
 		       fmt[2] != '<';
+	/* no pair: the quick filter's flag (config/drop.c), no data behind it */
 	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
 }
 
@@ -764,6 +768,7 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
 {
 	int *err = &errno, saved = *err;	/* the report may write */
 
+	/* no pair: a flag read at exit by pks_report_unreached(), no data behind it */
 	atomic_store_explicit(&reached, 1, memory_order_relaxed);
 	pks_drop_reached();
 	pks_report_debug_once(pks_sym_table(sym));	/* before its line; another object's constructor may call first */
@@ -780,6 +785,7 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
  */
 PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
 {
+	/* no pair: the quick filter's state (config/drop.c), no data behind it */
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
 
 	/* two jumps while nothing was dropped; then a look at the marker */
@@ -796,5 +802,6 @@ PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, con
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */
 bool pks_emit_reached(void)
 {
+	/* no pair: a flag, as first()'s store */
 	return atomic_load_explicit(&reached, memory_order_relaxed);
 }

@@ -34,6 +34,7 @@ static int first_time(uintptr_t site)
 		_Atomic(uintptr_t) *slot = &lint_seen[(h + i) % LINT_SLOTS];
 		uintptr_t cur = 0;
 
+		/* no pair: the slot's value is all there is */
 		if (atomic_compare_exchange_strong(slot, &cur, site))
 			return 1;
 		if (cur == site)
@@ -185,6 +186,7 @@ void pks_report_debug_once(const struct pks_sym *syms)
 {
 	static _Atomic int done;
 
+	/* no pair: it only elects the one that reports */
 	if (pks_config()->set.debug && !atomic_exchange(&done, 1))
 		pks_report_debug(syms);
 }

@@ -169,6 +169,16 @@ check_once() {
 	check_once "$flood" 400
 }
 
+@test "journal: a program that puts its own socket on the journal's descriptor keeps it; the next line goes on a new one" {
+	jshim sh -c 'echo $$ >"$0"; exec "$1" sock' "$BATS_TEST_TMPDIR/pid" "$FIX/fdtake"
+	[ "$status" -eq 0 ]
+	err_is ''
+	out_is $'mine: -1\n'
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	for _ in $(seq 100); do [ "$(jsel "$pid" .MESSAGE | wc -l)" -ge 2 ] && break; sleep 0.02; done
+	[ "$(jsel "$pid" .MESSAGE)" = $'"before"\n"after"' ]
+}
+
 @test "journal: PRINTK_SHIM_JOURNAL_SOCKET must be an absolute path" {
 	capture shim env PRINTK_SHIM_JOURNAL_SOCKET=journal.sock "$FIX/emit" $'\0016ok\n'
 	err_is 'printk-shim: warning: PRINTK_SHIM_JOURNAL_SOCKET="journal.sock": expected an absolute socket path; using /run/systemd/journal/socket'$'\nok\n'

@@ -54,7 +54,10 @@ static inline void pks_warn_once(const char *msg, unsigned long len,
 {
 	int saved = errno;
 
-	/* Two threads may both see 0; exchange lets one of them write. */
+	/*
+	 * Two threads may both see 0; exchange lets one of them write.
+	 * No pair: the flag guards no other data.
+	 */
 	if (!__atomic_exchange_n(once, 1, __ATOMIC_RELAXED)) {
 		ssize_t r = write(2, msg, len);
 		(void)r;

@@ -25,6 +25,7 @@ void *pks_next(const char *name, struct pks_next *cache)
 	looking = true;
 	fn = dlsym(RTLD_NEXT, name);
 	looking = false;
+	/* no pair: the release of looked below publishes it */
 	atomic_store_explicit(&cache->fn, fn, memory_order_relaxed);
 	/* release: pairs with the acquire above: the pointer is seen first */
 	atomic_store_explicit(&cache->looked, true, memory_order_release);

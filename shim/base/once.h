@@ -23,6 +23,7 @@ static inline bool pks_once_claim(_Atomic int *state)
 	/* acquire: pairs with pks_once_done()'s release: the work done is seen */
 	if (atomic_load_explicit(state, memory_order_acquire) == PKS_ONCE_DONE)
 		return false;
+	/* no pair: it only elects the worker; DONE's release publishes the work */
 	if (atomic_compare_exchange_strong(state, &none, PKS_ONCE_RUNNING))
 		return true;
 	/* acquire: pairs with pks_once_done()'s release, as above */

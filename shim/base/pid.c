@@ -21,6 +21,7 @@ void pks_pid_setup(void)
 	_Atomic pid_t *none = NULL;
 	void *p;
 
+	/* no pair: a second call only returns early, it follows no pointer */
 	if (atomic_load(&pid_page))
 		return;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -29,8 +30,10 @@ void pks_pid_setup(void)
 	/*
 	 * Filled now: a vfork child, which shares the page, must find its
 	 * parent's pid there, never leave its own for the parent.
+	 * No pair: the page is this thread's until the exchange below.
 	 */
-	*(_Atomic pid_t *)p = getpid();
+	atomic_store_explicit((_Atomic pid_t *)p, getpid(), memory_order_relaxed);
+	/* pairs with pks_pid()'s acquire load: the pid is in the page first */
 	if (madvise(p, size, MADV_WIPEONFORK) != 0 ||
 	    !atomic_compare_exchange_strong(&pid_page, &none, p))
 		munmap(p, size);
@@ -45,9 +48,11 @@ pid_t pks_pid(void)
 
 	if (!pp)
 		return getpid();
+	/* no pair: the pid is all there is, and a process stores only its own */
 	pid = atomic_load_explicit(pp, memory_order_relaxed);
 	if (!pid) {
 		pid = getpid();
+		/* no pair: as the load's */
 		atomic_store_explicit(pp, pid, memory_order_relaxed);
 	}
 	return pid;

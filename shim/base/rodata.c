@@ -43,6 +43,7 @@ void pks_rodata_setup(void)
 {
 	unsigned int n = 0;
 
+	/* no pair: a second call only returns early, it reads no range */
 	if (atomic_load_explicit(&nranges, memory_order_relaxed))
 		return;
 	dl_iterate_phdr(note, &n);

@@ -48,7 +48,8 @@ extern _Atomic int pks_cfg_state;
 static inline const struct pks_config *pks_config(void)
 {
 	/* acquire: pairs with pks_once_done()'s release in pks_config()'s load */
-	if (__builtin_expect(__atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE, 1))
+	if (__builtin_expect(atomic_load_explicit(&pks_cfg_state, memory_order_acquire) ==
+			     PKS_ONCE_DONE, 1))
 		return &pks_cfg;
 	return pks_config_slow();
 }
@@ -57,7 +58,7 @@ static inline const struct pks_config *pks_config(void)
 static inline bool pks_config_ready(void)
 {
 	/* acquire: pairs with pks_once_done()'s release, as above */
-	return __atomic_load_n(&pks_cfg_state, __ATOMIC_ACQUIRE) == PKS_ONCE_DONE;
+	return atomic_load_explicit(&pks_cfg_state, memory_order_acquire) == PKS_ONCE_DONE;
 }
 
 #endif

@@ -77,7 +77,8 @@ void pks_line_cut(struct pks_line *l)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with pks_line_emit()'s */
 	if (l->sent > 1) {
 		seq_buf_clear(&l->sb);
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* cut here, the next run clears again */
+		/* cut here, the next run clears again: pairs with pks_line_emit()'s second */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		l->sent = 0;
 	}
 	if (l->open && !seq_buf_used(&l->sb))

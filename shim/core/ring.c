@@ -31,6 +31,7 @@ void pks_ring_init(struct pks_ring *r, void *mem, size_t size)
 {
 	r->mem = mem;
 	r->size = size;
+	/* no pair: the ring is not shared yet; what shares it orders these */
 	atomic_store(&r->head, 0);
 	atomic_store(&r->tail, 0);
 }
@@ -49,6 +50,7 @@ size_t pks_ring_max(const struct pks_ring *r)
 void *pks_ring_reserve(struct pks_ring *r, size_t n)
 {
 	uint64_t need = (PKS_RING_HDR + n + 7) & ~(uint64_t)7;
+	/* no pair: a stale head only fails the compare-exchange, which reloads it */
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed), off, pad;
 	struct hdr *rec;
 
@@ -60,6 +62,7 @@ void *pks_ring_reserve(struct pks_ring *r, size_t n)
 		/* acquire: pairs with pks_ring_release()'s store; the room is zeroed */
 		if (h + pad + need - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size)
 			return NULL;
+		/* no pair: it only claims the room; the state's release shows the record */
 	} while (!atomic_compare_exchange_weak(&r->head, &h, h + pad + need));
 	if (pad) {
 		rec = at(r, h);
@@ -100,6 +103,7 @@ void pks_ring_discard(void *rec)
  */
 void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 {
+	/* no pair: only the consumer, this thread, writes tail */
 	uint64_t end = atomic_load_explicit(&r->tail, memory_order_relaxed) + r->size;
 
 	for (;;) {
@@ -137,6 +141,7 @@ static void zero(char *p, uint64_t n)
 /** pks_ring_release() - the records before @pos are done with: their room is free */
 void pks_ring_release(struct pks_ring *r, uint64_t pos)
 {
+	/* no pair: only the consumer, this thread, writes tail */
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t off = t & (r->size - 1), n = pos - t;
 

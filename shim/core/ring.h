@@ -34,7 +34,15 @@ void pks_ring_release(struct pks_ring *r, uint64_t pos);
 /** pks_ring_used() - Return: bytes reserved and not yet released. */
 static inline uint64_t pks_ring_used(struct pks_ring *r)
 {
-	return atomic_load(&r->head) - atomic_load(&r->tail);
+	/*
+	 * Tail first: an operand's order is unspecified, and a tail read after
+	 * head may have passed it. Pairs with pks_ring_release()'s release,
+	 * which follows the reserve of what it frees.
+	 */
+	uint64_t t = atomic_load(&r->tail);
+
+	/* no pair: read after t, it is at least the head that reserved up to t */
+	return atomic_load(&r->head) - t;
 }
 
 #endif

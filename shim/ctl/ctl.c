@@ -116,6 +116,7 @@ static void stamp(void)
 	h->req.level = -1;
 	h->st.reopen_done = 0;
 	h->st.dd_done = 0;
+	/* no pair: no other process sees the file before make()'s rename(2) */
 	atomic_store(&h->sleep, 0);	/* the printer's AWAKE; this process has none yet */
 	atomic_store(&h->flushed, 0);
 	atomic_store_explicit(&h->ask, 0, memory_order_relaxed);
@@ -128,6 +129,7 @@ static void stamp(void)
 static bool make(bool copy)
 {
 	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
+	/* no pair: a fork's child copies the count its parent left */
 	uint32_t n = copy ? atomic_load(&HEAD.nsites) : 0;
 	int fd;
 	bool ok;
@@ -256,6 +258,7 @@ void pks_ctl_lost(int i, unsigned long k, int err)
 {
 	if (!on || i < 0 || i >= PKS_OUTPUTS_MAX)
 		return;
+	/* no pair: counts the command (cmd/control.c) prints, no data behind them */
 	__atomic_fetch_add(&HEAD.st.out[i].lost, k, __ATOMIC_RELAXED);
 	__atomic_store_n(&HEAD.st.out[i].lost_errno, err, __ATOMIC_RELAXED);
 }
@@ -276,8 +279,10 @@ int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built
 
 	if (!on || !pks_ctl_mine())
 		return -1;
+	/* no pair: it claims a slot; the release of ready below shows the site */
 	i = atomic_fetch_add_explicit(&HEAD.nsites, 1, memory_order_relaxed);
 	if (i >= PKS_CTL_SITES) {
+		/* no pair: a count the command prints */
 		__atomic_fetch_add(&HEAD.sites_lost, 1, __ATOMIC_RELAXED);
 		return -1;
 	}

@@ -24,6 +24,7 @@ extern union pks_ctl_area pks_ctl_area;
  */
 static inline bool pks_ctl_asked(void)
 {
+	/* no pair: a hint; pks_control_apply() loads it again with acquire */
 	return atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_relaxed) != 0;
 }
 

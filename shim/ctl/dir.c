@@ -197,7 +197,10 @@ bool pks_rec_dead(int dfd, const char *name, pid_t pid)
 		return false;
 	n = pread(fd, &h, sizeof(h), 0);
 	close(fd);
-	/* the pid is another process's now, or ours ran exec and did not record again */
+	/*
+	 * The pid is another process's now, or ours ran exec and did not
+	 * record again. No pair: h is pread(2)'s copy of the file.
+	 */
 	return n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC &&
 	       (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
 }

@@ -144,6 +144,7 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 	if (n > (mask + 1) / 4)
 		n = (mask + 1) / 4;
 	clock_gettime(CLOCK_REALTIME, &ts);
+	/* no pair: these claim room and a number; the stamp's release shows them */
 	pos = atomic_fetch_add_explicit(&rh->head, pks_rec_span(n), memory_order_relaxed);
 	r = (struct pks_rec){
 		.seq = atomic_fetch_add_explicit(&rh->seq, 1, memory_order_relaxed),
@@ -152,6 +153,12 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 		.tid = (int32_t)tid, .len = (uint32_t)n, .level = (uint16_t)level,
 		.flags = hidden ? PKS_REC_HIDDEN : 0,
 	};
+	/*
+	 * The room is claimed before a byte of it is overwritten: a reader that
+	 * copied one sees the head that claimed it, and drops its copy.
+	 * Pairs with the acquire fence in the reader's walk() (cmd/dmesg.c).
+	 */
+	atomic_thread_fence(memory_order_release);
 	put(pos + sizeof(r.stamp), (const char *)&r + sizeof(r.stamp), sizeof(r) - sizeof(r.stamp));
 	put(pos + sizeof(r), text, n);
 	/* pairs with the reader's acquire load of the stamp: the record is whole */
@@ -163,5 +170,5 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 void pks_rec_close(void)
 {
 	if (pks_rec_on && rh->pid == pks_pid())
-		atomic_store(&rh->exited, 1);
+		atomic_store(&rh->exited, 1);	/* no pair: pks_rec_dead() reads the file */
 }

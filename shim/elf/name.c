@@ -43,14 +43,13 @@ static bool (*_Atomic guard)(void);
 /** pks_elf_name_guard() - @may_read says whether a file may be read for the first time now. */
 void pks_elf_name_guard(bool (*may_read)(void))
 {
-	/* Relaxed, as its load in add(): set by a constructor, before any thread asks. */
+	/* No pair: as its load in add(), set by a constructor before any thread asks. */
 	atomic_store_explicit(&guard, may_read, memory_order_relaxed);
 }
 
 static const struct obj *find(uintptr_t base)
 {
-	/* Pairs with the release in add(): the entry is whole before it counts. */
-	/* acquire: pairs with the release below: the objects counted are filled */
+	/* acquire: pairs with the release in add(): the objects counted are filled */
 	unsigned n = atomic_load_explicit(&nobjs, memory_order_acquire);
 
 	for (unsigned i = 0; i < n; i++)
@@ -94,13 +93,14 @@ static bool same_file(const struct link_map *map, bool main, const struct pks_el
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
 static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
 {
+	/* no pair: stored by a constructor (pks_elf_name_guard()) */
 	bool (*may)(void) = atomic_load_explicit(&guard, memory_order_relaxed);
 	const struct obj *o = NULL;
 	unsigned n;
 
 	if ((may && !may()) || pthread_mutex_trylock(&writer))
 		return NULL;
-	/* Relaxed: only the writer, who holds the lock, stores it. */
+	/* No pair: only the writer, who holds the lock, stores it. */
 	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
 	if (!(o = find(base)) && n < OBJS_MAX) {
 		/* The program by AT_EXECFN when ld.so ran it; a file that cannot be read
@@ -116,8 +116,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 				pks_elf_unmap(&objs[n].elf);
 		objs[n].base = base;
 		objs[n].bias = map->l_addr;
-		/* Pairs with the acquire in find(). */
-		/* release: pairs with the acquire above: the object is filled first */
+		/* release: pairs with the acquire in find(): the object is filled first */
 		atomic_store_explicit(&nobjs, n + 1, memory_order_release);
 		o = &objs[n];
 	}

@@ -479,7 +479,7 @@ void pks_patch_apply(const struct pks_sym *table)
 	struct walk wk = { 0, false };
 	int saved = errno;
 
-	if (atomic_exchange(&once, 1))
+	if (atomic_exchange(&once, 1))	/* no pair: it only elects the one that patches */
 		return;
 	syms = table;
 	if ((c->set.disable || c->set.patch == PKS_PATCH_NEVER) && !c->set.debug)

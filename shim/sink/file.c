@@ -68,6 +68,7 @@ static bool same(const struct pks_config *c, int i, uint64_t s, const struct sta
 
 	if (!s)
 		return st->st_dev == c->out_id[i].dev && st->st_ino == c->out_id[i].ino;
+	/* pairs with publish()'s stores, through cur's compare-exchange and acquire */
 	return (uint64_t)st->st_dev == atomic_load(&f->dev[n]) &&
 	       (uint64_t)st->st_ino == atomic_load(&f->ino[n]);
 }
@@ -89,6 +90,7 @@ static const char *path_of(const struct pks_config *c, int i)
 /* Publish @id as open number @n's. Return: the state that names @fd with it. */
 static uint64_t publish(struct fstate *f, unsigned int n, const struct pks_fileid *id, int fd)
 {
+	/* pairs with same()'s loads, through the compare-exchange of cur after it */
 	atomic_store(&f->dev[n % IDS], (uint64_t)id->dev);
 	atomic_store(&f->ino[n % IDS], (uint64_t)id->ino);
 	return (uint64_t)n << 32 | (uint32_t)fd;
@@ -102,12 +104,14 @@ static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 {
 	struct fstate *f = &files[i];
 	const char *path = path_of(c, i);
+	/* no pair: a number for each open, no data behind it */
 	unsigned int n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
 	struct pks_fileid id;
 	int fd = pks_open_file(path, &id, NULL);
 	uint64_t next = (uint64_t)n << 32 | (uint32_t)fd;
 
 	if (fd < 0) {
+		/* pairs with the acquire loads of cur in the writers below */
 		if (!atomic_compare_exchange_strong(&f->cur, &seen, FALLEN))
 			return seen;
 		/* Ours to say why: opening it once more says it the same way. */
@@ -117,6 +121,7 @@ static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 		seen = FALLEN;
 	}
 	next = publish(f, n, &id, fd);
+	/* pairs with the acquire loads of cur below: the identity is published first */
 	if (atomic_compare_exchange_strong(&f->cur, &seen, next))
 		return next;
 	close(fd);
@@ -156,17 +161,18 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 			*err = errno ? errno : EIO;
 		return s;
 	}
-	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
+	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;	/* no pair: as reopen()'s */
 	next = publish(f, n, &id, fd);
 	if (pks_fd_dup3(nfd, fd, O_CLOEXEC) < 0) {
 		if (err)
 			*err = errno;
 		next = s;
 	} else {
+		/* pairs with the acquire loads of cur below, as reopen()'s */
 		atomic_compare_exchange_strong(&f->cur, &s, next);
 	}
 	close(nfd);
-	return atomic_load(&f->cur);
+	return atomic_load(&f->cur);	/* pairs with the compare-exchanges of cur */
 }
 
 /*
@@ -178,10 +184,12 @@ static bool due(struct fstate *f)
 	struct timespec ts;
 	long was;
 
+	/* no pair: a count and a second that only elect who checks, no data behind them */
 	if (atomic_fetch_add_explicit(&f->count, 1, memory_order_relaxed) % CHECK_EVERY ==
 	    CHECK_EVERY - 1)
 		return true;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	/* no pair: as count, above */
 	was = atomic_load_explicit(&f->second, memory_order_relaxed);
 	return was != ts.tv_sec &&
 	       atomic_compare_exchange_strong_explicit(&f->second, &was, ts.tv_sec,

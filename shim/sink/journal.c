@@ -31,19 +31,28 @@
 #define SNDBUF		(8 << 20)	/* as systemd's own clients ask */
 #define WAIT_S		1	/* a calm line waits this long for a full journal */
 
-static _Atomic int sock = -1;
-static _Atomic uint64_t sock_ino;
+/*
+ * The shared socket in one word, so that no thread pairs one socket's
+ * descriptor with another's inode: the inode number's low 32 bits (all of
+ * a socket's, on Linux) << 32 | the descriptor + 1; 0: none yet.
+ */
+static _Atomic uint64_t sock;
 static _Atomic int down;			/* an outage was reported */
 static _Atomic int busy_warned;
 static _Atomic unsigned long diverted;	/* lines written to stderr meanwhile */
 
-static uint64_t ino_of(int fd)
+static uint32_t ino_of(int fd)
 {
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) || !S_ISSOCK(st.st_mode))
 		return 0;
-	return (uint64_t)st.st_ino;
+	return (uint32_t)st.st_ino;
+}
+
+static int fd_in(uint64_t w)
+{
+	return (int)(uint32_t)w - 1;
 }
 
 /*
@@ -55,22 +64,23 @@ static uint64_t ino_of(int fd)
 static int socket_get(void)
 {
 	struct timeval wait = { .tv_sec = WAIT_S };
-	int old = atomic_load(&sock), fd, want = SNDBUF;
-	uint64_t ino;
+	/* pairs with the compare-exchange below, another thread's */
+	uint64_t old = atomic_load(&sock), w;
+	int fd, want = SNDBUF;
 
-	if (old >= 0 && ino_of(old) == atomic_load(&sock_ino))
-		return old;
+	if (old && ino_of(fd_in(old)) == old >> 32)
+		return fd_in(old);
 	fd = pks_fd_above_stdio(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
-	ino = ino_of(fd);
-	if (!atomic_compare_exchange_strong(&sock, &old, fd)) {
+	w = (uint64_t)ino_of(fd) << 32 | (uint32_t)(fd + 1);
+	/* pairs with the load above, another thread's: descriptor and inode at once */
+	if (!atomic_compare_exchange_strong(&sock, &old, w)) {
 		close(fd);	/* another thread's socket won */
-		return old;
+		return fd_in(old);
 	}
-	atomic_store(&sock_ino, ino);	/* only the winner's: a loser's would unseat it */
 	return fd;
 }
 
@@ -186,25 +196,27 @@ static int send_entry(const char *path, struct iovec *iov, int n, bool wait)
 static void outage(const struct pks_config *c, int err, bool calm)
 {
 	if (err == EAGAIN && !calm) {
-		/* a handler's line never waits: not an outage */
+		/* a handler's line never waits: not an outage; no pair: one warning */
 		if (!atomic_exchange(&busy_warned, 1))
 			pks_warn("journal: %s: %s for a signal handler's line; writing such lines to stderr",
 				 c->set.journal_socket, pks_strerror(err));
 		return;
 	}
+	/* pairs with delivered()'s exchange: one warning each way */
 	if (!atomic_exchange(&down, 1))
 		pks_warn("journal: %s: %s; writing its lines to stderr until it is back",
 			 c->set.journal_socket, pks_strerror(err));
-	atomic_fetch_add(&diverted, 1);
+	atomic_fetch_add(&diverted, 1);	/* no pair: a count, taken whole below */
 }
 
 static void delivered(const struct pks_config *c)
 {
 	unsigned long n;
 
+	/* no pair: a quick look; the exchange, paired with outage()'s, decides */
 	if (likely(!atomic_load_explicit(&down, memory_order_relaxed)) || !atomic_exchange(&down, 0))
 		return;
-	n = atomic_exchange(&diverted, 0);
+	n = atomic_exchange(&diverted, 0);	/* no pair: outage()'s count, whole */
 	pks_warn("journal: %s: delivering again; %lu line%s went to stderr meanwhile",
 		 c->set.journal_socket, n, n == 1 ? "" : "s");
 }
@@ -239,7 +251,7 @@ unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v
 	int fd = socket_get(), r;
 	unsigned int sent = 0;
 
-	if (fd < 0 || atomic_load(&down))
+	if (fd < 0 || atomic_load(&down))	/* no pair: a flag, nothing read through it */
 		return 0;
 	address(&a, c->set.journal_socket);
 	for (unsigned int i = 0; i < k; i++) {
@@ -268,6 +280,7 @@ int pks_journal_line(const struct pks_config *c, const struct pks_meta *j,
 	int err, saved = errno;
 
 	iov[0].iov_len = (size_t)(fields(head, c, j) - head);
+	/* no pair: a flag, nothing read through it */
 	err = send_entry(c->set.journal_socket, iov, 4,
 			 j->calm && !atomic_load_explicit(&down, memory_order_relaxed));
 	if (err)

@@ -61,6 +61,7 @@ static void count_lost(const struct pks_config *c, int i, unsigned long k, int e
 
 	PKS_WARN_ON_ONCE(i < 0 || i >= c->nout);
 	pks_ctl_lost(i, k, err);
+	/* pairs with pks_sink_report_lost()'s loads: the count, then the first errno */
 	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);
 		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
@@ -87,12 +88,15 @@ void pks_sink_report_lost(void)
 	char buf[16];
 
 	for (int i = 0; i < c->nout; i++) {
+		/* pairs with count_lost()'s read-modify-write and store */
 		unsigned long n = atomic_load(&lost[i]);
 
-		if (n)
-			pks_warn("output %d (%s): %lu line%s lost (%s)", i + 1,
-				 name_of(c, i, buf, sizeof(buf)), n, n == 1 ? "" : "s",
-				 pks_strerror(atomic_load(&lost_errno[i])));
+		if (!n)
+			continue;
+		/* pairs with count_lost()'s store, as n */
+		pks_warn("output %d (%s): %lu line%s lost (%s)", i + 1,
+			 name_of(c, i, buf, sizeof(buf)), n, n == 1 ? "" : "s",
+			 pks_strerror(atomic_load(&lost_errno[i])));
 	}
 }
 
@@ -296,6 +300,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
 	};
 	if (c->format == PKS_LINE_KMSG)
+		/* no pair: a number, unique by the read-modify-write alone */
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);

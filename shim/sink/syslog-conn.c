@@ -138,6 +138,7 @@ static int dial_held(const char *path, int flags, bool *stream)
 	fd = dial(path, flags, stream);
 	/* EAGAIN: a full backlog, only for a hasty socket; not an outage */
 	if (fd < 0 && fd != -EAGAIN) {
+		/* no pair: the release of retry_at below publishes it */
 		atomic_store_explicit(&refused, -fd, memory_order_relaxed);
 		/* release: pairs with the acquire of retry_at above */
 		atomic_store_explicit(&retry_at, now + HOLDOFF_NS, memory_order_release);
@@ -155,13 +156,19 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	if (fd < 0)
 		return -fd;
 	ino = ino_of(fd);
+	/* no pair: a number for each connection, no data behind it */
 	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1 };
+	/* no pair: it claims the setup; W_DEAD keeps pin() off until the release below */
 	if (how != SHARE || !atomic_compare_exchange_strong(&conn, &none, W_DEAD))
 		return 0;
+	/* no pair: the release of conn below publishes these */
 	atomic_store_explicit(&conn_ino, ino, memory_order_relaxed);
 	atomic_store_explicit(&conn_pid, pks_pid(), memory_order_relaxed);
 	atomic_store_explicit(&conn_gen, s->gen, memory_order_relaxed);
-	/* Nobody can own a stream not yet shared; a _Fork() child may have inherited an owner. */
+	/*
+	 * Nobody can own a stream not yet shared; a _Fork() child may have
+	 * inherited an owner. No pair: published by the release below, too.
+	 */
 	atomic_store_explicit(&stream_owner, 0, memory_order_relaxed);
 	/* release: pairs with pin()'s acquire: the fields above are seen first */
 	atomic_store_explicit(&conn, (uint64_t)(fd + 1) | W_USER | (stream ? W_STREAM : 0),
@@ -188,6 +195,7 @@ static int pin(struct pks_slsock *s)
 	s->stream = w & W_STREAM;
 	s->own = false;
 	s->hasty = false;
+	/* pairs with fresh()'s release of conn, through the acquire above */
 	s->gen = atomic_load_explicit(&conn_gen, memory_order_relaxed);
 	return 1;
 }
@@ -195,6 +203,10 @@ static int pin(struct pks_slsock *s)
 /* Count out; the last one out of a broken socket closes it. */
 static void unpin(const struct pks_slsock *s, enum verdict how)
 {
+	/*
+	 * Pairs with the other users' unpin(): each one's sends end before its
+	 * count is given back, so the last one out closes after them all.
+	 */
 	uint64_t w = atomic_load(&conn), n;
 
 	do {
@@ -205,6 +217,7 @@ static void unpin(const struct pks_slsock *s, enum verdict how)
 			n |= W_LOST;
 		if ((n & (W_DEAD | W_LOST)) && !(n & W_USERS))
 			n = 0;
+		/* pairs with the others' unpin(), as above */
 	} while (!atomic_compare_exchange_weak(&conn, &w, n));
 	if (!n && !(w & W_LOST) && how != LOST)
 		close(s->fd);
@@ -215,6 +228,7 @@ static bool mine(const struct pks_slsock *s)
 {
 	uint64_t ino = ino_of(s->fd);
 
+	/* pairs with fresh()'s release of conn, through pin()'s acquire */
 	return ino && ino == atomic_load_explicit(&conn_ino, memory_order_relaxed) &&
 	       atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid();
 }
@@ -232,6 +246,7 @@ static int hold_stream(const char *path, struct pks_slsock *s)
 	if (!s->stream || s->own)
 		return 0;
 	me = gettid();
+	/* pairs with pks_slconn_put()'s store of 0: the last owner's send is over */
 	while (!atomic_compare_exchange_strong(&stream_owner, &cur, me)) {
 		if (cur == me) {
 			unpin(s, KEEP);
@@ -258,6 +273,7 @@ int pks_slconn_get(const char *path, struct pks_slsock *s)
 			err = fresh(path, s, SHARE);
 			return err ? err : hold_stream(path, s);
 		}
+		/* pairs with fresh()'s release of conn, through pin()'s acquire */
 		if (likely(s->gen == checked_gen) && likely(++unchecked % CHECK_EVERY) &&
 		    likely(atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid()))
 			return hold_stream(path, s);
@@ -351,19 +367,18 @@ static void send_lock_take(void)
 				return;
 			continue;
 		}
-		/* Pairs with the release exchange in send_lock_give(). */
 		/* acquire: pairs with the unlock's release, as above */
 		c = atomic_exchange_explicit(&send_lock, me | L_WAIT, memory_order_acquire);
 		if ((c & ~L_WAIT) != me)
 			return;		/* it was free, or a parent's: ours now */
 		futex(&send_lock, FUTEX_WAIT, me | L_WAIT);
+		/* no pair: a guess for the loop; what takes the lock acquires */
 		c = atomic_load_explicit(&send_lock, memory_order_relaxed);
 	}
 }
 
 static void send_lock_give(void)
 {
-	/* Pairs with the acquire in send_lock_take(). */
 	/* release: pairs with the lock's acquires above */
 	if (atomic_exchange_explicit(&send_lock, 0, memory_order_release) & L_WAIT)
 		futex(&send_lock, FUTEX_WAKE, 1);
@@ -444,7 +459,7 @@ bool pks_slconn_put(struct pks_slsock *s, int err)
 			close(s->fd);
 		return how != KEEP;
 	}
-	if (s->stream)
+	if (s->stream)	/* pairs with hold_stream()'s compare-exchange */
 		atomic_store(&stream_owner, 0);
 	/* Not checked on every line: never close what is no longer ours. */
 	if (how == BROKEN && !mine(s))
@@ -456,17 +471,20 @@ bool pks_slconn_put(struct pks_slsock *s, int err)
 /** pks_slconn_gen() - Return: how many connections were made so far. */
 unsigned int pks_slconn_gen(void)
 {
+	/* no pair: a count, compared with a socket's number, no data behind it */
 	return atomic_load_explicit(&gens, memory_order_relaxed);
 }
 
 /* The child's copy of the socket is not its to share. */
 static void atfork_child(void)
 {
-	uint64_t w = atomic_load(&conn);
+	/* no pair: a fork's child runs one thread */
+	uint64_t w = atomic_load(&conn), ino = atomic_load(&conn_ino);
 	int fd = (int)(w & W_FD) - 1;
 
-	if (fd >= 0 && !(w & W_LOST) && ino_of(fd) == atomic_load(&conn_ino))
+	if (fd >= 0 && !(w & W_LOST) && ino_of(fd) == ino)
 		close(fd);
+	/* no pair: the one thread's, too */
 	atomic_store(&conn, 0);
 	atomic_store(&stream_owner, 0);
 }
@@ -476,6 +494,6 @@ void pks_slconn_setup(void)
 {
 	static _Atomic int once;
 
-	if (!atomic_exchange(&once, 1))
+	if (!atomic_exchange(&once, 1))	/* no pair: it only elects one caller */
 		pthread_atfork(NULL, NULL, atfork_child);
 }

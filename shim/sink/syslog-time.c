@@ -107,6 +107,7 @@ static bool refresh(time_t now, bool first, long *off)
 		return false;
 	if (first)
 		tzset();
+	/* no pair: the word is whole in itself, its span and offset packed */
 	atomic_store_explicit(&zone, ask(now, off), memory_order_relaxed);
 	/* release: pairs with the exchange's acquire above, the next asker's */
 	atomic_store_explicit(&asking, 0, memory_order_release);
@@ -115,6 +116,7 @@ static bool refresh(time_t now, bool first, long *off)
 
 static long offset_at(time_t now, bool may_ask)
 {
+	/* no pair: the word is whole in itself (pack()) */
 	uint64_t w = atomic_load_explicit(&zone, memory_order_relaxed);
 	long off;
 
@@ -134,11 +136,12 @@ void pks_sltime_prepare(bool may_ask)
 	struct timespec ts;
 	long off;
 
+	/* no pair: a flag that saves a second tzset(); the zone word stands alone */
 	if (!may_ask || atomic_load_explicit(&tz_read, memory_order_relaxed))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (refresh(ts.tv_sec, true, &off))
-		atomic_store(&tz_read, 1);
+		atomic_store(&tz_read, 1);	/* no pair: as the load's */
 }
 
 /**

@@ -198,20 +198,23 @@ static void outage(const struct pks_config *c, int err)
 {
 	unsigned int none = 0;
 
+	/* pairs with delivered()'s compare-exchange: one warning each way */
 	if (atomic_compare_exchange_strong(&down, &none, pks_slconn_gen() + 1))
 		pks_warn("syslog: %s: %s; writing its lines to stderr until it is back",
 			 c->set.syslog_socket, pks_strerror(err));
-	atomic_fetch_add(&diverted, 1);
+	atomic_fetch_add(&diverted, 1);	/* no pair: a count, taken whole below */
 }
 
 static void delivered(const struct pks_config *c, const struct pks_slsock *s)
 {
+	/* no pair: a quick look; the compare-exchange below decides */
 	unsigned int d = atomic_load_explicit(&down, memory_order_relaxed);
 	unsigned long n;
 
+	/* pairs with outage()'s compare-exchange */
 	if (likely(!d) || s->gen < d || !atomic_compare_exchange_strong(&down, &d, 0))
 		return;
-	n = atomic_exchange(&diverted, 0);
+	n = atomic_exchange(&diverted, 0);	/* no pair: outage()'s count, whole */
 	pks_warn("syslog: %s: delivering again; %lu line%s went to stderr meanwhile",
 		 c->set.syslog_socket, n, n == 1 ? "" : "s");
 }
@@ -219,10 +222,11 @@ static void delivered(const struct pks_config *c, const struct pks_slsock *s)
 /* Not an outage: a line too long, or a handler's line the stream could not take at once. */
 static void refused(const struct pks_config *c, size_t n, int err)
 {
+	/* no pair: each exchange only elects the one warning */
 	if (err == EMSGSIZE && !atomic_exchange(&big_warned, 1))
 		pks_warn("syslog: a line of %zu bytes: %s; writing such lines to stderr",
 			 n, pks_strerror(err));
-	else if (err == EAGAIN && !atomic_exchange(&busy_warned, 1))
+	else if (err == EAGAIN && !atomic_exchange(&busy_warned, 1))	/* no pair: as above */
 		pks_warn("syslog: %s: %s for a signal handler's line; writing such lines to stderr",
 			 c->set.syslog_socket, pks_strerror(err));
 	else if (err != EMSGSIZE && err != EAGAIN)
@@ -283,6 +287,7 @@ unsigned int pks_syslog_send_many(const struct pks_config *c, struct mmsghdr *v,
 	unsigned int sent = 0;
 	int err;
 
+	/* no pair: a flag for a quick decision, nothing read through it */
 	if (atomic_load(&down) || pks_slconn_get(c->set.syslog_socket, &s))
 		return 0;
 	err = s.stream || s.own ? 0 : pks_slconn_send_many(&s, v, k, &sent);
