@@ -85,12 +85,15 @@ int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
 
 	if (unlikely(pks_ctl_asked())) {
 		pks_control_apply();	/* a query may have turned the site off */
+		/* no pair: a site's flags are a word of their own, read relaxed
+		 * as <linux/dynamic_debug.h> reads them (and below) */
 		if (!(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
 			errno = saved;
 			return 0;
 		}
 	}
 	va_start(ap, fmt);
+	/* no pair: the flags, read relaxed as above */
 	r = pks_emit_decorated(&pks_syms[PKS_SYM_PRINTK], __atomic_load_n(&d->flags, __ATOMIC_RELAXED),
 			       &s, fmt, ap, RET_ADDR);
 	va_end(ap);

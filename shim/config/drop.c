@@ -23,6 +23,7 @@ void pks_drop_reached(void)
 {
 	unsigned char want = PKS_DROP_UNREACHED;
 
+	/* no pair: emit.c's quick test reads the word alone, relaxed; a stale one takes the usual way */
 	atomic_compare_exchange_strong_explicit(&pks_drop_from, &want, PKS_DROP_UNARMED,
 						memory_order_relaxed, memory_order_relaxed);
 }
@@ -37,11 +38,13 @@ void pks_drop_arm(const struct pks_config *c)
 
 	if (!pks_config_ready())
 		return;		/* UNARMED still: the next dropped line arms it */
+	/* no pair: each word is read alone, relaxed, by emit.c; the recheck below undoes a stale one */
 	atomic_store_explicit(&pks_drop_bare, quick && c->set.default_level > level,
 			      memory_order_relaxed);
 	atomic_store_explicit(&pks_drop_from, quick ? '0' + level + 1 : PKS_DROP_NEVER,
 			      memory_order_relaxed);
-	/* a change meanwhile may have been armed over with the old level: undo */
+	/* a change meanwhile may have been armed over with the old level: undo
+	 * (pairs with pks_drop_changed()'s increment, as the load above) */
 	if (atomic_load(&changes) != seen)
 		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
 }
@@ -51,7 +54,8 @@ void pks_drop_changed(void)
 {
 	/* pairs with pks_drop_arm()'s loads: the new level is stored before */
 	atomic_fetch_add(&changes, 1);
-	/* before the first call it stays UNREACHED, which ends as UNARMED too */
+	/* before the first call it stays UNREACHED, which ends as UNARMED too;
+	 * no pair: a word emit.c reads alone, relaxed, and the increment orders the level */
 	if (atomic_load_explicit(&pks_drop_from, memory_order_relaxed) != PKS_DROP_UNREACHED)
 		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
 }

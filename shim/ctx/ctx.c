@@ -152,9 +152,12 @@ static void flush_ctx(struct pks_ctx *x, bool force);
 static struct pks_node *reuse(void)
 {
 	PKS_HB_AFTER(&nodes);
+	/* pairs with attach()'s exchange, which published each node whole */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		int free_ = 0;
 
+		/* a relaxed look first (no pair: the exchange orders); the exchange
+		 * pairs with thread_gone()'s store of 0: its lines are written */
 		if (atomic_load_explicit(&n->inuse, memory_order_relaxed) == 0 &&
 		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
 			PKS_HB_AFTER(&n->inuse);
@@ -177,11 +180,14 @@ static struct pks_node *attach(void)
 		n = map(sizeof(*n));
 		if (!n)
 			return NULL;
-		n->inuse = 1;
+		/* no pair: not published yet; the exchange below publishes it */
+		atomic_store_explicit(&n->inuse, 1, memory_order_relaxed);
+		/* pairs with the other attach()es' exchanges: the head we push on */
 		head = atomic_load(&nodes);
 		do {
 			n->next = head;
 			PKS_HB_BEFORE(&nodes);
+			/* pairs with every load of nodes: n's fields before n */
 		} while (!atomic_compare_exchange_weak(&nodes, &head, n));
 	}
 	n->tid = gettid();
@@ -282,6 +288,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	flushing = x;		/* before the claim: a handler of ours must see it */
 	for (int spin = 0; spin < (force ? 1 : 2000); spin++) {
 		want = PKS_IDLE;
+		/* pairs with pks_ctx_leave()'s release and the store of IDLE below */
 		if ((claimed = atomic_compare_exchange_strong(&x->state, &want, PKS_CLAIMED)))
 			break;
 		if (force || (want == PKS_BUSY && own))
@@ -294,6 +301,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 		pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {
 			PKS_HB_BEFORE(&x->state);
+			/* pairs with pks_ctx_enter()'s exchange and the next claim above */
 			atomic_store(&x->state, PKS_IDLE);
 		}
 	}
@@ -315,6 +323,7 @@ void pks_flush_all(enum pks_flush why)
 	if (why == PKS_FLUSH_EXEC)
 		pks_sig_unwind_depth();
 	PKS_HB_AFTER(&nodes);
+	/* pairs with attach()'s exchange, which published each node whole */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n == pks_ctx_self && why == PKS_FLUSH_EXIT)
@@ -348,6 +357,7 @@ static void thread_gone(void *p)
 			flush_ctx(&n->ctx[i], false);
 	pks_ctx_self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
+	/* pairs with reuse()'s exchange: the lines above are written first */
 	atomic_store(&n->inuse, 0);
 }
 
@@ -356,18 +366,19 @@ static void atfork_child(void)
 {
 	memory_pid = getpid();
 	pks_defer_forked();	/* the ring's lines too: printk-shim(7) DEFERRED PRINTING */
+	/* no pair: the child has one thread (here and below) */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)
 				pks_line_drop(&n->ctx[i].line);
-			if (n != pks_ctx_self)
+			if (n != pks_ctx_self)	/* no pair: one thread */
 				atomic_store(&n->ctx[i].state, PKS_IDLE);
 		}
 		if (n == pks_ctx_self) {
 			n->tid = gettid();
 			for (int i = 0; i < PKS_NCTX; i++)
 				n->ctx[i].w.tid = n->tid;
-		} else {
+		} else {	/* no pair: one thread */
 			atomic_store(&n->inuse, 0);
 		}
 	}

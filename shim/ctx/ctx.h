@@ -122,7 +122,7 @@ static inline struct pks_ctx *pks_ctx_enter(void)
  */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
-	/* only the owner leaves, and it made the context BUSY */
+	/* only the owner leaves, and it made the context BUSY (no pair: its own store) */
 	PKS_WARN_ON_ONCE(atomic_load_explicit(&x->state, memory_order_relaxed) != PKS_BUSY);
 	PKS_HB_BEFORE(&x->state);
 	/* release: pairs with the acquire of the next owner's compare-exchange */

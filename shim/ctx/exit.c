@@ -32,6 +32,7 @@ void pks_exit_flush(void)
 {
 	if (!pks_config_ready() || pks_cfg.set.disable || pks_vfork_shared())
 		return;
+	/* no pair: emit.c reads it relaxed, and a line it misses is written by the flush below */
 	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
 	pks_defer_close();	/* the ring's lines before the open ones */
 	if (pks_sig_held)

@@ -238,6 +238,7 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 		pks_defer_crash();	/* the ring's lines are older than the open ones */
 		o->crash();
 	}
+	/* pairs with do_sigaction()'s load: a later sigaction() sees the default back */
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);
@@ -312,6 +313,7 @@ static void program_mask(struct sigaction *old, const struct sigaction *prev)
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
+	/* pairs with the stores below and in the crash path, by earlier calls */
 	int r, was = sig > 0 && sig < NSIG ? atomic_load(&owner[sig]) : OWNER_PROGRAM, now = OWNER_PROGRAM;
 	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
 
@@ -326,6 +328,7 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 	if (r < 0)
 		return r;
 	if (act) {
+		/* pairs with the load at the top, in a later call */
 		atomic_store(&owner[sig], now);
 		pristine[sig] = false;
 	}
