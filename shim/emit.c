@@ -533,15 +533,22 @@ static inline bool droppable(const char *fmt, unsigned char from)
 	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
 }
 
+static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
+					      va_list ap, const void *caller);
+static __attribute__((noinline)) int strung(struct pks_ctx *x, const struct pks_shape *s,
+					    const uint64_t *r, const char *fmt, va_list ap,
+					    const void *caller);
+static __attribute__((noinline)) int left(struct pks_ctx *x, int ret);
+
 /*
  * A whole line the level filter drops, in a thread with no line open: its
  * length is all the call does (quiet()'s work, none of it stored). Its
  * format must close the line with its own newline, whatever the arguments,
- * and make no marker of them (the shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
- * a handler on this thread finds it busy; neither errno nor any line is
- * touched: the line that was not open stays so. Any other call goes on,
- * the context still owned: one of a dropped marker is decided at once
- * (marked()), the others the usual way (held()). @sym is not needed: it
+ * and make no marker of them: a quick shape (pks_shape_quick()), measured
+ * with its arguments left where they are; any other goes on in measured().
+ * The context is owned meanwhile (pks_ctx_try()), so that a handler on this
+ * thread finds it busy and its shapes unchanged; neither errno nor any line
+ * is touched: the line that was not open stays so. @sym is not needed: it
  * keeps the arguments where pks_emit() has them (noipa: as declared), so
  * that pks_emit() jumps here without moving them.
  */
@@ -551,20 +558,66 @@ static __attribute__((noipa)) int filter(const struct pks_sym *sym __attribute__
 	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
+	const uint64_t *r;
+
+	if (unlikely(!x))
+		return held(x, fmt, ap, caller);
+	/* not open, and nothing a cut left for pks_line_close() to write */
+	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
+	    likely(r = pks_va_regs(ap, s->nconv))) {
+		if (s->strings)
+			return strung(x, s, r, fmt, ap, caller);
+		/* after the walk, @x alone is needed: few registers to keep */
+		return left(x, pks_tally_at(s, r, false) - 1);	/* the newline not counted */
+	}
+	return measured(x, fmt, p, ap, caller);
+}
+
+/*
+ * pks_ctx_leave(@x), then @ret: apart, so that filter() calls nothing but
+ * at its end and keeps its values in registers no call preserves.
+ */
+static int left(struct pks_ctx *x, int ret)
+{
+	pks_ctx_leave(x);
+	return ret;
+}
+
+/* filter()'s quick shape @s with a %s, its arguments at @r: strlen() is a call. */
+static int strung(struct pks_ctx *x, const struct pks_shape *s, const uint64_t *r,
+		  const char *fmt, va_list ap, const void *caller)
+{
+	int len = pks_tally_at(s, r, true);	/* -2 past INT32_MAX */
+
+	if (likely(len > 0)) {
+		pks_ctx_leave(x);
+		return len - 1;
+	}
+	return measured(x, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, caller);
+}
+
+/*
+ * A call filter() did not take at a glance, in @x, owned; @p is @fmt past
+ * its marker: its shape found or compiled, the line measured as filter()
+ * does when it closes, else decided at once (marked()) or the usual way
+ * (held()).
+ */
+static int measured(struct pks_ctx *x, const char *fmt, const char *p, va_list ap,
+		    const void *caller)
+{
+	const struct pks_shape *s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p);
 	va_list cp;
 	int len;
 
-	if (unlikely(!x) || !(s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) ||
-	    !s->ahead)
+	if (!s || !s->ahead)
 		return held(x, fmt, ap, caller);
-	/* not open, and nothing a cut left for pks_line_close() to write */
 	if (!x->line.open && !x->line.sent && s->closes) {
 		va_copy(cp, ap);
 		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
 		va_end(cp);
 		if (likely(len > 0)) {
 			pks_ctx_leave(x);
-			return len - 1;		/* the newline not counted */
+			return len - 1;
 		}
 	}
 	return p == fmt ? held(x, fmt, ap, caller) : marked(x, s, fmt, ap, caller);

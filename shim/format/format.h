@@ -62,6 +62,8 @@ struct pks_shape {
 	/* Bits, and the tally in bytes, so that a slot stays 144 bytes. */
 	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
 	bool closes : 1;	/* plain, and its literal text ends with a newline */
+	bool quick : 1;		/* fixed, closes and ahead: measured from its tally alone */
+	bool strings : 1;	/* a %s among its conversions: measuring it calls strlen() */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
 	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (tally.h) */
@@ -76,6 +78,19 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 					const char *fmt, pks_fixed_fn *fixed)
 	__attribute__((visibility("hidden")));
 
+/* The slot of @fmt's shape in a cache of @n slots, or the one after it (pks_shape_find()). */
+static inline size_t pks_shape_slot(const char *fmt, size_t n)
+{
+	/*
+	 * Fibonacci hashing, scaled to @n by a multiplication: no division.
+	 * The top 32 bits times @n (a small table) fit 64 bits on every
+	 * target; no __int128, which 32-bit ones lack.
+	 */
+	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
+
+	return (size_t)(((h >> 32) * (uint32_t)n) >> 32);
+}
+
 /**
  * pks_shape_find() - the compiled shape of @fmt, kept in @cache (@n slots,
  * zeroed at first): in the slot @fmt's address chooses or the next, while
@@ -87,19 +102,29 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, size_t n,
 						     pks_fixed_fn *fixed, const char *fmt)
 {
-	/*
-	 * Fibonacci hashing, scaled to @n by a multiplication: no division.
-	 * The top 32 bits times @n (a small table) fit 64 bits on every
-	 * target; no __int128, which 32-bit ones lack.
-	 */
-	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(((h >> 32) * (uint32_t)n) >> 32);
+	size_t i = pks_shape_slot(fmt, n);
 	const struct pks_shape *s = &cache[i];
 
 	if ((s->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))) ||
 	    ((s = &cache[i + 1 < n ? i + 1 : 0])->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))))
 		return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 	return pks_shape_learn(cache, n, i, fmt, fixed);
+}
+
+/**
+ * pks_shape_quick() - the shape of @fmt in @cache, if pks_shape_find() has
+ * met it and it is quick: a look at its two slots, no byte of it compared.
+ * Return: the shape, or NULL (pks_shape_find() then tells more).
+ */
+static inline const struct pks_shape *pks_shape_quick(const struct pks_shape *cache, size_t n,
+						      const char *fmt)
+{
+	size_t i = pks_shape_slot(fmt, n);
+	const struct pks_shape *s = &cache[i];
+
+	if (s->fmt != fmt && (s = &cache[i + 1 < n ? i + 1 : 0])->fmt != fmt)
+		return NULL;
+	return s->quick ? s : NULL;
 }
 
 /** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */
