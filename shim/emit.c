@@ -535,10 +535,9 @@ static inline bool droppable(const char *fmt, unsigned char from)
 
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
-static __attribute__((noinline)) int strung(struct pks_ctx *x, const struct pks_shape *s,
-					    const uint64_t *r, const char *fmt, va_list ap,
-					    const void *caller);
-static __attribute__((noinline)) int left(struct pks_ctx *x, int ret);
+static __attribute__((noipa)) int strung(struct pks_ctx *x, const struct pks_shape *s,
+					const uint64_t *r, const char *fmt, va_list ap,
+					const void *caller);	/* noipa: a jump from filter() */
 
 /*
  * A whole line the level filter drops, in a thread with no line open: its
@@ -559,28 +558,21 @@ static __attribute__((noipa)) int filter(const struct pks_sym *sym __attribute__
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
 	const uint64_t *r;
+	int len;
 
 	if (unlikely(!x))
 		return held(x, fmt, ap, caller);
 	/* not open, and nothing a cut left for pks_line_close() to write */
 	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
-	    likely(r = pks_va_regs(ap, s->nconv))) {
+	    likely(pks_va_regs(ap, s->nconv, &r))) {
 		if (s->strings)
 			return strung(x, s, r, fmt, ap, caller);
 		/* after the walk, @x alone is needed: few registers to keep */
-		return left(x, pks_tally_at(s, r, false) - 1);	/* the newline not counted */
+		len = pks_tally_at(s, r, false);
+		pks_ctx_leave(x);
+		return len - 1;		/* the newline not counted */
 	}
 	return measured(x, fmt, p, ap, caller);
-}
-
-/*
- * pks_ctx_leave(@x), then @ret: apart, so that filter() calls nothing but
- * at its end and keeps its values in registers no call preserves.
- */
-static int left(struct pks_ctx *x, int ret)
-{
-	pks_ctx_leave(x);
-	return ret;
 }
 
 /* filter()'s quick shape @s with a %s, its arguments at @r: strlen() is a call. */

@@ -50,7 +50,7 @@ static inline size_t pks_ndecimal(uintmax_t v)
 		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
 		1000000000000000000ULL, 10000000000000000000ULL,
 	};
-	unsigned int n = guess[63 ^ __builtin_clzll((unsigned long long)v | 1)];
+	unsigned int n = guess[63u ^ (unsigned int)__builtin_clzll((unsigned long long)v | 1)];
 
 	return n + (v >= p10[n]);
 }
@@ -75,7 +75,7 @@ static inline size_t pks_ndecimal32(uint32_t v)
 	};
 #undef N
 #undef D
-	return (size_t)((v + step[31 ^ __builtin_clz(v | 1)]) >> 32);
+	return (size_t)((v + step[31u ^ (unsigned int)__builtin_clz(v | 1)]) >> 32);
 }
 
 /* Hex digits of @v. */
@@ -85,13 +85,14 @@ static inline size_t pks_nhex(uintmax_t v)
 }
 
 /*
- * The next @n arguments of @ap where they lie in an array, read in place
- * with @ap left as it is: on x86-64, integers and pointers still in the
- * registers that va_start saved, 8 bytes apart from gp_offset to 48 in the
- * register save area (System V psABI 3.5.7, the va_list type). NULL when
- * any of them is past it, and on other targets: va_arg reads them.
+ * The next @n arguments of @ap where they lie in an array, *@r, read in
+ * place with @ap left as it is: on x86-64, integers and pointers still in
+ * the registers that va_start saved, 8 bytes apart from gp_offset to 48 in
+ * the register save area (System V psABI 3.5.7, the va_list type).
+ * Return: false when any of them is past it, and on other targets: va_arg
+ * reads them.
  */
-static inline const uint64_t *pks_va_regs(va_list ap, unsigned int n)
+static inline bool pks_va_regs(va_list ap, unsigned int n, const uint64_t **r)
 {
 #if defined(__x86_64__) && defined(__LP64__)
 	struct tag { unsigned int gp_offset, fp_offset; char *overflow, *saved; };
@@ -102,11 +103,13 @@ static inline const uint64_t *pks_va_regs(va_list ap, unsigned int n)
 	/* field by field: a copy of the whole would be stored and read back */
 	memcpy(&gp, (const char *)ap + offsetof(struct tag, gp_offset), sizeof(gp));
 	memcpy(&saved, (const char *)ap + offsetof(struct tag, saved), sizeof(saved));
-	return gp + 8 * n <= 48 ? (const uint64_t *)(saved + gp) : NULL;
+	*r = (const uint64_t *)(saved + gp);
+	return gp + 8 * n <= 48;
 #else
 	(void)ap;
 	(void)n;
-	return NULL;
+	(void)r;
+	return false;
 #endif
 }
 
@@ -120,7 +123,8 @@ static inline __attribute__((always_inline)) int pks_tally_walk(const struct pks
 								 bool regs, bool strings)
 {
 #define ARG(type, wide)	(regs ? (type)(wide)*r++ : va_arg(*ap, type))
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
+	uint32_t ops = s->tally[0] | s->tally[1] << 8 | s->tally[2] << 16 |
+		       (uint32_t)s->tally[3] << 24;
 	size_t len = s->lit;
 	int64_t v;
 	int32_t w;
@@ -158,7 +162,7 @@ sign32:
 		}
 	}
 #undef ARG
-	return len > INT32_MAX ? -2 : (int)len;
+	return strings && len > INT32_MAX ? -2 : (int)len;	/* numbers alone never pass it */
 }
 
 /**
