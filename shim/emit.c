@@ -524,13 +524,15 @@ static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_
  * the level filter drops (one_mark()'s test, and no '<' after it, legacy
  * or not), or none where the default level is dropped. No call:
  * pks_emit() stays two jumps for the others.
+ * Return: the text after the marker, or NULL.
  */
-static inline bool droppable(const char *fmt, unsigned char from)
+static inline const char *droppable(const char *fmt, unsigned char from)
 {
 	if (fmt[0] == '\001')
 		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
-		       fmt[2] != '<';
-	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
+		       fmt[2] != '<' ? fmt + 2 : NULL;
+	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed) ?
+	       fmt : NULL;
 }
 
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
@@ -547,14 +549,13 @@ static __attribute__((noipa)) int strung(struct pks_ctx *x, const struct pks_sha
  * with its arguments left where they are; any other goes on in measured().
  * The context is owned meanwhile (pks_ctx_try()), so that a handler on this
  * thread finds it busy and its shapes unchanged; neither errno nor any line
- * is touched: the line that was not open stays so. @sym is not needed: it
- * keeps the arguments where pks_emit() has them (noipa: as declared), so
- * that pks_emit() jumps here without moving them.
+ * is touched: the line that was not open stays so. @p is @fmt past its
+ * marker, where pks_emit() had @sym: the other arguments stay where they
+ * are (noipa: as declared), and pks_emit() jumps here.
  */
-static __attribute__((noipa)) int filter(const struct pks_sym *sym __attribute__((unused)),
-					const char *fmt, va_list ap, const void *caller)
+static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list ap,
+					const void *caller)
 {
-	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
 	const uint64_t *r;
@@ -826,14 +827,15 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
 PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
 {
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
+	const char *p;
 
 	/* two jumps while nothing was dropped; then a look at the marker */
 	if (unlikely(from <= '7')) {
 		if (unlikely(from == PKS_DROP_UNREACHED))
 			return first(sym, fmt, ap, caller);
 		/* a request of printk-shim --pid is applied the usual way (emit()) */
-		if (likely(fmt) && droppable(fmt, from) && likely(!pks_ctl_asked()))
-			return filter(sym, fmt, ap, caller);
+		if (likely(fmt) && (p = droppable(fmt, from)) && likely(!pks_ctl_asked()))
+			return filter(p, fmt, ap, caller);
 	}
 	return emit(sym, fmt, ap, caller);
 }
