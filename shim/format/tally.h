@@ -149,10 +149,11 @@ sign32:
 		case PKS_T_X32: len += pks_nhex(ARG(unsigned int, uint64_t)); break;
 		case PKS_T_X64: len += pks_nhex(ARG(uint64_t, uint64_t)); break;
 		case PKS_T_STR: {
-			if (!strings)
-				__builtin_unreachable();
-			const char *p = ARG(const char *, uintptr_t);
+			const char *p;
 
+			if (!strings)
+				__builtin_unreachable();	/* no %s: the walk calls nothing */
+			p = ARG(const char *, uintptr_t);
 			len += p ? strlen(p) : 6;	/* "(null)" */
 			break;
 		}
