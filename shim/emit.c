@@ -527,48 +527,94 @@ static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_
  * the level filter drops (one_mark()'s test, and no '<' after it, legacy
  * or not), or none where the default level is dropped. No call:
  * pks_emit() stays two jumps for the others.
+ * Return: the text after the marker, or NULL.
  */
-static inline bool droppable(const char *fmt, unsigned char from)
+static inline const char *droppable(const char *fmt, unsigned char from)
 {
 	if (fmt[0] == '\001')
 		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
-		       fmt[2] != '<';
+		       fmt[2] != '<' ? fmt + 2 : NULL;
 	/* no pair: the quick filter's flag (config/drop.c), no data behind it */
-	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
+	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed) ?
+	       fmt : NULL;
 }
+
+static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
+					      va_list ap, const void *caller);
+static __attribute__((noipa)) int strung(struct pks_ctx *x, const struct pks_shape *s,
+					const uint64_t *r, const char *fmt, va_list ap,
+					const void *caller);	/* noipa: a jump from filter() */
 
 /*
  * A whole line the level filter drops, in a thread with no line open: its
  * length is all the call does (quiet()'s work, none of it stored). Its
  * format must close the line with its own newline, whatever the arguments,
- * and make no marker of them (the shape's ahead). The context is owned meanwhile (pks_ctx_try()), so that
- * a handler on this thread finds it busy; neither errno nor any line is
- * touched: the line that was not open stays so. Any other call goes on,
- * the context still owned: one of a dropped marker is decided at once
- * (marked()), the others the usual way (held()). @sym is not needed: it
- * keeps the arguments where pks_emit() has them (noipa: as declared), so
- * that pks_emit() jumps here without moving them.
+ * and make no marker of them: a quick shape (pks_shape_quick()), measured
+ * with its arguments left where they are; any other goes on in measured().
+ * The context is owned meanwhile (pks_ctx_try()), so that a handler on this
+ * thread finds it busy and its shapes unchanged; neither errno nor any line
+ * is touched: the line that was not open stays so. @p is @fmt past its
+ * marker, where pks_emit() had @sym: the other arguments stay where they
+ * are (noipa: as declared), and pks_emit() jumps here.
  */
-static __attribute__((noipa)) int filter(const struct pks_sym *sym __attribute__((unused)),
-					const char *fmt, va_list ap, const void *caller)
+static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list ap,
+					const void *caller)
 {
-	const char *p = fmt[0] == '\001' ? fmt + 2 : fmt;	/* the text after the marker */
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
+	const uint64_t *r;
+	int len;
+
+	if (unlikely(!x))
+		return held(x, fmt, ap, caller);
+	/* not open, and nothing a cut left for pks_line_close() to write */
+	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
+	    likely(pks_va_regs(ap, s->nconv, &r))) {
+		if (s->strings)
+			return strung(x, s, r, fmt, ap, caller);
+		/* after the walk, @x alone is needed: few registers to keep */
+		len = pks_tally_at(s, r, false);
+		pks_ctx_leave(x);
+		return len - 1;		/* the newline not counted */
+	}
+	return measured(x, fmt, p, ap, caller);
+}
+
+/* filter()'s quick shape @s with a %s, its arguments at @r: strlen() is a call. */
+static int strung(struct pks_ctx *x, const struct pks_shape *s, const uint64_t *r,
+		  const char *fmt, va_list ap, const void *caller)
+{
+	int len = pks_tally_at(s, r, true);	/* -2 past INT32_MAX */
+
+	if (likely(len > 0)) {
+		pks_ctx_leave(x);
+		return len - 1;
+	}
+	return measured(x, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, caller);
+}
+
+/*
+ * A call filter() did not take at a glance, in @x, owned; @p is @fmt past
+ * its marker: its shape found or compiled, the line measured as filter()
+ * does when it closes, else decided at once (marked()) or the usual way
+ * (held()).
+ */
+static int measured(struct pks_ctx *x, const char *fmt, const char *p, va_list ap,
+		    const void *caller)
+{
+	const struct pks_shape *s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p);
 	va_list cp;
 	int len;
 
-	if (unlikely(!x) || !(s = pks_shape_find(x->cache, SHAPES, pks_rodata_fixed, p)) ||
-	    !s->ahead)
+	if (!s || !s->ahead)
 		return held(x, fmt, ap, caller);
-	/* not open, and nothing a cut left for pks_line_close() to write */
 	if (!x->line.open && !x->line.sent && s->closes) {
 		va_copy(cp, ap);
 		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
 		va_end(cp);
 		if (likely(len > 0)) {
 			pks_ctx_leave(x);
-			return len - 1;		/* the newline not counted */
+			return len - 1;
 		}
 	}
 	return p == fmt ? held(x, fmt, ap, caller) : marked(x, s, fmt, ap, caller);
@@ -787,14 +833,15 @@ PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, con
 {
 	/* no pair: the quick filter's state (config/drop.c), no data behind it */
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
+	const char *p;
 
 	/* two jumps while nothing was dropped; then a look at the marker */
 	if (unlikely(from <= '7')) {
 		if (unlikely(from == PKS_DROP_UNREACHED))
 			return first(sym, fmt, ap, caller);
 		/* a request of printk-shim --pid is applied the usual way (emit()) */
-		if (likely(fmt) && droppable(fmt, from) && likely(!pks_ctl_asked()))
-			return filter(sym, fmt, ap, caller);
+		if (likely(fmt) && (p = droppable(fmt, from)) && likely(!pks_ctl_asked()))
+			return filter(p, fmt, ap, caller);
 	}
 	return emit(sym, fmt, ap, caller);
 }

@@ -56,6 +56,25 @@ twice() { printf '%s\n--\n%s\n--\n' "$1" "$1"; }
 	err_is $'<3>shown\n<3>legacy 3\n<3>shown\n<3>legacy 3\n'
 }
 
+@test "filtered: measured without formatting: digit edges, strings, widths, six arguments, vprintk, a rewritten format" {
+	local each='int-min 11 int-max 13 nines 28 tens 32 zero 8 uint-max 25 short 29 wide 55 str 310
+		str-null 11 char 7 widths 23 five 22 six 29 six-str 19 text 20' counts= name n
+
+	# each call twice in a row (the fixture's CALL2), then vprintk's pair twice
+	while read -r name n; do
+		counts+="$name $n"$'\n'"$name $n"$'\n'
+	done < <(printf '%s %s\n' $each)
+	counts+=$'vprintk 16\nvprintk-far 16\nvprintk 16\nvprintk-far 16\n'
+	counts+=$'buf 9\nbuf 9\nbuf-rewritten 8\nbuf-rewritten 8'
+	filtered quick PRINTK_SHIM_LEVEL=warning
+	out_is "$(twice "$counts")"$'\n'
+	err_is $'<3>shown\n<3>shown\n'
+	filtered quick
+	out_is "$(twice "$counts")"$'\n'
+	[ "$(grep -c '^<6>q: 10 100 1000000000 -1000000000$' "$ERR")" = 4 ]
+	[ "$(grep -c '^<6>buf abc!$' "$ERR")" = 4 ]
+}
+
 @test "filtered: with the filter off every line is written, with the same return values" {
 	filtered returns
 	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18\nnl 10\nnotice 8\nwarning 9')"$'\n'

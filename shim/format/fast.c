@@ -486,6 +486,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 	s->lit = 0;
 	s->plain = true;
 	s->simple = 0;
+	s->strings = false;
 	memset(s->tally, PKS_T_END, sizeof(s->tally));
 	while (*(f = strchrnul(f, '%'))) {
 		const char *pct = f;
@@ -502,6 +503,7 @@ static bool compile(struct pks_shape *s, const char *fmt)
 			(uint16_t)pc.width, (uint16_t)pc.prec, (uint16_t)pc.flags, (int8_t)pc.len,
 			pc.conv, (uint8_t)(run - fmt), (uint8_t)(pct - run) };
 		s->lit += (uint8_t)(pct - run);
+		s->strings |= pc.conv == 's';
 		s->plain &= !pc.flags && !pc.width;
 		if (pc.conv != '%' && !pc.flags && !pc.width)
 			s->simple |= (uint8_t)(1u << (s->nconv - 1));
@@ -573,6 +575,7 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 		s->nconv = PKS_SHAPE_REFUSED;
 	}
 	s->fixed = is_fixed;
+	s->quick = is_fixed && s->nconv != PKS_SHAPE_REFUSED && s->closes && s->ahead;
 	s->fmt = fmt;
 	return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 }

@@ -56,15 +56,18 @@ struct pks_shape {
 	const char *fmt;	/* the address it was compiled from, or NULL */
 	uint8_t nconv;
 	uint8_t at, n;		/* the literal run after the last conversion */
-	bool fixed;		/* @fmt's bytes cannot change: they are not compared */
-	bool nl;		/* a newline in the literal text before its last byte */
-	bool ahead;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
 	/* Bits, and the tally in bytes, so that a slot stays 144 bytes. */
+	bool fixed : 1;		/* @fmt's bytes cannot change: they are not compared */
+	bool nl : 1;		/* a newline in the literal text before its last byte */
+	bool ahead : 1;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
 	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
 	bool closes : 1;	/* plain, and its literal text ends with a newline */
+	bool quick : 1;		/* fixed, closes and ahead: measured from its tally alone */
+	bool strings : 1;	/* a %s among its conversions: measuring it calls strlen() */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
-	uint8_t tally[3];	/* plain: how each conversion is measured, 4 bits each (tally.h) */
+	/* plain: how each conversion is measured, 4 bits each (tally.h); aligned, one load */
+	_Alignas(4) uint8_t tally[4];
 	struct pks_shape_conv conv[PKS_SHAPE_CONV];
 	char text[PKS_SHAPE_TEXT];	/* @fmt's bytes: a format may be rewritten in place */
 };
@@ -75,6 +78,19 @@ typedef bool pks_fixed_fn(const void *p);
 const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_t i,
 					const char *fmt, pks_fixed_fn *fixed)
 	__attribute__((visibility("hidden")));
+
+/* The slot of @fmt's shape in a cache of @n slots, or the one after it (pks_shape_find()). */
+static inline size_t pks_shape_slot(const char *fmt, size_t n)
+{
+	/*
+	 * Fibonacci hashing of the address's low 32 bits, scaled to @n by a
+	 * multiplication: no division. The hash times @n (a small table)
+	 * fits 64 bits on every target; no __int128, which 32-bit ones lack.
+	 */
+	uint32_t h = (uint32_t)(uintptr_t)fmt * 0x9e3779b9u;
+
+	return (size_t)((h * (uint64_t)(uint32_t)n) >> 32);
+}
 
 /**
  * pks_shape_find() - the compiled shape of @fmt, kept in @cache (@n slots,
@@ -87,19 +103,29 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, size_t n,
 						     pks_fixed_fn *fixed, const char *fmt)
 {
-	/*
-	 * Fibonacci hashing, scaled to @n by a multiplication: no division.
-	 * The top 32 bits times @n (a small table) fit 64 bits on every
-	 * target; no __int128, which 32-bit ones lack.
-	 */
-	uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(((h >> 32) * (uint32_t)n) >> 32);
+	size_t i = pks_shape_slot(fmt, n);
 	const struct pks_shape *s = &cache[i];
 
 	if ((s->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))) ||
 	    ((s = &cache[i + 1 < n ? i + 1 : 0])->fmt == fmt && (s->fixed || !strcmp(s->text, fmt))))
 		return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 	return pks_shape_learn(cache, n, i, fmt, fixed);
+}
+
+/**
+ * pks_shape_quick() - the shape of @fmt in @cache, if pks_shape_find() has
+ * met it and it is quick: a look at its two slots, no byte of it compared.
+ * Return: the shape, or NULL (pks_shape_find() then tells more).
+ */
+static inline const struct pks_shape *pks_shape_quick(const struct pks_shape *cache, size_t n,
+						      const char *fmt)
+{
+	size_t i = pks_shape_slot(fmt, n);
+	const struct pks_shape *s = &cache[i];
+
+	if (s->fmt != fmt && (s = &cache[i + 1 < n ? i + 1 : 0])->fmt != fmt)
+		return NULL;
+	return s->quick ? s : NULL;
 }
 
 /** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */

@@ -8,8 +8,10 @@
 #define PKS_FORMAT_TALLY_H
 
 #include "format/format.h"
+#include "base/compiler.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,15 +50,120 @@ static inline size_t pks_ndecimal(uintmax_t v)
 		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
 		1000000000000000000ULL, 10000000000000000000ULL,
 	};
-	unsigned int n = guess[63 ^ __builtin_clzll((unsigned long long)v | 1)];
+	unsigned int n = guess[63u ^ (unsigned int)__builtin_clzll((unsigned long long)v | 1)];
 
 	return n + (v >= p10[n]);
+}
+
+/*
+ * Digits of a 32-bit @v, in two instructions past its top bit b: step[b]
+ * is 2^32 times one more than 2^b's digits, less the power of ten that
+ * reaches that many (Kendall Willets), so the sum carries into the top
+ * half exactly when @v has the extra digit.
+ */
+static inline size_t pks_ndecimal32(uint32_t v)
+{
+#define D(n, p)	(((uint64_t)(n) + 1) << 32) - (p)	/* n digits, n + 1 from p up */
+#define N(n)	((uint64_t)(n) << 32)			/* n digits, below 2^(b+1) */
+	static const uint64_t step[32] = {
+		N(1), D(1, 10), D(1, 10), D(1, 10), D(2, 100), D(2, 100), D(2, 100),
+		D(3, 1000), D(3, 1000), D(3, 1000), D(4, 10000), D(4, 10000), D(4, 10000),
+		D(4, 10000), D(5, 100000), D(5, 100000), D(5, 100000), D(6, 1000000),
+		D(6, 1000000), D(6, 1000000), D(7, 10000000), D(7, 10000000), D(7, 10000000),
+		D(7, 10000000), D(8, 100000000), D(8, 100000000), D(8, 100000000),
+		D(9, 1000000000), D(9, 1000000000), D(9, 1000000000), N(10), N(10),
+	};
+#undef N
+#undef D
+	return (size_t)((v + step[31u ^ (unsigned int)__builtin_clz(v | 1)]) >> 32);
 }
 
 /* Hex digits of @v. */
 static inline size_t pks_nhex(uintmax_t v)
 {
 	return (67 - (unsigned int)__builtin_clzll((unsigned long long)v | 1)) / 4;
+}
+
+/*
+ * The next @n arguments of @ap where they lie in an array, *@r, read in
+ * place with @ap left as it is: on x86-64, integers and pointers still in
+ * the registers that va_start saved, 8 bytes apart from gp_offset to 48 in
+ * the register save area (System V psABI 3.5.7, the va_list type).
+ * Return: false when any of them is past it, and on other targets: va_arg
+ * reads them.
+ */
+static inline bool pks_va_regs(va_list ap, unsigned int n, const uint64_t **r)
+{
+#if defined(__x86_64__) && defined(__LP64__)
+	struct tag { unsigned int gp_offset, fp_offset; char *overflow, *saved; };
+	unsigned int gp;
+	char *saved;
+
+	_Static_assert(sizeof(va_list) == sizeof(struct tag), "the psABI's va_list");
+	/* field by field: a copy of the whole would be stored and read back */
+	memcpy(&gp, (const char *)ap + offsetof(struct tag, gp_offset), sizeof(gp));
+	memcpy(&saved, (const char *)ap + offsetof(struct tag, saved), sizeof(saved));
+	*r = (const uint64_t *)(saved + gp);
+	return gp + 8 * n <= 48;
+#else
+	(void)ap;
+	(void)n;
+	(void)r;
+	return false;
+#endif
+}
+
+/*
+ * pks_tally()'s walk. Constants: @regs, its arguments from @r
+ * (pks_va_regs()), else with va_arg from @ap; @strings false when @s has
+ * no %s (its strings), so that the walk calls nothing.
+ */
+static inline __attribute__((always_inline)) int pks_tally_walk(const struct pks_shape *s,
+								 va_list *ap, const uint64_t *r,
+								 bool regs, bool strings)
+{
+#define ARG(type, wide)	(regs ? (type)(wide)*r++ : va_arg(*ap, type))
+	uint32_t ops = s->tally[0] | s->tally[1] << 8 | s->tally[2] << 16 |
+		       (uint32_t)s->tally[3] << 24;
+	size_t len = s->lit;
+	int64_t v;
+	int32_t w;
+
+	for (; ops; ops >>= 4) {
+		switch (ops & 15) {
+		case PKS_T_D8: w = (signed char)ARG(int, uint64_t); goto sign32;
+		case PKS_T_D16: w = (short)ARG(int, uint64_t); goto sign32;
+		case PKS_T_D32: w = ARG(int, uint64_t);
+sign32:
+			len += (w < 0) + pks_ndecimal32(w < 0 ? -(uint32_t)w : (uint32_t)w);
+			break;
+		case PKS_T_D64: v = ARG(int64_t, uint64_t);
+			len += (v < 0) + pks_ndecimal(v < 0 ? -(uint64_t)v : (uint64_t)v);
+			break;
+		case PKS_T_U8: len += pks_ndecimal32((unsigned char)ARG(unsigned int, uint64_t)); break;
+		case PKS_T_U16: len += pks_ndecimal32((unsigned short)ARG(unsigned int, uint64_t)); break;
+		case PKS_T_U32: len += pks_ndecimal32(ARG(unsigned int, uint64_t)); break;
+		case PKS_T_U64: len += pks_ndecimal(ARG(uint64_t, uint64_t)); break;
+		case PKS_T_X8: len += pks_nhex((unsigned char)ARG(unsigned int, uint64_t)); break;
+		case PKS_T_X16: len += pks_nhex((unsigned short)ARG(unsigned int, uint64_t)); break;
+		case PKS_T_X32: len += pks_nhex(ARG(unsigned int, uint64_t)); break;
+		case PKS_T_X64: len += pks_nhex(ARG(uint64_t, uint64_t)); break;
+		case PKS_T_STR: {
+			const char *p;
+
+			if (!strings)
+				__builtin_unreachable();	/* no %s: the walk calls nothing */
+			p = ARG(const char *, uintptr_t);
+			len += p ? strlen(p) : 6;	/* "(null)" */
+			break;
+		}
+		case PKS_T_CHAR: (void)ARG(int, uint64_t); len++; break;
+		case PKS_T_PCT: len++; break;
+		default: __builtin_unreachable();	/* PKS_T_END ends the loop */
+		}
+	}
+#undef ARG
+	return strings && len > INT32_MAX ? -2 : (int)len;	/* numbers alone never pass it */
 }
 
 /**
@@ -69,39 +176,18 @@ static inline size_t pks_nhex(uintmax_t v)
 static inline __attribute__((always_inline)) int pks_tally(const struct pks_shape *s,
 							    va_list *ap)
 {
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
-	size_t len = s->lit;
-	int64_t v;
+	return pks_tally_walk(s, ap, NULL, false, true);
+}
 
-	for (; ops; ops >>= 4) {
-		switch (ops & 15) {
-		case PKS_T_D8: v = (signed char)va_arg(*ap, int); goto sign;
-		case PKS_T_D16: v = (short)va_arg(*ap, int); goto sign;
-		case PKS_T_D32: v = va_arg(*ap, int); goto sign;
-		case PKS_T_D64: v = va_arg(*ap, int64_t);
-sign:
-			len += (v < 0) + pks_ndecimal(v < 0 ? -(uint64_t)v : (uint64_t)v);
-			break;
-		case PKS_T_U8: len += pks_ndecimal((unsigned char)va_arg(*ap, unsigned int)); break;
-		case PKS_T_U16: len += pks_ndecimal((unsigned short)va_arg(*ap, unsigned int)); break;
-		case PKS_T_U32: len += pks_ndecimal(va_arg(*ap, unsigned int)); break;
-		case PKS_T_U64: len += pks_ndecimal(va_arg(*ap, uint64_t)); break;
-		case PKS_T_X8: len += pks_nhex((unsigned char)va_arg(*ap, unsigned int)); break;
-		case PKS_T_X16: len += pks_nhex((unsigned short)va_arg(*ap, unsigned int)); break;
-		case PKS_T_X32: len += pks_nhex(va_arg(*ap, unsigned int)); break;
-		case PKS_T_X64: len += pks_nhex(va_arg(*ap, uint64_t)); break;
-		case PKS_T_STR: {
-			const char *p = va_arg(*ap, const char *);
-
-			len += p ? strlen(p) : 6;	/* "(null)" */
-			break;
-		}
-		case PKS_T_CHAR: (void)va_arg(*ap, int); len++; break;
-		case PKS_T_PCT: len++; break;
-		default: __builtin_unreachable();	/* PKS_T_END ends the loop */
-		}
-	}
-	return len > INT32_MAX ? -2 : (int)len;
+/**
+ * pks_tally_at() - pks_tally() of arguments that lie at @r (pks_va_regs());
+ * a constant @strings as pks_tally_walk()'s, false only for a shape
+ * without a %s, whose length never passes INT32_MAX
+ */
+static inline __attribute__((always_inline)) int pks_tally_at(const struct pks_shape *s,
+							       const uint64_t *r, bool strings)
+{
+	return pks_tally_walk(s, NULL, r, true, strings);
 }
 
 #endif
