@@ -140,7 +140,7 @@ static void walk(const struct view *v, enum pks_linefmt f, char *text, char *buf
 		 * The copy before the head that says whether it was overwritten:
 		 * pairs with the release fence in the module's pks_rec_put().
 		 */
-		atomic_thread_fence(memory_order_acquire);
+		pks_rec_fence(memory_order_acquire);
 		if (atomic_load(&v->h->head) - p > size) {	/* overwritten while copied */
 			end = atomic_load(&v->h->head);
 			p = end - size;

@@ -56,4 +56,16 @@ static inline uint64_t pks_rec_span(uint64_t len)
 	return (sizeof(struct pks_rec) + len + 7) & ~(uint64_t)7;
 }
 
+/*
+ * The fence each side puts between the record's head and its bytes. gcc
+ * refuses atomic_thread_fence() under -fsanitize=thread, which models no
+ * fence; in that build, for tests only, it is the compiler's barrier alone.
+ * No pair: the definition; each use names its pair.
+ */
+#ifdef __SANITIZE_THREAD__
+#define pks_rec_fence(order)	atomic_signal_fence(order)
+#else
+#define pks_rec_fence(order)	atomic_thread_fence(order)	/* no pair: as above */
+#endif
+
 #endif

@@ -158,7 +158,7 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 	 * copied one sees the head that claimed it, and drops its copy.
 	 * Pairs with the acquire fence in the reader's walk() (cmd/dmesg.c).
 	 */
-	atomic_thread_fence(memory_order_release);
+	pks_rec_fence(memory_order_release);
 	put(pos + sizeof(r.stamp), (const char *)&r + sizeof(r.stamp), sizeof(r) - sizeof(r.stamp));
 	put(pos + sizeof(r), text, n);
 	/* pairs with the reader's acquire load of the stamp: the record is whole */
