@@ -12,7 +12,7 @@ root=$(cd "${abs_top_srcdir:-$(dirname "$0")/..}" && pwd)
 
 # Files being rewritten: the second rule skips them until they carry their
 # notes. Empty it, then it checks all of shim/.
-pending='shim/defer/'
+pending=''
 
 strong='memory_order_(acquire|release|seq_cst|acq_rel)|__ATOMIC_(ACQUIRE|RELEASE|SEQ_CST|ACQ_REL)'
 op='(^|[^_[:alnum:]])(atomic_(load|store|exchange|fetch_[a-z]+|compare_exchange_(strong|weak)|flag_test_and_set|flag_clear|thread_fence|signal_fence)(_explicit)?|__atomic_[a-z_]+|__sync_[a-z_]+)[[:space:]]*\('

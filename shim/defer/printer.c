@@ -67,8 +67,11 @@ long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 /** pks_defer_wake() - the printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it */
 void pks_defer_wake(int upto)
 {
+	/* pairs with doze()'s and park()'s stores: seq_cst against the commit
+	 * before it, so a printer going to sleep sees the line or is woken */
 	int s = atomic_load(pks_defer_dq.sleep_word);
 
+	/* pairs with doze()'s stores, as the load above */
 	if (s >= upto && atomic_exchange(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE) != PKS_DEFER_AWAKE)
 		pks_defer_futex(pks_defer_dq.sleep_word, FUTEX_WAKE, 1, 0);
 }
@@ -83,6 +86,8 @@ bool pks_defer_take(void)
 	if (pks_defer_consuming)
 		return false;
 	pks_defer_consuming = true;	/* first: from here a handler of ours is held */
+	/* pairs with pks_defer_give()'s exchange: the last consumer's releases
+	 * and positions before ours (a futex lock: 0 free, 1 taken, 2 waited for) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
 		while (atomic_exchange(&pks_defer_dq.busy, 2) != 0)
 			pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAIT, 2, 0);
@@ -92,6 +97,7 @@ bool pks_defer_take(void)
 /** pks_defer_give() - the consumer word back, a waiter woken */
 void pks_defer_give(void)
 {
+	/* pairs with pks_defer_take()'s exchanges: our work before the next consumer's */
 	if (atomic_exchange(&pks_defer_dq.busy, 0) == 2)
 		pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAKE, 1, 0);
 	pks_defer_consuming = false;
@@ -172,6 +178,8 @@ static void settle(const struct pks_sink_batch *b)
 		if (l->done != l->pos)
 			pks_ring_release(&l->ring, l->done = l->pos);
 	}
+	/* pairs with overflow()'s load of space and its waiters count: a
+	 * waiter counted before our load is woken, a later one sees new space */
 	atomic_fetch_add(&pks_defer_dq.space, 1);
 	if (atomic_load(&pks_defer_dq.waiters))
 		pks_defer_futex(&pks_defer_dq.space, FUTEX_WAKE, INT_MAX, 0);
@@ -260,6 +268,7 @@ size_t pks_defer_drain_now(bool crash)
 	plain_level = pks_config()->set.level;
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		l = &pks_defer_dq.lanes[i];
+		/* no pair: only the consumer, which holds the word, moves the tail */
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
 		l->next = NULL;
 	}
@@ -307,6 +316,7 @@ size_t pks_defer_drop_text(char *buf, unsigned long k)
 /* Lines dropped after the last line that came: their count, now (a consumer's). */
 static void report_now(void)
 {
+	/* no pair: a count; the lines it counts were never stored */
 	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
 	char text[64];
 	size_t n;
@@ -339,22 +349,27 @@ static bool doze(bool idle)
 	unsigned long ms = pks_config()->set.defer_latency;
 	int kind = PKS_DEFER_NAP;
 
-	if (idle) {
+	/* the sleep word's stores pair with pks_defer_wake()'s load and exchange:
+	 * seq_cst, each before gauge() looks at the lanes (see park()) */
+	if (idle) {	/* pairs with pks_defer_wake(), as below */
 		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
 		if (gauge() == 0) {
 			kind = PKS_DEFER_IDLE;
 			ms = IDLE_MS;
 		}
 	}
+	/* pairs with pks_defer_wake(), as above */
 	atomic_store(pks_defer_dq.sleep_word, kind);
 	if (kind == PKS_DEFER_NAP && gauge() == 2) {
 		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 		return false;
 	}
 	if (pks_defer_futex(pks_defer_dq.sleep_word, FUTEX_WAIT, kind, ms) == 0 || errno != ETIMEDOUT) {
+		/* pairs with pks_defer_wake(), as above */
 		atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 		return false;
 	}
+	/* pairs with pks_defer_wake(), as above */
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	return true;
 }
@@ -371,12 +386,15 @@ static bool park(void)
 {
 	int running = PKS_DEFER_RUNNING, off = PKS_DEFER_OFF;
 
+	/* pairs with the caller's commit and its load of the sleep word (above);
+	 * the exchanges on state pair with start()'s in producer.c */
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_IDLE);
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &running, PKS_DEFER_OFF))
-		return atomic_load(&pks_defer_dq.state) > PKS_DEFER_RUNNING;
+		return atomic_load(&pks_defer_dq.state) > PKS_DEFER_RUNNING;	/* pairs with start(), as above */
 	if (gauge() == 0)
 		return true;
-	/* A line came: this printer goes on, unless a caller started another. */
+	/* A line came: this printer goes on, unless a caller started another
+	 * (pairs with start()'s exchange, and the wake as above). */
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	return !atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_RUNNING);
 }
@@ -388,11 +406,13 @@ static void *printer(void *arg)
 	size_t n;
 
 	(void)arg;
+	/* pairs with pks_defer_close()'s and _crash()'s exchanges: closed, it ends */
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
 			break;
 		n = pks_defer_drain_now(false);
 		pks_defer_give();
+		/* pairs with printk-shim(1) --flush's loads of the count (cmd/control.c) */
 		if (pks_defer_dq.drains)	/* printk-shim(1) --flush waits for it */
 			atomic_fetch_add(pks_defer_dq.drains, 1);
 		idle = quiet && !n;
@@ -489,6 +509,7 @@ bool pks_defer_spawn(void)
 /* Whether this process has a ring of its own with lines that may wait in it. */
 static bool ours(void)
 {
+	/* pairs with start()'s stores in producer.c */
 	int s = atomic_load(&pks_defer_dq.state);
 
 	/* acquire: pairs with pks_defer_map()'s release; the mapping is complete */
@@ -519,6 +540,7 @@ void pks_defer_close(void)
 {
 	bool mine = ours();
 
+	/* pairs with the printer's loop and admit()'s loads: no line goes in after */
 	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
 	pks_defer_abandoned(UINTPTR_MAX);
@@ -540,6 +562,7 @@ void pks_defer_crash(void)
 	bool mine = ours();
 	int free_ = 0;
 
+	/* pairs with admit()'s loads of crashing and state, and the printer's loop */
 	atomic_store(&pks_defer_dq.crashing, true);
 	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
@@ -548,6 +571,7 @@ void pks_defer_crash(void)
 		struct timespec ts = { 0, 1000000 };
 
 		free_ = 0;
+		/* pairs with pks_defer_give(): the printer's batch is done */
 		if (atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
 			break;
 		nanosleep(&ts, NULL);
@@ -564,6 +588,7 @@ void pks_defer_crash(void)
  */
 void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained)
 {
+	/* no pair: before the printer starts, by the thread that will start it */
 	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF)
 		return;
 	atomic_store(word, PKS_DEFER_AWAKE);

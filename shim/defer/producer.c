@@ -49,6 +49,7 @@ static bool start(void);
  */
 static void rouse(bool handler, int upto)
 {
+	/* pairs with park()'s exchange to OFF and start()'s stores */
 	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF) {
 		pks_defer_wake(upto);
 	} else if (handler || !start()) {
@@ -66,6 +67,7 @@ static void rouse(bool handler, int upto)
  */
 static int overflow(size_t n, bool interrupted, bool handler)
 {
+	/* pairs with the printer's increment after each release (settle()) */
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
 
 	if (n > pks_ring_max(&pks_defer_dq.lanes[0].ring)) {
@@ -76,7 +78,7 @@ static int overflow(size_t n, bool interrupted, bool handler)
 		return WRITE_IT;
 	}
 	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
-		atomic_fetch_add(&pks_defer_dq.dropped, 1);
+		atomic_fetch_add(&pks_defer_dq.dropped, 1);	/* no pair: a count */
 		return DROPPED;
 	}
 	if (pks_defer_consuming)
@@ -93,10 +95,12 @@ static int overflow(size_t n, bool interrupted, bool handler)
 		return WRITE_IT;
 	}
 	pks_defer_reserving = false;
+	/* pairs with settle()'s load of waiters after its increment of space:
+	 * counted before it looks, this waiter is woken; the futex compares seen */
 	atomic_fetch_add(&pks_defer_dq.waiters, 1);
 	rouse(handler, PKS_DEFER_NAP);
 	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
-	atomic_fetch_sub(&pks_defer_dq.waiters, 1);
+	atomic_fetch_sub(&pks_defer_dq.waiters, 1);	/* no pair: a wake too many is harmless */
 	pks_defer_reserving = true;
 	return RETRY;
 }
@@ -117,7 +121,7 @@ static void note(struct pks_defer_rec *r)
 static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
 {
 	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
-	/* relaxed: a hint; a release missed here is seen at the next line */
+	/* no pair: a hint; a release missed here is seen at the next line */
 	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
 	struct pks_defer_rec *r;
 
@@ -185,6 +189,7 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const struct payload *f
 static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 		   const struct pks_writer *w)
 {
+	/* no pair: a count, taken whole; what it counts was never stored */
 	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
 	char text[64];
 	size_t n = pks_defer_drop_text(text, k);
@@ -193,7 +198,7 @@ static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 
 	if (r)
 		put(r, stamp, &(struct payload){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
-	else if (k)
+	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
 
@@ -209,14 +214,17 @@ static bool start(void)
 	 */
 	if (getpid() != pks_pid())
 		return false;
+	/* pairs with park()'s exchanges and admit()'s, rouse()'s and ours()'s loads:
+	 * one starter; RUNNING is stored once the ring is mapped (and below) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
 		return false;
 	if (!pks_defer_map() || !pks_defer_spawn()) {
 		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
 			 pks_strerror(errno));
-		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);
+		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);	/* pairs with the loads above */
 		return false;
 	}
+	/* pairs with admit()'s load: a RUNNING ring is mapped */
 	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
 	return true;
 }
@@ -230,9 +238,11 @@ static bool admit(const struct pks_writer *w)
 
 	if (pid && pid != pks_pid())
 		pks_defer_forked();	/* a child made without the fork handlers */
+	/* pairs with start()'s stores and pks_defer_close()'s and _crash()'s exchanges */
 	s = atomic_load(&pks_defer_dq.state);
 	if (s == PKS_DEFER_OFF && !w->in_handler)
 		return start();
+	/* crashing pairs with pks_defer_crash()'s store, before its exchange of state */
 	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_defer_dq.crashing) && pks_defer_take()) {
 		pks_defer_drain_now(w->in_handler);	/* the ring's lines first: this one follows them */
 		pks_defer_give();
@@ -289,6 +299,7 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	 */
 	stamp = pks_defer_dq.nlanes > 1 ? pks_now_ns() : 0;
 	pks_defer_reserving = true;
+	/* no pair: a count's hint; report() takes it whole by exchange */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		report(stamp, &lane, l, w);
 	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
@@ -347,21 +358,23 @@ extern void __tsan_init(void) __attribute__((weak, visibility("default")));
  */
 void pks_defer_forked(void)
 {
+	/* no pair: a fork child has one thread (here and below) */
 	int s = atomic_load(&pks_defer_dq.state);
 
-	/* first: a handler's line now goes out at once */
+	/* first: a handler's line now goes out at once (no pair: one thread) */
 	if (s != PKS_DEFER_CLOSED)
 		atomic_store(&pks_defer_dq.state, __tsan_init ? PKS_DEFER_FAILED : PKS_DEFER_OFF);
 	if (pks_defer_dq.mem)
 		munmap(pks_defer_dq.mem, pks_defer_dq.mem_size);
 	pks_defer_dq.mem = NULL;
-	atomic_store(&pks_defer_dq.pid, 0);
+	atomic_store(&pks_defer_dq.pid, 0);	/* no pair: one thread */
 	memset(pks_defer_dq.lanes, 0, sizeof(pks_defer_dq.lanes));
 	pks_defer_dq.nlanes = 0;
+	/* no pair: one thread, and no printer in this process yet */
 	atomic_store(&pks_defer_dq.busy, 0);
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	atomic_store(&pks_defer_dq.waiters, 0);
-	atomic_store(&pks_defer_dq.dropped, 0);
+	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
 	pks_defer_consuming = false;
 	pks_defer_reserving = false;
 	pending = NULL;
