@@ -559,10 +559,14 @@ static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list
 					const void *caller)
 {
 	struct pks_ctx *x = pks_ctx_try();
-	const struct pks_shape *s;
-	/* read again past INT32_MAX alone: in memory, the walk wants the registers */
+	/*
+	 * What the end reads again waits in memory: the walk wants every
+	 * register, and a store and a load cost less than a push and a pop.
+	 */
+	struct pks_ctx *volatile own = x;
 	const char *volatile again = fmt;
 	const void *volatile from = caller;
+	const struct pks_shape *s;
 	const uint64_t *r;
 	int len;
 
@@ -571,11 +575,11 @@ static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list
 	/* not open, and nothing a cut left for pks_line_close() to write */
 	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
 	    likely(pks_va_regs(ap, s->nconv, &r)) && likely((len = pks_tally_at(s, r, true)) >= 0)) {
-		pks_ctx_leave(x);
+		pks_ctx_leave(own);
 		return len - 1;		/* the newline not counted */
 	}
-	fmt = again;
-	return measured(x, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, from);
+	fmt = again;		/* not quick, or past INT32_MAX */
+	return measured(own, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, from);
 }
 
 /*
