@@ -152,7 +152,7 @@ static inline bool pks_va_regs(va_list ap, unsigned int n, const uint64_t **r)
 /*
  * pks_tally()'s walk. Constants: @regs, its arguments from @r
  * (pks_va_regs()), else with va_arg from @ap; @strings false when @s has
- * no %s (its strings), so that the walk calls nothing.
+ * no %s (its strings): no string to measure, no length past INT32_MAX.
  */
 static inline __attribute__((always_inline)) int pks_tally_walk(const struct pks_shape *s,
 								 va_list *ap, const uint64_t *r,
@@ -188,7 +188,7 @@ sign32:
 			const char *p;
 
 			if (!strings)
-				__builtin_unreachable();	/* no %s: the walk calls nothing */
+				__builtin_unreachable();	/* no %s: no code for it */
 			p = ARG(const char *, uintptr_t);
 			len += p ? pks_strlen(p) : 6;	/* "(null)" */
 			break;
