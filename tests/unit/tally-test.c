@@ -175,9 +175,10 @@ static int page_end(void)
 /*
  * A string of 1.125 GiB (one 4 MiB file mapped over and over, then a page
  * of zeros), twice in a line: the walk says -2 past INT32_MAX, both ways,
- * and its callers take the slow path.
+ * for its callers to take their slow path.
+ * Return: 1 as it should, 0 not, -1 when the string cannot be mapped.
  */
-static bool past_int_max(void)
+static int past_int_max(void)
 {
 	const size_t chunk = 4 << 20, n = 288, len = chunk * n;
 	long page = sysconf(_SC_PAGESIZE);
@@ -186,33 +187,36 @@ static bool past_int_max(void)
 	int fd = memfd_create("tally-test", 0);
 	char *m = mmap(NULL, len + (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	bool good = fd >= 0 && m != MAP_FAILED && !ftruncate(fd, (off_t)chunk) && s;
-	char *fill;
+	int ret = -1;
+	char *fill = good ? mmap(NULL, chunk, PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
 
-	for (size_t i = 0; good && i < n; i++) {
-		if (i == 0 && (fill = mmap(NULL, chunk, PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED) {
-			memset(fill, 'a', chunk);
-			munmap(fill, chunk);
-		}
-		good = mmap(m + i * chunk, chunk, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
+	good = fill != MAP_FAILED;
+	if (good) {
+		memset(fill, 'a', chunk);
+		munmap(fill, chunk);
 	}
+	for (size_t i = 0; good && i < n; i++)
+		good = mmap(m + i * chunk, chunk, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
 	good = good && mmap(m + len, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
 			    -1, 0) != MAP_FAILED;
 	if (!good) {
 		printf("# a string of %zu bytes: %m\n", len);
-	} else if (pks_strlen(m) != len || !two(s, m, m) || m[len - 1] != 'a') {
-		printf("# %zu bytes: %zu\n", len, pks_strlen(m));
-		good = false;
+	} else {
+		ret = pks_strlen(m) == len && two(s, m, m) && m[len - 1] == 'a';
+		if (!ret)
+			printf("# %zu bytes: %zu\n", len, pks_strlen(m));
 	}
 	if (fd >= 0)
 		close(fd);
 	if (m != MAP_FAILED)
 		munmap(m, len + (size_t)page);
-	return good;
+	return ret;
 }
 
 int main(void)
 {
 	bool regs, all = true, x86 = false;
+	int big;
 
 #if defined(__x86_64__) && defined(__LP64__)
 	x86 = true;
@@ -239,6 +243,10 @@ int main(void)
 	ok(all, "1000 generated numbers");
 	ok(aligned() == 0, "strings of 0 to 40 bytes at every alignment, among NULs and others");
 	ok(page_end() == 0, "strings ending at a page whose next one is PROT_NONE");
-	ok(sizeof(size_t) < 8 || past_int_max(), "a line past INT32_MAX: -2");
+	big = sizeof(size_t) < 8 ? 1 : past_int_max();
+	if (big < 0)
+		printf("ok %d - a line past INT32_MAX # SKIP the string cannot be mapped\n", ++tap_n);
+	else
+		ok(big, "a line past INT32_MAX: -2");
 	return tap_failed != 0;
 }
