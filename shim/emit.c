@@ -541,26 +541,31 @@ static inline const char *droppable(const char *fmt, unsigned char from)
 
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
-static __attribute__((noipa)) int strung(struct pks_ctx *x, const struct pks_shape *s,
-					const uint64_t *r, const char *fmt, va_list ap,
-					const void *caller);	/* noipa: a jump from filter() */
 
 /*
  * A whole line the level filter drops, in a thread with no line open: its
  * length is all the call does (quiet()'s work, none of it stored). Its
  * format must close the line with its own newline, whatever the arguments,
  * and make no marker of them: a quick shape (pks_shape_quick()), measured
- * with its arguments left where they are; any other goes on in measured().
- * The context is owned meanwhile (pks_ctx_try()), so that a handler on this
- * thread finds it busy and its shapes unchanged; neither errno nor any line
- * is touched: the line that was not open stays so. @p is @fmt past its
- * marker, where pks_emit() had @sym: the other arguments stay where they
- * are (noipa: as declared), and pks_emit() jumps here.
+ * with its arguments left where they are; any other goes on in measured(),
+ * as does a line past INT32_MAX. The context is owned meanwhile
+ * (pks_ctx_try()), so that a handler on this thread finds it busy and its
+ * shapes unchanged; neither errno nor any line is touched: the line that
+ * was not open stays so. @p is @fmt past its marker, where pks_emit() had
+ * @sym: the other arguments stay where they are (noipa: as declared), and
+ * pks_emit() jumps here.
  */
 static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list ap,
 					const void *caller)
 {
 	struct pks_ctx *x = pks_ctx_try();
+	/*
+	 * What the end reads again waits in memory: the walk wants every
+	 * register, and a store and a load cost less than a push and a pop.
+	 */
+	struct pks_ctx *volatile own = x;
+	const char *volatile again = fmt;
+	const void *volatile from = caller;
 	const struct pks_shape *s;
 	const uint64_t *r;
 	int len;
@@ -569,28 +574,12 @@ static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list
 		return held(x, fmt, ap, caller);
 	/* not open, and nothing a cut left for pks_line_close() to write */
 	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
-	    likely(pks_va_regs(ap, s->nconv, &r))) {
-		if (s->strings)
-			return strung(x, s, r, fmt, ap, caller);
-		/* after the walk, @x alone is needed: few registers to keep */
-		len = pks_tally_at(s, r, false);
-		pks_ctx_leave(x);
+	    likely(pks_va_regs(ap, s->nconv, &r)) && likely((len = pks_tally_at(s, r, true)) >= 0)) {
+		pks_ctx_leave(own);
 		return len - 1;		/* the newline not counted */
 	}
-	return measured(x, fmt, p, ap, caller);
-}
-
-/* filter()'s quick shape @s with a %s, its arguments at @r: strlen() is a call. */
-static int strung(struct pks_ctx *x, const struct pks_shape *s, const uint64_t *r,
-		  const char *fmt, va_list ap, const void *caller)
-{
-	int len = pks_tally_at(s, r, true);	/* -2 past INT32_MAX */
-
-	if (likely(len > 0)) {
-		pks_ctx_leave(x);
-		return len - 1;
-	}
-	return measured(x, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, caller);
+	fmt = again;		/* not quick, or past INT32_MAX */
+	return measured(own, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, from);
 }
 
 /*

@@ -75,6 +75,24 @@ twice() { printf '%s\n--\n%s\n--\n' "$1" "$1"; }
 	[ "$(grep -c '^<6>buf abc!$' "$ERR")" = 4 ]
 }
 
+@test "filtered: a %s of 0 to 40 bytes at every alignment and at a page's end counts its bytes, with the filter and without" {
+	local want= n i
+
+	for n in $(seq 0 40); do
+		want+="$n:"
+		for i in $(seq 0 16); do
+			want+=" $((n + 5))"
+		done
+		want+=$'\n'
+	done
+	filtered strings PRINTK_SHIM_LEVEL=warning
+	out_is "$(twice "${want%$'\n'}")"$'\n'
+	err_is ''
+	filtered strings
+	out_is "$(twice "${want%$'\n'}")"$'\n'
+	[ "$(grep -c '^<6>str x*\.$' "$ERR")" = $((2 * 41 * 17)) ]
+}
+
 @test "filtered: with the filter off every line is written, with the same return values" {
 	filtered returns
 	out_is "$(twice $'d 8\ns 12\nnull 9\nu 23\nlong 51\nshort 19\nzero 3\npx 19\nip 22\nflags 18\nnl 10\nnotice 8\nwarning 9')"$'\n'

@@ -63,7 +63,7 @@ struct pks_shape {
 	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
 	bool closes : 1;	/* plain, and its literal text ends with a newline */
 	bool quick : 1;		/* fixed, closes and ahead: measured from its tally alone */
-	bool strings : 1;	/* a %s among its conversions: measuring it calls strlen() */
+	bool strings : 1;	/* a %s among its conversions: measuring it reads strings */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
 	/* plain: how each conversion is measured, 4 bits each (tally.h); aligned, one load */
