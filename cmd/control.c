@@ -135,6 +135,22 @@ static const char *value(int argc, char **argv, int *i, const char *name)
 	return argv[++*i];
 }
 
+/*
+ * @v of option @opt into @s, as the variable PRINTK_SHIM_@var reads it, or
+ * a one-line message and EXIT_USAGE: nothing is @done.
+ */
+static void setting(struct pks_settings *s, const char *var, const char *opt, const char *v,
+		    const char *done)
+{
+	const struct pks_var *d = pks_var_find(var);
+
+	pks_settings_default(s);
+	if (d->parse(s, v)) {
+		say("", "%s=%s: expected %s; nothing is %s", opt, v, d->expect, done);
+		exit(EXIT_USAGE);
+	}
+}
+
 static void parse(int argc, char **argv, struct ask *a)
 {
 	static struct pks_dd_rules rules;
@@ -154,20 +170,10 @@ static void parse(int argc, char **argv, struct ask *a)
 		} else if (!strcmp(argv[i], "--dmesg")) {
 			a->dmesg = true;
 		} else if ((v = value(argc, argv, &i, "--format"))) {
-			pks_settings_default(&s);
-			if (pks_var_find("FORMAT")->parse(&s, v)) {
-				say("", "--format=%s: expected %s; nothing is printed", v,
-				    pks_var_find("FORMAT")->expect);
-				exit(EXIT_USAGE);
-			}
+			setting(&s, "FORMAT", "--format", v, "printed");
 			a->format = s.format == PKS_LINE_AUTO ? PKS_LINE_DMESG : s.format;
 		} else if ((v = value(argc, argv, &i, "--level"))) {
-			pks_settings_default(&s);
-			if (pks_var_find("LEVEL")->parse(&s, v)) {
-				say("", "--level=%s: expected %s; nothing is changed", v,
-				    pks_var_find("LEVEL")->expect);
-				exit(EXIT_USAGE);
-			}
+			setting(&s, "LEVEL", "--level", v, "changed");
 			a->level = s.level;
 		} else if ((v = value(argc, argv, &i, "--dyndbg"))) {
 			a->dyndbg = v;

@@ -407,7 +407,9 @@ char-nl 3
 open 6
 cont 12
 bare 6
-after 6" ]
+after 6
+six 16
+long 1006" ]
 	[ "$(sed -n 1,8p "$ERR" | tr '\0' @)" = "<6>ints d=-42 i=-2147483648 u=4294967295 x=deadbeef X=ABCDEF
 <6>zeros 0 0 0|
 <6>hh=-1 h=4464 l=-9223372036854775808 ll=-9223372036854775808 z=-7
@@ -422,5 +424,7 @@ after 6" ]
 <6>d
 <6>open 1 then closed
 <4>bare 9
-<4>warn 4" ]
+<4>warn 4
+<6>six -1 2 3 4 5 6
+<6>long 18446744073709551615 $(printf 'y%.0s' {1..980})" ]
 }

@@ -37,6 +37,11 @@ dmesg_() {
 	out_is $'info a\nplain hidden-by-level\ninfo c\n'
 	dmesg_ --format=prefix
 	out_is $'<6>info a\n<7>plain hidden-by-level\n<6>info c\n'
+	dmesg_ --format=fancy
+	[ "$status" -eq 125 ]
+	[ ! -s "$OUT" ]
+	err_is "printk-shim: --format=fancy: expected auto|plain|prefix|dmesg|kmsg|json; nothing is printed
+"
 	quit
 	file_is "$PE" $'info a\ninfo c\n'
 }

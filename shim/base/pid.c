@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static _Atomic(_Atomic pid_t *) pid_page;
+_Atomic(_Atomic pid_t *) pks_pid_page;
 
 /** pks_pid_setup() - map the cache page; before it, pks_pid() asks getpid() */
 void pks_pid_setup(void)
@@ -22,7 +22,7 @@ void pks_pid_setup(void)
 	void *p;
 
 	/* no pair: a second call only returns early, it follows no pointer */
-	if (atomic_load(&pid_page))
+	if (atomic_load(&pks_pid_page))
 		return;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -35,15 +35,15 @@ void pks_pid_setup(void)
 	atomic_store_explicit((_Atomic pid_t *)p, getpid(), memory_order_relaxed);
 	/* pairs with pks_pid()'s acquire load: the pid is in the page first */
 	if (madvise(p, size, MADV_WIPEONFORK) != 0 ||
-	    !atomic_compare_exchange_strong(&pid_page, &none, p))
+	    !atomic_compare_exchange_strong(&pks_pid_page, &none, p))
 		munmap(p, size);
 }
 
-/** pks_pid() - getpid(), cached until a fork. Async-signal-safe. */
-pid_t pks_pid(void)
+/** pks_pid_slow() - pks_pid() with no page yet, or a fork child's first ask */
+pid_t pks_pid_slow(void)
 {
-	/* acquire: pairs with the seq_cst compare-exchange that set pid_page */
-	_Atomic pid_t *pp = atomic_load_explicit(&pid_page, memory_order_acquire);
+	/* acquire: pairs with the seq_cst compare-exchange that set pks_pid_page */
+	_Atomic pid_t *pp = atomic_load_explicit(&pks_pid_page, memory_order_acquire);
 	pid_t pid;
 
 	if (!pp)

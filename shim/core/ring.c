@@ -14,18 +14,6 @@
 
 #include <string.h>
 
-enum { FREE, DATA, PAD };
-
-struct hdr {
-	_Atomic uint32_t state;
-	uint32_t len;		/* bytes of the whole record, header included */
-};
-
-static struct hdr *at(struct pks_ring *r, uint64_t pos)
-{
-	return (struct hdr *)(r->mem + (pos & (r->size - 1)));
-}
-
 /** pks_ring_init() - an empty ring over @size bytes of zeroed @mem (a power of two) */
 void pks_ring_init(struct pks_ring *r, void *mem, size_t size)
 {
@@ -36,64 +24,16 @@ void pks_ring_init(struct pks_ring *r, void *mem, size_t size)
 	atomic_store(&r->tail, 0);
 }
 
-/** pks_ring_max() - Return: the largest payload a record can have. */
-size_t pks_ring_max(const struct pks_ring *r)
-{
-	return r->size / 2 - PKS_RING_HDR;
-}
-
-/**
- * pks_ring_reserve() - room for a record of @n payload bytes
- * Return: the payload, to fill and pass to pks_ring_commit(), or NULL when
- * the ring has no room now (or never: @n above pks_ring_max()).
- */
-void *pks_ring_reserve(struct pks_ring *r, size_t n)
-{
-	uint64_t need = (PKS_RING_HDR + n + 7) & ~(uint64_t)7;
-	/* no pair: a stale head only fails the compare-exchange, which reloads it */
-	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed), off, pad;
-	struct hdr *rec;
-
-	if (n > pks_ring_max(r))
-		return NULL;
-	do {
-		off = h & (r->size - 1);
-		pad = off + need > r->size ? r->size - off : 0;
-		/* acquire: pairs with pks_ring_release()'s store; the room is zeroed */
-		if (h + pad + need - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size)
-			return NULL;
-		/* no pair: it only claims the room; the state's release shows the record */
-	} while (!atomic_compare_exchange_weak(&r->head, &h, h + pad + need));
-	if (pad) {
-		rec = at(r, h);
-		rec->len = (uint32_t)pad;
-		/* release: pairs with pks_ring_read()'s acquire */
-		atomic_store_explicit(&rec->state, PAD, memory_order_release);
-	}
-	rec = at(r, h + pad);
-	rec->len = (uint32_t)need;
-	return rec + 1;
-}
-
-/** pks_ring_commit() - the record whose payload is @rec may be read */
-void pks_ring_commit(void *rec)
-{
-	struct hdr *h = (struct hdr *)rec - 1;
-
-	/* release: pairs with pks_ring_read()'s acquire; the payload is filled */
-	atomic_store_explicit(&h->state, DATA, memory_order_release);
-}
-
 /**
  * pks_ring_discard() - the record whose payload is @rec will never be
  * filled (its writer was cut off): the reader steps over it
  */
 void pks_ring_discard(void *rec)
 {
-	struct hdr *h = (struct hdr *)rec - 1;
+	struct pks_ring_hdr *h = (struct pks_ring_hdr *)rec - 1;
 
 	/* release: pairs with pks_ring_read()'s acquire, as a commit does */
-	atomic_store_explicit(&h->state, PAD, memory_order_release);
+	atomic_store_explicit(&h->state, PKS_RING_PAD, memory_order_release);
 }
 
 /**
@@ -107,18 +47,18 @@ void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
 	uint64_t end = atomic_load_explicit(&r->tail, memory_order_relaxed) + r->size;
 
 	for (;;) {
-		struct hdr *h = at(r, *pos);
+		struct pks_ring_hdr *h = pks_ring_at(r, *pos);
 		uint32_t s;
 
 		if (*pos >= end)
 			return NULL;	/* a full ring: the next lap is not written yet */
 		/* acquire: pairs with the release of commit, discard and padding */
 		s = atomic_load_explicit(&h->state, memory_order_acquire);
-		if (s == FREE)
+		if (s == PKS_RING_FREE)
 			return NULL;
 		PKS_WARN_ON_ONCE(h->len < sizeof(*h) || h->len > r->size);
 		*pos += h->len;
-		if (s == DATA)
+		if (s == PKS_RING_DATA)
 			return h + 1;
 	}
 }

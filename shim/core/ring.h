@@ -23,13 +23,72 @@ struct pks_ring {
 	alignas(64) _Atomic uint64_t tail;	/* the first byte not yet released */
 };
 
+/* A record's header, PKS_RING_HDR bytes before its payload. */
+struct pks_ring_hdr {
+	_Atomic uint32_t state;	/* PKS_RING_FREE (zeroed room), _DATA or _PAD */
+	uint32_t len;		/* bytes of the whole record, header included */
+};
+enum { PKS_RING_FREE, PKS_RING_DATA, PKS_RING_PAD };
+_Static_assert(sizeof(struct pks_ring_hdr) == PKS_RING_HDR, "a record's header");
+
 void pks_ring_init(struct pks_ring *r, void *mem, size_t size);
-size_t pks_ring_max(const struct pks_ring *r);
-void *pks_ring_reserve(struct pks_ring *r, size_t n);
-void pks_ring_commit(void *rec);
 void pks_ring_discard(void *rec);
 void *pks_ring_read(struct pks_ring *r, uint64_t *pos);
 void pks_ring_release(struct pks_ring *r, uint64_t pos);
+
+/* Inline below: every deferred line runs them. */
+static inline struct pks_ring_hdr *pks_ring_at(struct pks_ring *r, uint64_t pos)
+{
+	return (struct pks_ring_hdr *)(r->mem + (pos & (r->size - 1)));
+}
+
+/** pks_ring_max() - Return: the largest payload a record can have. */
+static inline size_t pks_ring_max(const struct pks_ring *r)
+{
+	return r->size / 2 - PKS_RING_HDR;
+}
+
+/**
+ * pks_ring_reserve() - room for a record of @n payload bytes
+ * Return: the payload, to fill and pass to pks_ring_commit(), or NULL when
+ * the ring has no room now (or never: @n above pks_ring_max()).
+ */
+static inline void *pks_ring_reserve(struct pks_ring *r, size_t n)
+{
+	uint64_t need = (PKS_RING_HDR + n + 7) & ~(uint64_t)7;
+	/* no pair: a stale head only fails the compare-exchange, which reloads it */
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed), off, pad;
+	struct pks_ring_hdr *rec;
+
+	if (n > pks_ring_max(r))
+		return NULL;
+	do {
+		off = h & (r->size - 1);
+		pad = off + need > r->size ? r->size - off : 0;
+		/* acquire: pairs with pks_ring_release()'s store; the room is zeroed */
+		if (h + pad + need - atomic_load_explicit(&r->tail, memory_order_acquire) > r->size)
+			return NULL;
+		/* no pair: it only claims the room; the state's release shows the record */
+	} while (!atomic_compare_exchange_weak(&r->head, &h, h + pad + need));
+	if (pad) {
+		rec = pks_ring_at(r, h);
+		rec->len = (uint32_t)pad;
+		/* release: pairs with pks_ring_read()'s acquire */
+		atomic_store_explicit(&rec->state, PKS_RING_PAD, memory_order_release);
+	}
+	rec = pks_ring_at(r, h + pad);
+	rec->len = (uint32_t)need;
+	return rec + 1;
+}
+
+/** pks_ring_commit() - the record whose payload is @rec may be read */
+static inline void pks_ring_commit(void *rec)
+{
+	struct pks_ring_hdr *h = (struct pks_ring_hdr *)rec - 1;
+
+	/* release: pairs with pks_ring_read()'s acquire; the payload is filled */
+	atomic_store_explicit(&h->state, PKS_RING_DATA, memory_order_release);
+}
 
 /** pks_ring_used() - Return: bytes reserved and not yet released. */
 static inline uint64_t pks_ring_used(struct pks_ring *r)
