@@ -169,6 +169,19 @@ check_once() {
 	check_once "$flood" 400
 }
 
+@test "journal: an entry sent just after journald binds, before it asks for credentials, still carries our pid" {
+	local sock=$BATS_TEST_TMPDIR/late.sock got=$BATS_TEST_TMPDIR/late late
+	"$FIX/dgram-late" "$sock" >"$got" &
+	late=$!
+	for _ in $(seq 500); do [ -s "$got" ] && break; sleep 0.01; done
+	jshim PRINTK_SHIM_JOURNAL_SOCKET="$sock" sh -c 'echo $$ >"$0"; exec "$1" "$2"' \
+		"$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'\0016first line\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait "$late"
+	[ "$(sed -n "2s/,.*//p" "$got")" = "pid $(cat "$BATS_TEST_TMPDIR/pid")" ]
+}
+
 @test "journal: a program that puts its own socket on the journal's descriptor keeps it; the next line goes on a new one" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" sock' "$BATS_TEST_TMPDIR/pid" "$FIX/fdtake"
 	[ "$status" -eq 0 ]

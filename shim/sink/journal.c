@@ -66,7 +66,7 @@ static int socket_get(void)
 	struct timeval wait = { .tv_sec = WAIT_S };
 	/* pairs with the compare-exchange below, another thread's */
 	uint64_t old = atomic_load(&sock), w;
-	int fd, want = SNDBUF;
+	int fd, want = SNDBUF, on = 1;
 
 	if (old && ino_of(fd_in(old)) == old >> 32)
 		return fd_in(old);
@@ -75,6 +75,13 @@ static int socket_get(void)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
+	/*
+	 * Our credentials go with every entry: the kernel attaches them at
+	 * the send only when one side asks (unix(7) SO_PASSCRED), and
+	 * journald asks just after it binds, so that an entry queued in
+	 * between reaches it with pid 0 and is stored with no _PID.
+	 */
+	setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
 	w = (uint64_t)ino_of(fd) << 32 | (uint32_t)(fd + 1);
 	/* pairs with the load above, another thread's: descriptor and inode at once */
 	if (!atomic_compare_exchange_strong(&sock, &old, w)) {
