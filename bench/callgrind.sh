@@ -56,7 +56,7 @@ peer_ir() {
 	shift 2
 	for n in 4000 24000; do
 		rm -f "$tmp/pc.$n"*
-		env "$@" valgrind --tool=callgrind --separate-threads=yes \
+		env PEER_SETTLE=1 "$@" valgrind --tool=callgrind --separate-threads=yes \
 			--callgrind-out-file="$tmp/pc.$n" --log-file="$tmp/pclog.$n" \
 			"$peer" run "$v" "$shape" 1 "$n" >/dev/null 2>&1 || :
 	done
