@@ -90,6 +90,24 @@ static inline void pks_ring_commit(void *rec)
 	atomic_store_explicit(&h->state, PKS_RING_DATA, memory_order_release);
 }
 
+/**
+ * pks_ring_next() - pks_ring_read() again, of a position before one it
+ * has returned: the records there are committed and were seen so, and
+ * there is a DATA one before that position. The consumer's.
+ */
+static inline void *pks_ring_next(struct pks_ring *r, uint64_t *pos)
+{
+	for (;;) {
+		struct pks_ring_hdr *h = pks_ring_at(r, *pos);
+		/* no pair: pks_ring_read()'s acquire of this state, ours, ordered the bytes */
+		uint32_t s = atomic_load_explicit(&h->state, memory_order_relaxed);
+
+		*pos += h->len;
+		if (s == PKS_RING_DATA)
+			return h + 1;
+	}
+}
+
 /** pks_ring_used() - Return: bytes reserved and not yet released. */
 static inline uint64_t pks_ring_used(struct pks_ring *r)
 {

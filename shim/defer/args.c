@@ -19,15 +19,18 @@
  * The payload of a PKS_REC_ARGS record, unaligned, as small as it can be
  * (the ring holds records, not lines): a head, which says where each
  * literal run lies in the format's text and what each conversion is; each
- * conversion's value, in wide[] bytes; the format's text; the strings'
- * bytes, in order. Nothing in it points outside the ring: the format may be
+ * conversion's value (8 bytes for a 64-bit number, 4 for another number
+ * or a string's length, 1 for a character, none for "%%"); the format's
+ * text; the strings' bytes, in order. Nothing in it points outside the ring: the format may be
  * unloaded or rewritten before the printer gets to it.
  */
 struct head {
 	uint32_t len;		/* bytes of the text it makes, the newline included */
 	uint8_t nconv;
 	uint8_t at, n;		/* the literal run after the last conversion */
+	uint8_t vals;		/* bytes of the values, after the conversions */
 } __attribute__((packed));
+_Static_assert(PKS_SHAPE_CONV * 8 <= UINT8_MAX, "a head counts its values' bytes");
 
 /* Then, for each conversion: */
 struct conv {
@@ -36,14 +39,6 @@ struct conv {
 } __attribute__((packed));
 
 #define UPPER	0x10
-
-/* The bytes of a value of each op: a number's, a string's length, a character. */
-static const uint8_t wide[16] = {
-	[PKS_T_D8] = 4, [PKS_T_D16] = 4, [PKS_T_D32] = 4, [PKS_T_D64] = 8,
-	[PKS_T_U8] = 4, [PKS_T_U16] = 4, [PKS_T_U32] = 4, [PKS_T_U64] = 8,
-	[PKS_T_X8] = 4, [PKS_T_X16] = 4, [PKS_T_X32] = 4, [PKS_T_X64] = 8,
-	[PKS_T_STR] = 4, [PKS_T_CHAR] = 1,
-};
 
 /*
  * What a call's arguments are, read once, before anything is reserved: the
@@ -161,7 +156,7 @@ nhex:
 	}
 	if (len > INT32_MAX)
 		return false;	/* printk's count is an int: the general way says what it does */
-	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n };
+	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n, 0 };	/* vals: copy_in() */
 	t->pre = (size_t)(v - t->bytes);
 	return true;
 }
@@ -172,6 +167,9 @@ static void copy_in(char *to, const void *arg)
 	const struct taken *t = arg;
 	const struct pks_shape *s = t->s;
 	char *p = pks_put_mem(to, t->bytes, t->pre);
+
+	((struct head *)to)->vals = (uint8_t)(t->pre - sizeof(struct head) -
+					      s->nconv * sizeof(struct conv));
 
 	p = pks_put_mem(p, s->text, s->at + s->n);
 	if (t->strings)
@@ -228,19 +226,29 @@ static const char pairs[] =
 /* @v in decimal at @p, two digits a division. Return: past it. */
 static inline char *decimal(char *p, uint64_t v)
 {
-	size_t n = pks_ndecimal(v);
-	char *e = p + n;
+	char *e = p + pks_ndecimal(v), *q = e;
 
-	while (v >= 100) {
-		e -= 2;
-		memcpy(e, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
+	for (; v >= 100; v /= 100)
+		memcpy(q -= 2, pairs + 2 * (v % 100), 2);
 	if (v >= 10)
-		memcpy(e - 2, pairs + 2 * v, 2);
+		memcpy(q - 2, pairs + 2 * v, 2);
 	else
-		e[-1] = (char)('0' + v);
-	return p + n;
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
+/* decimal() of a 32-bit @v: its divisions by 100 are 32-bit multiplications. */
+static inline char *decimal32(char *p, uint32_t v)
+{
+	char *e = p + pks_ndecimal32(v), *q = e;
+
+	for (; v >= 100; v /= 100)
+		memcpy(q -= 2, pairs + 2 * (v % 100), 2);
+	if (v >= 10)
+		memcpy(q - 2, pairs + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
 }
 
 /* @v in hexadecimal at @p, from @set. Return: past it. */
@@ -253,6 +261,25 @@ static inline char *hex(char *p, uint64_t v, const char *set)
 	return p + n;
 }
 
+/* The 4 or 8 bytes of a value at *@val, and *@val past them. */
+static inline uint32_t take4(const char **val)
+{
+	uint32_t v;
+
+	memcpy(&v, *val, 4);
+	*val += 4;
+	return v;
+}
+
+static inline uint64_t take8(const char **val)
+{
+	uint64_t v;
+
+	memcpy(&v, *val, 8);
+	*val += 8;
+	return v;
+}
+
 /**
  * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
  * would have formatted it, into @buf of @size bytes (the line's newline
@@ -263,56 +290,53 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 {
 	const struct head *h = (const struct head *)r->data;
 	const struct conv *k = (const struct conv *)(r->data + sizeof(*h));
-	const char *val = (const char *)(k + h->nconv), *text, *str;
-	uint32_t v32;
-	uint64_t v;
+	const char *val = (const char *)(k + h->nconv);
+	const char *text = val + h->vals, *str = text + h->at + h->n;
+	const char *const set[2] = { pks_hex_lower, pks_hex_upper };
 	char *p = buf;
-	size_t nv = 0;
+	int32_t d;
+	int64_t q;
+	uint32_t n;
 
 	if (h->len > size + 1 || h->nconv > PKS_SHAPE_CONV)
 		return 0;	/* never: the call kept it within the line's size */
-	for (unsigned int i = 0; i < h->nconv; i++)
-		nv += wide[k[i].op & 15];
-	text = val + nv;
-	str = text + h->at + h->n;	/* the strings */
-	for (unsigned int i = 0; i < h->nconv; i++, k++) {
-		unsigned int op = k->op & 15;
-
+	for (const struct conv *end = k + h->nconv; k < end; k++) {
 		p = run(p, text + k->at, k->n);
-		if (wide[op] == 8) {
-			memcpy(&v, val, 8);
-		} else if (wide[op] == 4) {
-			memcpy(&v32, val, 4);
-			v = v32;
-		} else {
-			v = wide[op] ? (unsigned char)*val : 0;
-		}
-		val += wide[op];
-		switch (op) {
+		switch (k->op & 15) {
 		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
-			v = (uint64_t)(int64_t)(int32_t)v;
-			/* fall through */
-		case PKS_T_D64:
-			if ((int64_t)v < 0) {
+			d = (int32_t)take4(&val);
+			if (d < 0)
 				*p++ = '-';
-				v = -v;
-			}
-			/* fall through */
-		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32: case PKS_T_U64:
-			p = decimal(p, v);
+			p = decimal32(p, d < 0 ? -(uint32_t)d : (uint32_t)d);
+			break;
+		case PKS_T_D64:
+			q = (int64_t)take8(&val);
+			if (q < 0)
+				*p++ = '-';
+			p = decimal(p, q < 0 ? -(uint64_t)q : (uint64_t)q);
+			break;
+		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32:
+			p = decimal32(p, take4(&val));
+			break;
+		case PKS_T_U64:
+			p = decimal(p, take8(&val));
+			break;
+		case PKS_T_X8: case PKS_T_X16: case PKS_T_X32:
+			p = hex(p, take4(&val), set[!!(k->op & UPPER)]);
+			break;
+		case PKS_T_X64:
+			p = hex(p, take8(&val), set[!!(k->op & UPPER)]);
 			break;
 		case PKS_T_STR:
-			p = pks_put_mem(p, str, v);
-			str += v;
+			n = take4(&val);
+			p = pks_put_mem(p, str, n);
+			str += n;
 			break;
 		case PKS_T_CHAR:
-			*p++ = (char)v;
+			*p++ = *val++;
 			break;
-		case PKS_T_PCT:
+		default:	/* PKS_T_PCT */
 			*p++ = '%';
-			break;
-		default:
-			p = hex(p, v, k->op & UPPER ? pks_hex_upper : pks_hex_lower);
 		}
 	}
 	p = run(p, text + h->at, h->n - 1u);	/* the newline stays behind */

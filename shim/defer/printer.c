@@ -189,7 +189,7 @@ static void settle(const struct pks_sink_batch *b)
 static void advance(struct pks_defer_lane *l)
 {
 	l->after = l->pos;
-	l->next = l->pos < l->end ? pks_ring_read(&l->ring, &l->after) : NULL;
+	l->next = l->pos < l->end ? pks_ring_next(&l->ring, &l->after) : NULL;	/* gather() read it */
 }
 
 /*

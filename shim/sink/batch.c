@@ -75,13 +75,8 @@ int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t
 	return 0;
 }
 
-/**
- * pks_batch_room() - room for up to @n bytes at the end of @b's buffer for
- * @fd, made as pks_batch_put() makes it, for a line written there in place
- * @i: out; the buffer, for pks_batch_took()
- * Return: where they go, or NULL: no buffer takes them.
- */
-char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i)
+/** pks_batch_room_slow() - pks_batch_room() past its first buffer, or with a flush */
+char *pks_batch_room_slow(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i)
 {
 	*i = slot(b, fd, tag, n);
 	return *i < 0 ? NULL : b->buf[*i] + b->len[*i];

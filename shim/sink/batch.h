@@ -57,11 +57,27 @@ struct pks_sink_batch {
 };
 
 int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
-char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i);
+char *pks_batch_room_slow(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i);
 void pks_batch_fd_flush(struct pks_fd_batch *b);
 int pks_batch_daemons(const struct pks_config *c);
 bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n);
 void pks_batch_dg_flush(struct pks_dgrams *b);
+
+/**
+ * pks_batch_room() - room for up to @n bytes at the end of @b's buffer for
+ * @fd, made as pks_batch_put() makes it, for a line written there in place
+ * @i: out; the buffer, for pks_batch_took()
+ * Return: where they go, or NULL: no buffer takes them. Inline: the first
+ * buffer, the usual one output's, is taken without a search.
+ */
+static inline char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i)
+{
+	if (__builtin_expect(b->n > 0 && b->fd[0] == fd && b->len[0] + n <= b->cap, 1)) {
+		*i = 0;
+		return b->buf[0] + b->len[0];
+	}
+	return pks_batch_room_slow(b, fd, tag, n, i);
+}
 
 /** pks_batch_took() - one line of @n bytes was put at pks_batch_room()'s place in buffer @i */
 static inline void pks_batch_took(struct pks_fd_batch *b, int i, size_t n)
