@@ -223,31 +223,35 @@ static const char pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* @v in decimal at @p, two digits a division. Return: past it. */
+/*
+ * @v's digits, two a division, ending at @e; a constant @narrow: @v is
+ * below 2^32, and 32-bit divisions (multiplications) do.
+ */
+static inline __attribute__((always_inline)) void backwards(char *e, uint64_t v, bool narrow)
+{
+	for (; v >= 100; v = narrow ? (uint32_t)v / 100u : v / 100)
+		memcpy(e -= 2, pairs + 2 * (narrow ? (uint32_t)v % 100u : v % 100), 2);
+	if (v >= 10)
+		memcpy(e - 2, pairs + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+}
+
+/* @v in decimal at @p. Return: past it. */
 static inline char *decimal(char *p, uint64_t v)
 {
-	char *e = p + pks_ndecimal(v), *q = e;
+	char *e = p + pks_ndecimal(v);
 
-	for (; v >= 100; v /= 100)
-		memcpy(q -= 2, pairs + 2 * (v % 100), 2);
-	if (v >= 10)
-		memcpy(q - 2, pairs + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
+	backwards(e, v, false);
 	return e;
 }
 
-/* decimal() of a 32-bit @v: its divisions by 100 are 32-bit multiplications. */
+/* decimal() of a 32-bit @v. */
 static inline char *decimal32(char *p, uint32_t v)
 {
-	char *e = p + pks_ndecimal32(v), *q = e;
+	char *e = p + pks_ndecimal32(v);
 
-	for (; v >= 100; v /= 100)
-		memcpy(q -= 2, pairs + 2 * (v % 100), 2);
-	if (v >= 10)
-		memcpy(q - 2, pairs + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
+	backwards(e, v, true);
 	return e;
 }
 
