@@ -67,14 +67,16 @@ void *pks_ring_read(struct pks_ring *r, uint64_t *pos)
  * @n bytes from @p zeroed, a KiB at a time: glibc's memset(3) writes as
  * much with vector stores, a larger size with `rep stosb`, which takes
  * about as long but which callgrind, the benchmark's instruction count,
- * counts a byte at a time.
+ * counts a byte at a time. The piece's size is hidden from gcc, which
+ * would write `rep stosq` here itself for a size it knows is small.
  */
 static void zero(char *p, uint64_t n)
 {
-	enum { PIECE = 1024 };
+	size_t piece = 1024;
 
-	for (; n > PIECE; p += PIECE, n -= PIECE)
-		memset(p, 0, PIECE);
+	__asm__("" : "+r"(piece));
+	for (; n > piece; p += piece, n -= piece)
+		memset(p, 0, piece);
 	memset(p, 0, n);
 }
 
