@@ -21,8 +21,9 @@
  * literal run lies in the format's text and what each conversion is; each
  * conversion's value (8 bytes for a 64-bit number, 4 for another number
  * or a string's length, 1 for a character, none for "%%"); the format's
- * text; the strings' bytes, in order. Nothing in it points outside the ring: the format may be
- * unloaded or rewritten before the printer gets to it.
+ * text; the strings' bytes, in order. Nothing in it points outside the
+ * ring: the format may be unloaded or rewritten before the printer gets
+ * to it.
  */
 struct head {
 	uint32_t len;		/* bytes of the text it makes, the newline included */
