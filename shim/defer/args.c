@@ -90,6 +90,7 @@ static bool take(va_list *ap, struct taken *t)
 	const char *p;
 	uint64_t u;
 	int64_t d;
+	bool nl;
 
 	t->strings = 0;
 	for (unsigned int i = 0; ops; ops >>= 4, i++, k++) {
@@ -133,8 +134,8 @@ nhex:
 			p = va_arg(*ap, const char *);
 			if (!p)
 				p = "(null)";
-			n = strlen(p);
-			if (memchr(p, '\n', n) || n > UINT32_MAX)
+			n = pks_strline(p, &nl);
+			if (nl || n > UINT32_MAX)
 				return false;
 			v = put(v, n, 4);
 			t->str[i] = p;

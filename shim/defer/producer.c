@@ -133,9 +133,10 @@ static __attribute__((noinline)) uint64_t other(long tid, long o)
 
 	/* seq_cst: one owner at a time; pairs with pks_defer_gone()'s and itself */
 	if (o == 0 && tid > 0 && atomic_compare_exchange_strong(&w->tid, &o, tid)) {
-		/* relaxed: the compare-and-swap ordered the last owner's stores before it */
+		/* relaxed: pairs with the last owner's stores through the
+		 * compare-and-swap, which ordered them before it; then ours */
 		s = past(atomic_load_explicit(&w->last, memory_order_relaxed));
-		atomic_store_explicit(&w->last, s, memory_order_relaxed);	/* ours now */
+		atomic_store_explicit(&w->last, s, memory_order_relaxed);
 		return s;
 	}
 	if (o != PKS_DEFER_MANY)	/* seq_cst: pairs with when()'s load (see there) */
@@ -162,7 +163,8 @@ static inline uint64_t when(long tid)
 	uint64_t s;
 
 	if (likely(o == tid)) {
-		/* relaxed: only the owner stores it; other() reads it (see there) */
+		/* relaxed: pairs with other()'s load through the program's
+		 * own order (see there); no one else stores it meanwhile */
 		s = atomic_load_explicit(&w->last, memory_order_relaxed) + 1;
 		atomic_store_explicit(&w->last, s, memory_order_relaxed);
 		return s;
@@ -182,11 +184,13 @@ static uint64_t moved(uint64_t stamp, long tid)
 {
 	struct pks_defer_owner *w = &pks_defer_dq.owner;
 
-	/* relaxed: the owner's own word (when()); another's line has the clock's */
+	/* no pair: whether this thread is the owner, which only it and
+	 * other() change; another's line has the clock's already */
 	if (atomic_load_explicit(&w->tid, memory_order_relaxed) != tid)
 		return stamp;
 	stamp = past(stamp);
-	atomic_store_explicit(&w->last, stamp, memory_order_relaxed);	/* as in when() */
+	/* relaxed: pairs with other()'s load, as when()'s store */
+	atomic_store_explicit(&w->last, stamp, memory_order_relaxed);
 	return stamp;
 }
 
