@@ -110,6 +110,14 @@ appears() {
 	[ "$output" = "12000 0" ]
 }
 
+@test "defer: threads one after another: each one's lines after the last one's, across lanes" {
+	capture shim env PRINTK_SHIM_DEFER=1 "$FIX/defer-flood" 20000 4 serial
+	[ "$status" -eq 0 ]
+	run awk '{ split($1, a, "."); if (a[1] != t) { print NR ":" $1; t = a[1] } }
+		END { print NR }' "$ERR"
+	[ "$output" = $'1:1.1\n20001:2.1\n40001:3.1\n60001:4.1\n80000' ]
+}
+
 @test "defer: main ends with pthread_exit: the printer writes the lines and the process ends" {
 	capture shim env PRINTK_SHIM_DEFER=1 timeout 20 "$FIX/defer-flood" 1000 2 pthread_exit
 	[ "$status" -eq 0 ]

@@ -355,6 +355,7 @@ static void thread_gone(void *p)
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!take_back(&n->ctx[i], &in_write) || !in_write)
 			flush_ctx(&n->ctx[i], false);
+	pks_defer_gone(n->tid);	/* after its last line: the next thread's come later */
 	pks_ctx_self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
 	/* pairs with reuse()'s exchange: the lines above are written first */

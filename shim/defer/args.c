@@ -37,6 +37,7 @@ _Static_assert(PKS_SHAPE_CONV * 8 <= UINT8_MAX, "a head counts its values' bytes
 struct conv {
 	uint8_t at, n;		/* the literal run before it */
 	uint8_t op;		/* the tally's op (format/tally.h), UPPER for %X */
+	uint8_t digits;		/* a number's, its sign left out, as the call counted them */
 } __attribute__((packed));
 
 #define UPPER	0x10
@@ -90,10 +91,12 @@ static bool take(va_list *ap, struct taken *t)
 	const char *p;
 	uint64_t u;
 	int64_t d;
+	size_t nd;
+	bool nl;
 
 	t->strings = 0;
 	for (unsigned int i = 0; ops; ops >>= 4, i++, k++) {
-		*k = (struct conv){ s->conv[i].at, s->conv[i].n, (uint8_t)(ops & 15) };
+		*k = (struct conv){ s->conv[i].at, s->conv[i].n, (uint8_t)(ops & 15), 0 };
 		switch (ops & 15) {
 		case PKS_T_D8: d = (signed char)va_arg(*ap, int); goto sign;
 		case PKS_T_D16: d = (short)va_arg(*ap, int); goto sign;
@@ -104,18 +107,22 @@ sign:
 		case PKS_T_D64: d = va_arg(*ap, int64_t);
 			v = put(v, (uint64_t)d, 8);
 count:
-			len += (d < 0) + pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
+			nd = pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
+			k->digits = (uint8_t)nd;
+			len += (d < 0) + nd;
 			break;
 		case PKS_T_U8: u = (unsigned char)va_arg(*ap, unsigned int); goto dec;
 		case PKS_T_U16: u = (unsigned short)va_arg(*ap, unsigned int); goto dec;
 		case PKS_T_U32: u = va_arg(*ap, unsigned int);
 dec:
 			v = put(v, u, 4);
-			len += pks_ndecimal(u);
-			break;
+			goto ndec;
 		case PKS_T_U64: u = va_arg(*ap, uint64_t);
 			v = put(v, u, 8);
-			len += pks_ndecimal(u);
+ndec:
+			nd = pks_ndecimal(u);
+			k->digits = (uint8_t)nd;
+			len += nd;
 			break;
 		case PKS_T_X8: u = (unsigned char)va_arg(*ap, unsigned int); goto hex;
 		case PKS_T_X16: u = (unsigned short)va_arg(*ap, unsigned int); goto hex;
@@ -127,14 +134,16 @@ hex:
 			v = put(v, u, 8);
 nhex:
 			k->op |= s->conv[i].conv == 'X' ? UPPER : 0;
-			len += pks_nhex(u);
+			nd = pks_nhex(u);
+			k->digits = (uint8_t)nd;
+			len += nd;
 			break;
 		case PKS_T_STR:
 			p = va_arg(*ap, const char *);
 			if (!p)
 				p = "(null)";
-			n = strlen(p);
-			if (memchr(p, '\n', n) || n > UINT32_MAX)
+			n = pks_strline(p, &nl);
+			if (nl || n > UINT32_MAX)
 				return false;
 			v = put(v, n, 4);
 			t->str[i] = p;
@@ -238,32 +247,36 @@ static inline __attribute__((always_inline)) void backwards(char *e, uint64_t v,
 		e[-1] = (char)('0' + v);
 }
 
-/* @v in decimal at @p. Return: past it. */
-static inline char *decimal(char *p, uint64_t v)
+/* @v in decimal at @p, its @n digits (the call's count). Return: past it. */
+static inline char *decimal(char *p, uint64_t v, size_t n)
 {
-	char *e = p + pks_ndecimal(v);
-
-	backwards(e, v, false);
-	return e;
+	PKS_WARN_ON_ONCE(n != pks_ndecimal(v));
+	backwards(p + n, v, false);
+	return p + n;
 }
 
 /* decimal() of a 32-bit @v. */
-static inline char *decimal32(char *p, uint32_t v)
+static inline char *decimal32(char *p, uint32_t v, size_t n)
 {
-	char *e = p + pks_ndecimal32(v);
-
-	backwards(e, v, true);
-	return e;
+	PKS_WARN_ON_ONCE(n != pks_ndecimal32(v));
+	backwards(p + n, v, true);
+	return p + n;
 }
 
-/* @v in hexadecimal at @p, from @set. Return: past it. */
-static inline char *hex(char *p, uint64_t v, const char *set)
+/* @v in hexadecimal at @p, its @n digits from @set. Return: past it. */
+static inline char *hex(char *p, uint64_t v, size_t n, const char *set)
 {
-	size_t n = pks_nhex(v);
-
+	PKS_WARN_ON_ONCE(n != pks_nhex(v));
 	for (char *e = p + n; e > p; v >>= 4)
 		*--e = set[v & 15];
 	return p + n;
+}
+
+/* Whether @op is one take() writes. */
+static inline bool known(uint8_t op)
+{
+	return (op > PKS_T_END && op <= PKS_T_PCT) ||
+	       (op >= (PKS_T_X8 | UPPER) && op <= (PKS_T_X64 | UPPER));
 }
 
 /* The 4 or 8 bytes of a value at *@val, and *@val past them. */
@@ -297,40 +310,47 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 	const struct conv *k = (const struct conv *)(r->data + sizeof(*h));
 	const char *val = (const char *)(k + h->nconv);
 	const char *text = val + h->vals, *str = text + h->at + h->n;
-	const char *const set[2] = { pks_hex_lower, pks_hex_upper };
 	char *p = buf;
 	int32_t d;
 	int64_t q;
 	uint32_t n;
 
-	if (h->len > size + 1 || h->nconv > PKS_SHAPE_CONV)
+	if (h->len > size + 1 || PKS_WARN_ON_ONCE(h->nconv > PKS_SHAPE_CONV))
 		return 0;	/* never: the call kept it within the line's size */
 	for (const struct conv *end = k + h->nconv; k < end; k++) {
+		if (PKS_WARN_ON_ONCE(!known(k->op)))
+			break;	/* never: take() wrote it */
 		p = run(p, text + k->at, k->n);
-		switch (k->op & 15) {
+		switch (k->op) {
 		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
 			d = (int32_t)take4(&val);
 			if (d < 0)
 				*p++ = '-';
-			p = decimal32(p, d < 0 ? -(uint32_t)d : (uint32_t)d);
+			p = decimal32(p, d < 0 ? -(uint32_t)d : (uint32_t)d, k->digits);
 			break;
 		case PKS_T_D64:
 			q = (int64_t)take8(&val);
 			if (q < 0)
 				*p++ = '-';
-			p = decimal(p, q < 0 ? -(uint64_t)q : (uint64_t)q);
+			p = decimal(p, q < 0 ? -(uint64_t)q : (uint64_t)q, k->digits);
 			break;
 		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32:
-			p = decimal32(p, take4(&val));
+			p = decimal32(p, take4(&val), k->digits);
 			break;
 		case PKS_T_U64:
-			p = decimal(p, take8(&val));
+			p = decimal(p, take8(&val), k->digits);
 			break;
 		case PKS_T_X8: case PKS_T_X16: case PKS_T_X32:
-			p = hex(p, take4(&val), set[!!(k->op & UPPER)]);
+			p = hex(p, take4(&val), k->digits, pks_hex_lower);
+			break;
+		case PKS_T_X8 | UPPER: case PKS_T_X16 | UPPER: case PKS_T_X32 | UPPER:
+			p = hex(p, take4(&val), k->digits, pks_hex_upper);
 			break;
 		case PKS_T_X64:
-			p = hex(p, take8(&val), set[!!(k->op & UPPER)]);
+			p = hex(p, take8(&val), k->digits, pks_hex_lower);
+			break;
+		case PKS_T_X64 | UPPER:
+			p = hex(p, take8(&val), k->digits, pks_hex_upper);
 			break;
 		case PKS_T_STR:
 			n = take4(&val);
@@ -340,8 +360,11 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 		case PKS_T_CHAR:
 			*p++ = *val++;
 			break;
-		default:	/* PKS_T_PCT */
+		case PKS_T_PCT:
 			*p++ = '%';
+			break;
+		default:
+			__builtin_unreachable();	/* known(), and no bounds check */
 		}
 	}
 	p = run(p, text + h->at, h->n - 1u);	/* the newline stays behind */

@@ -27,6 +27,7 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 		   void (*fill)(char *to, const void *arg), const void *arg);
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap);
 void pks_defer_abandoned(uintptr_t below);
+void pks_defer_gone(long tid);
 void pks_defer_drain(void);
 void pks_defer_close(void);
 void pks_defer_crash(void);

@@ -20,6 +20,7 @@
 enum { PKS_DEFER_OFF, PKS_DEFER_STARTING, PKS_DEFER_RUNNING, PKS_DEFER_CLOSED,
        PKS_DEFER_FAILED };				/* pks_defer_dq.state, in this order */
 enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* *pks_defer_dq.sleep_word */
+#define PKS_DEFER_MANY	(-1L)				/* pks_defer_dq.owner: no one thread */
 
 /* What a record's payload is: a table in printer.c turns each kind into a line. */
 enum pks_defer_kind {
@@ -34,7 +35,8 @@ enum pks_defer_kind {
  * payload and the caller's name, @n and @func_len bytes.
  */
 struct pks_defer_rec {
-	uint64_t stamp;		/* CLOCK_MONOTONIC when it went in: the order across lanes */
+	uint64_t stamp;		/* the order across lanes: CLOCK_MONOTONIC when it went
+				 * in, or one past the last (producer.c's when()) */
 	uint32_t n;		/* bytes of payload */
 	uint8_t kind;		/* enum pks_defer_kind */
 	int8_t level;
@@ -60,6 +62,15 @@ struct pks_defer_lane {
 	uint64_t after;		/* the position past next */
 };
 
+/*
+ * The one thread writing lines, whose stamps count up (producer.c's when()),
+ * in a cache line of its own: the owner stores its last stamp at every line.
+ */
+struct pks_defer_owner {
+	_Atomic long tid;		/* 0: none yet; PKS_DEFER_MANY: every line has the clock's */
+	_Atomic uint64_t last;		/* the last stamp the owner gave, or the one before it */
+} __attribute__((aligned(64)));
+
 struct pks_defer_state {
 	struct pks_defer_lane lanes[PKS_DEFER_LANES];
 	int nlanes;
@@ -78,6 +89,7 @@ struct pks_defer_state {
 	char *mem;			/* the ring, the batch buffers and the consumer's line;
 					 * set before pid, kept when the printer ends */
 	size_t mem_size;
+	struct pks_defer_owner owner;
 };
 
 extern struct pks_defer_state pks_defer_dq;

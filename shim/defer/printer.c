@@ -120,22 +120,12 @@ static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char
 };
 
 /*
- * One record to the outputs, as the line it was, with what its caller knew;
- * made where the batch holds it when the output writes it as it lies.
+ * One record to the outputs, as the line it was, with what its caller knew
+ * (write_rec()'s way, but for a plain batched output).
  */
-static void write_rec(const struct pks_defer_rec *r, const struct pks_sink_batch *b, bool crash)
+static __attribute__((noinline)) void write_line(const struct pks_defer_rec *r,
+						 const struct pks_sink_batch *b, bool crash)
 {
-	size_t n;
-	char *at;
-	int i;
-
-	if (b == &batch && plain_fd >= 0 && r->level <= plain_level &&
-	    (at = pks_batch_room(b->fd, plain_fd, 0, line.sb.size + 1, &i))) {
-		n = to_text[r->kind](r, at, line.sb.size);
-		at[n] = '\n';
-		pks_batch_took(b->fd, i, n + 1);
-		return;
-	}
 	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	if (b && b->dg) {
 		if (!pks_batch_dg_room(b->dg, line.sb.len))
@@ -152,6 +142,28 @@ static void write_rec(const struct pks_defer_rec *r, const struct pks_sink_batch
 	memcpy(writer.func, r->data + r->n, r->func_len);
 	writer.func[r->func_len] = '\0';
 	pks_sink_line(&line, &writer, b);
+}
+
+/*
+ * One record to the outputs: made where the batch holds it when the output
+ * writes it as it lies (inline in the drain: the usual case), else by
+ * write_line().
+ */
+static inline void write_rec(const struct pks_defer_rec *r, const struct pks_sink_batch *b,
+			     bool crash)
+{
+	size_t n;
+	char *at;
+	int i;
+
+	if (b == &batch && plain_fd >= 0 && r->level <= plain_level &&
+	    (at = pks_batch_room(b->fd, plain_fd, 0, line.sb.size + 1, &i))) {
+		n = to_text[r->kind](r, at, line.sb.size);
+		at[n] = '\n';
+		pks_batch_took(b->fd, i, n + 1);
+		return;
+	}
+	write_line(r, b, crash);
 }
 
 /*

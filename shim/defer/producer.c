@@ -112,13 +112,108 @@ static void note(struct pks_defer_rec *r)
 	pending_frame = (uintptr_t)__builtin_frame_address(0);
 }
 
+/* A stamp past @last, and the clock's, if later: read after the stores below. */
+static uint64_t past(uint64_t last)
+{
+	uint64_t now = pks_now_ns();
+
+	return now > last ? now : last + 1;
+}
+
+/*
+ * The line of a thread that is not the owner (when()): it takes over when
+ * there is none; otherwise every line is stamped by the clock from now on,
+ * and this store comes before the clock is read. Not inline: the owner's
+ * lines do without it.
+ */
+static __attribute__((noinline)) uint64_t other(long tid, long o)
+{
+	struct pks_defer_owner *w = &pks_defer_dq.owner;
+	uint64_t s;
+
+	/* seq_cst: one owner at a time; pairs with pks_defer_gone()'s and itself */
+	if (o == 0 && tid > 0 && atomic_compare_exchange_strong(&w->tid, &o, tid)) {
+		/* relaxed: pairs with the last owner's stores through the
+		 * compare-and-swap, which ordered them before it; then ours */
+		s = past(atomic_load_explicit(&w->last, memory_order_relaxed));
+		atomic_store_explicit(&w->last, s, memory_order_relaxed);
+		return s;
+	}
+	if (o != PKS_DEFER_MANY)	/* seq_cst: pairs with when()'s load (see there) */
+		atomic_store(&w->tid, PKS_DEFER_MANY);
+	/* relaxed: pairs with when()'s store through the program's order, as above */
+	return past(atomic_load_explicit(&w->last, memory_order_relaxed));
+}
+
+/*
+ * The stamp of a line of thread @tid, taken before its reservation: a line
+ * reserved after it in the same lane, by another thread, then has the later
+ * stamp. While one thread alone writes lines (the owner), its stamps count
+ * up from the clock's when it began, and the clock is not read again. A
+ * line that the program orders after another thread's is ordered after
+ * that thread's store of PKS_DEFER_MANY in other() too, so the load here
+ * sees it, and its stamp comes from other(), past the owner's last. One
+ * lane needs no merging.
+ */
+static inline uint64_t when(long tid)
+{
+	struct pks_defer_owner *w = &pks_defer_dq.owner;
+	/* relaxed: pairs with other()'s store through the program's own order (above) */
+	long o = atomic_load_explicit(&w->tid, memory_order_relaxed);
+	uint64_t s;
+
+	if (likely(o == tid)) {
+		/* relaxed: pairs with other()'s load through the program's
+		 * own order (see there); no one else stores it meanwhile */
+		s = atomic_load_explicit(&w->last, memory_order_relaxed) + 1;
+		atomic_store_explicit(&w->last, s, memory_order_relaxed);
+		return s;
+	}
+	if (pks_defer_dq.nlanes == 1)
+		return 0;
+	return other(tid, o);
+}
+
+/*
+ * The stamp of thread @tid's line, stamped @stamp, that goes to another
+ * lane than its last. The owner's count orders its own lane; across lanes
+ * its line must come after every line reserved before it, in any lane: so
+ * it takes the clock's, as other() gives, and the count goes on from there.
+ */
+static uint64_t moved(uint64_t stamp, long tid)
+{
+	struct pks_defer_owner *w = &pks_defer_dq.owner;
+
+	/* no pair: whether this thread is the owner, which only it and
+	 * other() change; another's line has the clock's already */
+	if (atomic_load_explicit(&w->tid, memory_order_relaxed) != tid)
+		return stamp;
+	stamp = past(stamp);
+	/* relaxed: pairs with other()'s load, as when()'s store */
+	atomic_store_explicit(&w->last, stamp, memory_order_relaxed);
+	return stamp;
+}
+
+/**
+ * pks_defer_gone() - thread @tid writes no more lines: when it was the
+ * owner (when()), the next thread to write one may be
+ */
+void pks_defer_gone(long tid)
+{
+	long o = tid;
+
+	/* seq_cst: pairs with other()'s compare-and-swap, which then reads this one */
+	atomic_compare_exchange_strong(&pks_defer_dq.owner.tid, &o, 0);
+}
+
 /*
  * No room in this thread's lane: the next lane with room, so that one
  * thread can fill the whole ring; it stays there (spilled) until that one
  * is full too. A line in another lane keeps its place: the printer merges
- * the lanes by stamp.
+ * the lanes by stamp (moved()).
  */
-static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring)
+static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring,
+				   uint64_t *stamp, long tid)
 {
 	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
 	/* no pair: a hint; a release missed here is seen at the next line */
@@ -127,6 +222,7 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 
 	if (seen + 1 == full_at)
 		return NULL;	/* every lane was full, and nothing was released since */
+	*stamp = moved(*stamp, tid);
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
 		r = pks_ring_reserve(*ring, n);
@@ -141,15 +237,19 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 	return NULL;
 }
 
-/* Room for a record of @n bytes in this thread's lane (*@lane), or another. */
-static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct pks_ring **ring)
+/*
+ * Room for a record of @n bytes, stamped *@stamp, in thread @tid's lane
+ * (*@lane), or another.
+ */
+static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct pks_ring **ring,
+					    uint64_t *stamp, long tid)
 {
 	struct pks_defer_rec *r;
 
 	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
 	r = pks_ring_reserve(*ring, n);
 	if (unlikely(!r))
-		return spill(lane, n, ring);
+		return spill(lane, n, ring, stamp, tid);
 	note(r);
 	return r;
 }
@@ -186,7 +286,7 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const struct payload *f
 }
 
 /* The count of lines dropped so far, as a line where they went missing. */
-static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
+static void report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
 		   const struct pks_writer *w)
 {
 	/* no pair: a count, taken whole; what it counts was never stored */
@@ -194,10 +294,10 @@ static void report(uint64_t stamp, unsigned int *lane, const struct pks_line *l,
 	char text[64];
 	size_t n = pks_defer_drop_text(text, k);
 	struct pks_ring *ring;
-	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring) : NULL;
+	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring, stamp, w->tid) : NULL;
 
 	if (r)
-		put(r, stamp, &(struct payload){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
+		put(r, *stamp, &(struct payload){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
 	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
@@ -292,17 +392,12 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
 	lane = (unsigned int)w->tid + spilled;
-	/*
-	 * Taken before the reservation: a line reserved after this one in the
-	 * same lane, by another thread, then has the later stamp. One lane
-	 * needs no merging.
-	 */
-	stamp = pks_defer_dq.nlanes > 1 ? pks_now_ns() : 0;
+	stamp = when(w->tid);
 	pks_defer_reserving = true;
 	/* no pair: a count's hint; report() takes it whole by exchange */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
-		report(stamp, &lane, l, w);
-	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring))) {
+		report(&stamp, &lane, l, w);
+	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring, &stamp, w->tid))) {
 		why = overflow(sizeof(*r) + n + fn, interrupted, w->in_handler);
 		if (why != RETRY) {
 			pks_defer_reserving = interrupted;
@@ -375,6 +470,7 @@ void pks_defer_forked(void)
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	atomic_store(&pks_defer_dq.waiters, 0);
 	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
+	atomic_store(&pks_defer_dq.owner.tid, 0);	/* no pair: one thread */
 	pks_defer_consuming = false;
 	pks_defer_reserving = false;
 	pending = NULL;

@@ -121,6 +121,39 @@ static inline size_t pks_strlen(const char *p)
 }
 
 /*
+ * pks_strlen() of @p, and in *@nl whether a newline comes before its NUL:
+ * one walk where a %s that may not hold one (defer/args.c) took two.
+ */
+static inline size_t pks_strline(const char *p, bool *nl)
+{
+#ifdef PKS_STRLEN_SSE2
+	const __m128i *b = (const __m128i *)((uintptr_t)p & ~(uintptr_t)15);
+	const __m128i zero = _mm_setzero_si128(), eol = _mm_set1_epi8('\n');
+	unsigned int skip = (unsigned int)((uintptr_t)p & 15);
+	unsigned int z = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, zero)) >> skip;
+	unsigned int e = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, eol)) >> skip;
+	size_t at = 0;
+
+	while (!z) {
+		if (e) {
+			*nl = true;
+			return pks_strlen(p);
+		}
+		at = (size_t)((const char *)++b - p);
+		z = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, zero));
+		e = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, eol));
+	}
+	*nl = (e & ((z & -z) - 1)) != 0;	/* the newlines before the first NUL */
+	return at + (size_t)__builtin_ctz(z);
+#else
+	size_t n = strlen(p);
+
+	*nl = memchr(p, '\n', n) != NULL;
+	return n;
+#endif
+}
+
+/*
  * The next @n arguments of @ap where they lie in an array, *@r, read in
  * place with @ap left as it is: on x86-64, integers and pointers still in
  * the registers that va_start saved, 8 bytes apart from gp_offset to 48 in

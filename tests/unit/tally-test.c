@@ -116,9 +116,28 @@ static bool two(const struct pks_shape *s, ...)
 }
 
 /*
+ * pks_strline() of the @n bytes at @p: their length, and no newline; then
+ * with a newline at each place in turn, seen.
+ */
+static bool lines(char *p, size_t n)
+{
+	bool nl = true, good = pks_strline(p, &nl) == n && !nl;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+
+		p[i] = '\n';
+		good = good && pks_strline(p, &nl) == n && nl;
+		p[i] = c;
+	}
+	return good;
+}
+
+/*
  * Strings of 0 to 40 bytes at each of 32 alignments, the bytes of their
- * first block before them NUL (to be shifted out) or not, and after their
- * own NUL 'x' or NUL: pks_strlen(), and "<%s>\n" measured both ways.
+ * first block before them NUL (to be shifted out) or newlines, and after
+ * their own NUL newlines or NUL: pks_strlen(), pks_strline(), and
+ * "<%s>\n" measured both ways.
  */
 static int aligned(void)
 {
@@ -131,12 +150,10 @@ static int aligned(void)
 			for (size_t n = 0; n <= 40; n++) {
 				char *p = buf + 32 + at;
 
-				memset(buf, before ? 'b' : 0, sizeof(buf));
+				memset(buf, before ? '\n' : 0, sizeof(buf));
 				memset(p, 's', n);
 				p[n] = '\0';
-				if (before)
-					memset(p + n + 1, 'x', (size_t)(buf + sizeof(buf) - p) - n - 1);
-				if (pks_strlen(p) != n || !measures(&regs, "<%s>\n", p)) {
+				if (pks_strlen(p) != n || !lines(p, n) || !measures(&regs, "<%s>\n", p)) {
 					if (bad++ < 4)
 						printf("# %zu bytes at %zu: %zu\n", n, at, pks_strlen(p));
 				}
@@ -165,7 +182,7 @@ static int page_end(void)
 		char *p = m + page - 1 - n;
 
 		p[n] = '\0';
-		bad += pks_strlen(p) != n || !measures(&regs, "%s\n", p);
+		bad += pks_strlen(p) != n || !lines(p, n) || !measures(&regs, "%s\n", p);
 		p[n] = 'p';
 	}
 	munmap(m, 2 * (size_t)page);
@@ -202,7 +219,10 @@ static int past_int_max(void)
 	if (!good) {
 		printf("# a string of %zu bytes: %m\n", len);
 	} else {
-		ret = pks_strlen(m) == len && two(s, m, m) && m[len - 1] == 'a';
+		bool nl = true;
+
+		ret = pks_strlen(m) == len && pks_strline(m, &nl) == len && !nl &&
+		      two(s, m, m) && m[len - 1] == 'a';
 		if (!ret)
 			printf("# %zu bytes: %zu\n", len, pks_strlen(m));
 	}
@@ -241,7 +261,7 @@ int main(void)
 		all = measures(&regs, "r %d %u %x %lld\n", i * 2654435761u, (unsigned)i * 40503u,
 			       (unsigned)i << 20, (long long)i * -3037000499LL);
 	ok(all, "1000 generated numbers");
-	ok(aligned() == 0, "strings of 0 to 40 bytes at every alignment, among NULs and others");
+	ok(aligned() == 0, "strings of 0 to 40 bytes at every alignment, among NULs and newlines, and a newline in each place");
 	ok(page_end() == 0, "strings ending at a page whose next one is PROT_NONE");
 	big = sizeof(size_t) < 8 ? 1 : past_int_max();
 	if (big < 0)
