@@ -379,6 +379,14 @@ ends() {
 	done
 }
 
+@test "defer: 3000 formats, more than are interned: every line as the call made it" {
+	capture shim PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_DEFER=1 "$FIX/defer-forms"
+	[ "$status" -eq 0 ]
+	cmp "$ERR" <(awk 'BEGIN {
+		for (i = 0; i < 3000; i++) printf "form %d %d|%x|s\n", 1000 + i, i, i
+		for (i = 0; i < 10; i++) printf "form %d %d|%x|s\n", 1000 + i, i, i }')
+}
+
 @test "defer: one thread may fill the whole ring: drop mode drops nothing the ring can hold" {
 	local T=$BATS_TEST_TMPDIR text
 	text=$(printf 'x%.0s' {1..90})

@@ -16,31 +16,36 @@
 #include <string.h>
 
 /*
- * The payload of a PKS_REC_ARGS record, unaligned, as small as it can be
- * (the ring holds records, not lines): a head, which says where each
- * literal run lies in the format's text and what each conversion is; each
- * conversion's value (8 bytes for a 64-bit number, 4 for another number
- * or a string's length, 1 for a character, none for "%%"); the format's
- * text; the strings' bytes, in order. Nothing in it points outside the
- * ring: the format may be unloaded or rewritten before the printer gets
- * to it.
+ * The payload of a line kept as its arguments, unaligned, as small as it
+ * can be (the ring holds records, not lines): a head; then the format's form
+ * (struct pks_defer_form: where each literal run lies in its text, and what
+ * each conversion is), named or carried; each conversion's digit count, as
+ * the call counted it; each value (8 bytes for a 64-bit number, 4 for
+ * another number or a string's length, 1 for a character, none for "%%");
+ * with a carried form, the format's text; the strings' bytes, in order.
+ * - PKS_REC_FORM: the format's bytes never change nor go away (base/rodata.c):
+ *   its form, interned once (forms.c), is named by its address.
+ * - PKS_REC_ARGS: any other; its form and text are carried, so that nothing
+ *   in it points outside the ring: the format may be unloaded or rewritten
+ *   before the printer gets to it.
  */
 struct head {
 	uint32_t len;		/* bytes of the text it makes, the newline included */
 	uint8_t nconv;
-	uint8_t at, n;		/* the literal run after the last conversion */
-	uint8_t vals;		/* bytes of the values, after the conversions */
+	uint8_t vals;		/* bytes of the values */
 } __attribute__((packed));
 _Static_assert(PKS_SHAPE_CONV * 8 <= UINT8_MAX, "a head counts its values' bytes");
 
-/* Then, for each conversion: */
-struct conv {
-	uint8_t at, n;		/* the literal run before it */
-	uint8_t op;		/* the tally's op (format/tally.h), UPPER for %X */
-	uint8_t digits;		/* a number's, its sign left out, as the call counted them */
+/* PKS_REC_ARGS: after the head, the last literal run, then each conversion's form. */
+struct tail {
+	uint8_t at, n;
 } __attribute__((packed));
 
-#define UPPER	0x10
+#define UPPER	0x10	/* a struct pks_defer_conv's op for %X */
+
+/* Where the digit counts start, after the head and the form's name or the form. */
+#define NAMED		(sizeof(struct head) + sizeof(const struct pks_defer_form *))
+#define CARRIED(k)	(sizeof(struct head) + sizeof(struct tail) + (k) * sizeof(struct pks_defer_conv))
 
 /*
  * What a call's arguments are, read once, before anything is reserved: the
@@ -48,20 +53,18 @@ struct conv {
  */
 struct taken {
 	const struct pks_shape *s;
-	size_t pre;			/* bytes of @head and what follows it */
+	const struct pks_defer_form *f;	/* its interned form, or NULL: carried */
+	size_t pre;			/* bytes up to the values' end */
 	size_t strings;			/* bytes of the strings */
 	const char *str[PKS_SHAPE_CONV];	/* each string, and its length */
 	uint32_t slen[PKS_SHAPE_CONV];
-	union {
-		struct head head;
-		char bytes[sizeof(struct head) + PKS_SHAPE_CONV * (sizeof(struct conv) + 8)];
-	};
+	char bytes[CARRIED(PKS_SHAPE_CONV) + PKS_SHAPE_CONV * (1 + 8)];
 };
 
 /* Bytes of a payload of @t's. */
 static inline size_t bytes(const struct taken *t)
 {
-	return t->pre + t->s->at + t->s->n + t->strings;
+	return t->pre + (t->f ? 0 : t->s->at + t->s->n) + t->strings;
 }
 
 /* @v, of @w bytes, at @p. Return: past it. */
@@ -78,15 +81,16 @@ static inline char *put(char *p, uint64_t v, size_t w)
 
 /*
  * @t->s's arguments from @ap into @t, as pks_tally() walks them, measuring
- * the text. Return: false when a string or character holds a newline, which
- * the general way ends the line at.
+ * the text: their digit counts at @at in @t->bytes, their values after them.
+ * Return: false when a string or character holds a newline, which the
+ * general way ends the line at.
  */
-static bool take(va_list *ap, struct taken *t)
+static bool take(va_list *ap, struct taken *t, size_t at)
 {
 	const struct pks_shape *s = t->s;
 	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
-	struct conv *k = (struct conv *)(t->bytes + sizeof(struct head));
-	char *v = (char *)(k + s->nconv);
+	uint8_t *dig = (uint8_t *)t->bytes + at;
+	char *v0 = (char *)dig + s->nconv, *v = v0;
 	size_t len = s->lit, n;
 	const char *p;
 	uint64_t u;
@@ -95,8 +99,7 @@ static bool take(va_list *ap, struct taken *t)
 	bool nl;
 
 	t->strings = 0;
-	for (unsigned int i = 0; ops; ops >>= 4, i++, k++) {
-		*k = (struct conv){ s->conv[i].at, s->conv[i].n, (uint8_t)(ops & 15), 0 };
+	for (unsigned int i = 0; ops; ops >>= 4, i++) {
 		switch (ops & 15) {
 		case PKS_T_D8: d = (signed char)va_arg(*ap, int); goto sign;
 		case PKS_T_D16: d = (short)va_arg(*ap, int); goto sign;
@@ -108,7 +111,7 @@ sign:
 			v = put(v, (uint64_t)d, 8);
 count:
 			nd = pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
-			k->digits = (uint8_t)nd;
+			dig[i] = (uint8_t)nd;
 			len += (d < 0) + nd;
 			break;
 		case PKS_T_U8: u = (unsigned char)va_arg(*ap, unsigned int); goto dec;
@@ -121,7 +124,7 @@ dec:
 			v = put(v, u, 8);
 ndec:
 			nd = pks_ndecimal(u);
-			k->digits = (uint8_t)nd;
+			dig[i] = (uint8_t)nd;
 			len += nd;
 			break;
 		case PKS_T_X8: u = (unsigned char)va_arg(*ap, unsigned int); goto hex;
@@ -133,9 +136,8 @@ hex:
 		case PKS_T_X64: u = va_arg(*ap, uint64_t);
 			v = put(v, u, 8);
 nhex:
-			k->op |= s->conv[i].conv == 'X' ? UPPER : 0;
 			nd = pks_nhex(u);
-			k->digits = (uint8_t)nd;
+			dig[i] = (uint8_t)nd;
 			len += nd;
 			break;
 		case PKS_T_STR:
@@ -146,6 +148,7 @@ nhex:
 			if (nl || n > UINT32_MAX)
 				return false;
 			v = put(v, n, 4);
+			dig[i] = 0;
 			t->str[i] = p;
 			t->slen[i] = (uint32_t)n;
 			t->strings += n;
@@ -155,9 +158,11 @@ nhex:
 			*v = (char)va_arg(*ap, int);
 			if (*v++ == '\n')
 				return false;
+			dig[i] = 0;
 			len++;
 			break;
 		case PKS_T_PCT:
+			dig[i] = 0;
 			len++;
 			break;
 		default:
@@ -166,9 +171,33 @@ nhex:
 	}
 	if (len > INT32_MAX)
 		return false;	/* printk's count is an int: the general way says what it does */
-	t->head = (struct head){ (uint32_t)len, s->nconv, s->at, s->n, 0 };	/* vals: copy_in() */
+	memcpy(t->bytes, &(struct head){ (uint32_t)len, s->nconv, (uint8_t)(v - v0) },
+	       sizeof(struct head));
 	t->pre = (size_t)(v - t->bytes);
 	return true;
+}
+
+/* Each of @s's conversions' forms at @k. */
+static void convs(const struct pks_shape *s, struct pks_defer_conv *k)
+{
+	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
+
+	for (unsigned int i = 0; i < s->nconv; i++, ops >>= 4)
+		k[i] = (struct pks_defer_conv){ s->conv[i].at, s->conv[i].n,
+			(uint8_t)((ops & 15) | (s->conv[i].conv == 'X' ? UPPER : 0)) };
+}
+
+/* The form of @s, whose bytes never change: interned at its first line. */
+static const struct pks_defer_form *form(const struct pks_shape *s)
+{
+	const struct pks_defer_form *f = pks_defer_form_find(s->fmt);
+	struct pks_defer_form n;
+
+	if (likely(f))
+		return f;
+	n = (struct pks_defer_form){ s->fmt, s->nconv, s->at, s->n, { { 0, 0, 0 } } };
+	convs(s, n.conv);
+	return pks_defer_form_add(&n);
 }
 
 /* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
@@ -178,10 +207,8 @@ static void copy_in(char *to, const void *arg)
 	const struct pks_shape *s = t->s;
 	char *p = pks_put_mem(to, t->bytes, t->pre);
 
-	((struct head *)to)->vals = (uint8_t)(t->pre - sizeof(struct head) -
-					      s->nconv * sizeof(struct conv));
-
-	p = pks_put_mem(p, s->text, s->at + s->n);
+	if (!t->f)
+		p = pks_put_mem(p, s->text, s->at + s->n);
 	if (t->strings)
 		for (unsigned int i = 0; i < s->nconv; i++)
 			if (s->conv[i].conv == 's')
@@ -197,16 +224,26 @@ static void copy_in(char *to, const void *arg)
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap)
 {
 	struct taken t;
+	uint32_t len;
 	va_list cp;
 	bool ok;
 
 	t.s = s;
+	t.f = s->fixed ? form(s) : NULL;
 	va_copy(cp, ap);
-	ok = take(&cp, &t);
+	ok = take(&cp, &t, t.f ? NAMED : CARRIED(s->nconv));
 	va_end(cp);
-	if (!ok || t.head.len > l->sb.size)
+	memcpy(&len, t.bytes, sizeof(len));	/* struct head's */
+	if (!ok || len > l->sb.size)
 		return -1;
-	return pks_defer_put(l, w, PKS_REC_ARGS, bytes(&t), copy_in, &t) ? (int)t.head.len : -1;
+	if (t.f) {
+		memcpy(t.bytes + sizeof(struct head), &t.f, sizeof(t.f));
+	} else {
+		memcpy(t.bytes + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
+		convs(s, (struct pks_defer_conv *)(t.bytes + CARRIED(0)));
+	}
+	return pks_defer_put(l, w, t.f ? PKS_REC_FORM : PKS_REC_ARGS, bytes(&t), copy_in, &t) ?
+	       (int)len : -1;
 }
 
 /* Up to 64 bytes from @s at @p, in a few moves. Return: past them. */
@@ -298,64 +335,61 @@ static inline uint64_t take8(const char **val)
 	return v;
 }
 
-/**
- * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
- * would have formatted it, into @buf of @size bytes (the line's newline
- * left out, as a text record has it)
- * Return: its length.
+/*
+ * The text of a line kept as its arguments, into @buf: the form's @nconv
+ * conversions at @k, its @text and the literal run at @at of @n bytes
+ * after the last; the record's digit counts at @dig, its values at @val,
+ * its strings at @str. Inline in its two callers.
  */
-size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size)
+static inline __attribute__((always_inline)) size_t made(char *buf,
+		const struct pks_defer_conv *k, unsigned int nconv, const char *text,
+		unsigned int at, unsigned int n, const uint8_t *dig, const char *val,
+		const char *str)
 {
-	const struct head *h = (const struct head *)r->data;
-	const struct conv *k = (const struct conv *)(r->data + sizeof(*h));
-	const char *val = (const char *)(k + h->nconv);
-	const char *text = val + h->vals, *str = text + h->at + h->n;
 	char *p = buf;
 	int32_t d;
 	int64_t q;
-	uint32_t n;
+	uint32_t len;
 
-	if (h->len > size + 1 || PKS_WARN_ON_ONCE(h->nconv > PKS_SHAPE_CONV))
-		return 0;	/* never: the call kept it within the line's size */
-	for (const struct conv *end = k + h->nconv; k < end; k++) {
+	for (const struct pks_defer_conv *end = k + nconv; k < end; k++, dig++) {
 		if (PKS_WARN_ON_ONCE(!known(k->op)))
-			break;	/* never: take() wrote it */
+			break;	/* never: convs() wrote it */
 		p = run(p, text + k->at, k->n);
 		switch (k->op) {
 		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
 			d = (int32_t)take4(&val);
 			if (d < 0)
 				*p++ = '-';
-			p = decimal32(p, d < 0 ? -(uint32_t)d : (uint32_t)d, k->digits);
+			p = decimal32(p, d < 0 ? -(uint32_t)d : (uint32_t)d, *dig);
 			break;
 		case PKS_T_D64:
 			q = (int64_t)take8(&val);
 			if (q < 0)
 				*p++ = '-';
-			p = decimal(p, q < 0 ? -(uint64_t)q : (uint64_t)q, k->digits);
+			p = decimal(p, q < 0 ? -(uint64_t)q : (uint64_t)q, *dig);
 			break;
 		case PKS_T_U8: case PKS_T_U16: case PKS_T_U32:
-			p = decimal32(p, take4(&val), k->digits);
+			p = decimal32(p, take4(&val), *dig);
 			break;
 		case PKS_T_U64:
-			p = decimal(p, take8(&val), k->digits);
+			p = decimal(p, take8(&val), *dig);
 			break;
 		case PKS_T_X8: case PKS_T_X16: case PKS_T_X32:
-			p = hex(p, take4(&val), k->digits, pks_hex_lower);
+			p = hex(p, take4(&val), *dig, pks_hex_lower);
 			break;
 		case PKS_T_X8 | UPPER: case PKS_T_X16 | UPPER: case PKS_T_X32 | UPPER:
-			p = hex(p, take4(&val), k->digits, pks_hex_upper);
+			p = hex(p, take4(&val), *dig, pks_hex_upper);
 			break;
 		case PKS_T_X64:
-			p = hex(p, take8(&val), k->digits, pks_hex_lower);
+			p = hex(p, take8(&val), *dig, pks_hex_lower);
 			break;
 		case PKS_T_X64 | UPPER:
-			p = hex(p, take8(&val), k->digits, pks_hex_upper);
+			p = hex(p, take8(&val), *dig, pks_hex_upper);
 			break;
 		case PKS_T_STR:
-			n = take4(&val);
-			p = pks_put_mem(p, str, n);
-			str += n;
+			len = take4(&val);
+			p = pks_put_mem(p, str, len);
+			str += len;
 			break;
 		case PKS_T_CHAR:
 			*p++ = *val++;
@@ -367,6 +401,40 @@ size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size
 			__builtin_unreachable();	/* known(), and no bounds check */
 		}
 	}
-	p = run(p, text + h->at, h->n - 1u);	/* the newline stays behind */
+	p = run(p, text + at, n - 1u);	/* the newline stays behind */
 	return (size_t)(p - buf);
+}
+
+/**
+ * pks_defer_args_text() - the text of PKS_REC_ARGS record @r, as the call
+ * would have formatted it, into @buf of @size bytes (the line's newline
+ * left out, as a text record has it)
+ * Return: its length.
+ */
+size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size)
+{
+	const struct head *h = (const struct head *)r->data;
+	const struct tail *t = (const struct tail *)(h + 1);
+	const struct pks_defer_conv *k = (const struct pks_defer_conv *)(t + 1);
+	const uint8_t *dig = (const uint8_t *)(k + h->nconv);
+	const char *val = (const char *)dig + h->nconv, *text = val + h->vals;
+
+	if (h->len > size + 1 || PKS_WARN_ON_ONCE(h->nconv > PKS_SHAPE_CONV))
+		return 0;	/* never: the call kept it within the line's size */
+	return made(buf, k, h->nconv, text, t->at, t->n, dig, val, text + t->at + t->n);
+}
+
+/** pks_defer_form_text() - pks_defer_args_text() of a PKS_REC_FORM record */
+size_t pks_defer_form_text(const struct pks_defer_rec *r, char *buf, size_t size)
+{
+	const struct head *h = (const struct head *)r->data;
+	const uint8_t *dig = (const uint8_t *)r->data + NAMED;
+	const char *val = (const char *)dig + h->nconv;
+	const struct pks_defer_form *f;
+
+	/* its fields were published before the call found it (forms.c), so before its record */
+	memcpy(&f, h + 1, sizeof(f));
+	if (h->len > size + 1 || PKS_WARN_ON_ONCE(h->nconv != f->nconv))
+		return 0;	/* never: the call kept it within the line's size */
+	return made(buf, f->conv, f->nconv, f->fmt, f->at, f->n, dig, val, val + h->vals);
 }

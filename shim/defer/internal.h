@@ -9,6 +9,7 @@
 
 #include "base/compiler.h"
 #include "core/ring.h"
+#include "format/tally.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -25,8 +26,23 @@ enum { PKS_DEFER_AWAKE, PKS_DEFER_NAP, PKS_DEFER_IDLE };	/* *pks_defer_dq.sleep_
 /* What a record's payload is: a table in printer.c turns each kind into a line. */
 enum pks_defer_kind {
 	PKS_REC_TEXT,		/* the line's text, formatted by the caller */
-	PKS_REC_ARGS,		/* a simple format's arguments (args.c) */
+	PKS_REC_ARGS,		/* a simple format's arguments, and its form (args.c) */
+	PKS_REC_FORM,		/* a fixed simple format's arguments, and its form's name */
 	PKS_REC_KINDS,		/* a kind for arguments the printer formats goes before this */
+};
+
+/* A conversion of a line kept as its arguments: the literal run before it, and its op (args.c). */
+struct pks_defer_conv {
+	uint8_t at, n;
+	uint8_t op;
+} __attribute__((packed));
+
+/* A simple format's form: what the printer needs to make its text (args.c, forms.c). */
+struct pks_defer_form {
+	const char *fmt;		/* its bytes, which never change nor go away */
+	uint8_t nconv;
+	uint8_t at, n;			/* the literal run after the last conversion */
+	struct pks_defer_conv conv[PKS_SHAPE_CONV];
 };
 
 /*
@@ -101,6 +117,9 @@ void pks_defer_give(void);
 size_t pks_defer_drain_now(bool crash);
 size_t pks_defer_drop_text(char *buf, unsigned long k);
 size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size);
+size_t pks_defer_form_text(const struct pks_defer_rec *r, char *buf, size_t size);
+const struct pks_defer_form *pks_defer_form_find(const char *fmt);
+const struct pks_defer_form *pks_defer_form_add(const struct pks_defer_form *f);
 bool pks_defer_map(void);
 bool pks_defer_spawn(void);
 

@@ -117,6 +117,7 @@ static size_t text_of(const struct pks_defer_rec *r, char *buf, size_t size)
 static size_t (*const to_text[PKS_REC_KINDS])(const struct pks_defer_rec *, char *, size_t) = {
 	[PKS_REC_TEXT] = text_of,
 	[PKS_REC_ARGS] = pks_defer_args_text,
+	[PKS_REC_FORM] = pks_defer_form_text,
 };
 
 /*
