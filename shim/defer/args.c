@@ -88,7 +88,7 @@ static inline char *put(char *p, uint64_t v, size_t w)
 static bool take(va_list *ap, struct taken *t, size_t at)
 {
 	const struct pks_shape *s = t->s;
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
+	uint32_t ops = pks_tally_ops(s);
 	uint8_t *dig = (uint8_t *)t->bytes + at;
 	char *v0 = (char *)dig + s->nconv, *v = v0;
 	size_t len = s->lit, n;
@@ -180,7 +180,7 @@ nhex:
 /* Each of @s's conversions' forms at @k. */
 static void convs(const struct pks_shape *s, struct pks_defer_conv *k)
 {
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | (uint32_t)s->tally[2] << 16;
+	uint32_t ops = pks_tally_ops(s);
 
 	for (unsigned int i = 0; i < s->nconv; i++, ops >>= 4)
 		k[i] = (struct pks_defer_conv){ s->conv[i].at, s->conv[i].n,

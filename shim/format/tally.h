@@ -42,6 +42,15 @@ enum {
 _Static_assert(PKS_T_PCT < 16 && PKS_SHAPE_CONV <= 2 * sizeof(((struct pks_shape *)0)->tally),
 	       "a tally holds the ops of a shape");
 
+/* The ops of @s's conversions (its tally), the first in the low 4 bits: one load. */
+static inline uint32_t pks_tally_ops(const struct pks_shape *s)
+{
+	uint32_t ops;
+
+	memcpy(&ops, s->tally, sizeof(ops));
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ops : __builtin_bswap32(ops);
+}
+
 /*
  * Digits of @v, from its top bit b: 2^b has guess[b] digits, and @v, below
  * 2^(b+1), one more when it reaches 10^guess[b]. Two look-ups, no division.
@@ -192,8 +201,7 @@ static inline __attribute__((always_inline)) int pks_tally_walk(const struct pks
 								 bool regs, bool strings)
 {
 #define ARG(type, wide)	(regs ? (type)(wide)*r++ : va_arg(*ap, type))
-	uint32_t ops = s->tally[0] | s->tally[1] << 8 | s->tally[2] << 16 |
-		       (uint32_t)s->tally[3] << 24;
+	uint32_t ops = pks_tally_ops(s);
 	size_t len = s->lit;
 	int64_t v;
 	int32_t w;
