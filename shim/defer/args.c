@@ -82,10 +82,10 @@ static inline char *put(char *p, uint64_t v, size_t w)
 /*
  * @t->s's arguments from @ap into @t, as pks_tally() walks them, measuring
  * the text: their digit counts at @at in @t->bytes, their values after them.
- * Return: false when a string or character holds a newline, which the
- * general way ends the line at.
+ * Return: the text's length, or -1 when a string or character holds a
+ * newline, which the general way ends the line at, or it passes INT32_MAX.
  */
-static bool take(va_list *ap, struct taken *t, size_t at)
+static int64_t take(va_list *ap, struct taken *t, size_t at)
 {
 	const struct pks_shape *s = t->s;
 	uint32_t ops = pks_tally_ops(s);
@@ -146,7 +146,7 @@ nhex:
 				p = "(null)";
 			n = pks_strline(p, &nl);
 			if (nl || n > UINT32_MAX)
-				return false;
+				return -1;
 			v = put(v, n, 4);
 			dig[i] = 0;
 			t->str[i] = p;
@@ -157,7 +157,7 @@ nhex:
 		case PKS_T_CHAR:
 			*v = (char)va_arg(*ap, int);
 			if (*v++ == '\n')
-				return false;
+				return -1;
 			dig[i] = 0;
 			len++;
 			break;
@@ -170,11 +170,11 @@ nhex:
 		}
 	}
 	if (len > INT32_MAX)
-		return false;	/* printk's count is an int: the general way says what it does */
+		return -1;	/* printk's count is an int: the general way says what it does */
 	memcpy(t->bytes, &(struct head){ (uint32_t)len, s->nconv, (uint8_t)(v - v0) },
 	       sizeof(struct head));
 	t->pre = (size_t)(v - t->bytes);
-	return true;
+	return (int64_t)len;
 }
 
 /* Each of @s's conversions' forms at @k. */
@@ -224,17 +224,15 @@ static void copy_in(char *to, const void *arg)
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap)
 {
 	struct taken t;
-	uint32_t len;
+	int64_t len;
 	va_list cp;
-	bool ok;
 
 	t.s = s;
 	t.f = s->fixed ? form(s) : NULL;
 	va_copy(cp, ap);
-	ok = take(&cp, &t, t.f ? NAMED : CARRIED(s->nconv));
+	len = take(&cp, &t, t.f ? NAMED : CARRIED(s->nconv));
 	va_end(cp);
-	memcpy(&len, t.bytes, sizeof(len));	/* struct head's */
-	if (!ok || len > l->sb.size)
+	if (len < 0 || (uint64_t)len > l->sb.size)
 		return -1;
 	if (t.f) {
 		memcpy(t.bytes + sizeof(struct head), &t.f, sizeof(t.f));
