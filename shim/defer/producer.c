@@ -120,6 +120,16 @@ static uint64_t past(uint64_t last)
 	return now > last ? now : last + 1;
 }
 
+/* The owner's stamp from the clock, past @last: its count goes on from it. */
+static uint64_t recount(uint64_t last)
+{
+	uint64_t s = past(last);
+
+	/* relaxed: pairs with other()'s load through the program's order, as when()'s store */
+	atomic_store_explicit(&pks_defer_dq.owner.last, s, memory_order_relaxed);
+	return s;
+}
+
 /*
  * The line of a thread that is not the owner (when()): it takes over when
  * there is none; otherwise every line is stamped by the clock from now on,
@@ -129,15 +139,12 @@ static uint64_t past(uint64_t last)
 static __attribute__((noinline)) uint64_t other(long tid, long o)
 {
 	struct pks_defer_owner *w = &pks_defer_dq.owner;
-	uint64_t s;
 
 	/* seq_cst: one owner at a time; pairs with pks_defer_gone()'s and itself */
 	if (o == 0 && tid > 0 && atomic_compare_exchange_strong(&w->tid, &o, tid)) {
 		/* relaxed: pairs with the last owner's stores through the
-		 * compare-and-swap, which ordered them before it; then ours */
-		s = past(atomic_load_explicit(&w->last, memory_order_relaxed));
-		atomic_store_explicit(&w->last, s, memory_order_relaxed);
-		return s;
+		 * compare-and-swap, which ordered them before it */
+		return recount(atomic_load_explicit(&w->last, memory_order_relaxed));
 	}
 	if (o != PKS_DEFER_MANY)	/* seq_cst: pairs with when()'s load (see there) */
 		atomic_store(&w->tid, PKS_DEFER_MANY);
@@ -182,16 +189,11 @@ static inline uint64_t when(long tid)
  */
 static uint64_t moved(uint64_t stamp, long tid)
 {
-	struct pks_defer_owner *w = &pks_defer_dq.owner;
-
 	/* no pair: whether this thread is the owner, which only it and
 	 * other() change; another's line has the clock's already */
-	if (atomic_load_explicit(&w->tid, memory_order_relaxed) != tid)
+	if (atomic_load_explicit(&pks_defer_dq.owner.tid, memory_order_relaxed) != tid)
 		return stamp;
-	stamp = past(stamp);
-	/* relaxed: pairs with other()'s load, as when()'s store */
-	atomic_store_explicit(&w->last, stamp, memory_order_relaxed);
-	return stamp;
+	return recount(stamp);
 }
 
 /**
