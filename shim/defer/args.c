@@ -56,7 +56,8 @@ struct taken {
 	const struct pks_defer_form *f;	/* its interned form, or NULL: carried */
 	size_t pre;			/* bytes up to the values' end */
 	size_t strings;			/* bytes of the strings */
-	const char *str[PKS_SHAPE_CONV];	/* each string, and its length */
+	unsigned int nstr;		/* the strings, in order, and their lengths */
+	const char *str[PKS_SHAPE_CONV];
 	uint32_t slen[PKS_SHAPE_CONV];
 	char bytes[CARRIED(PKS_SHAPE_CONV) + PKS_SHAPE_CONV * (1 + 8)];
 };
@@ -80,60 +81,71 @@ static inline char *put(char *p, uint64_t v, size_t w)
 }
 
 /*
- * @t->s's arguments from @ap into @t, as pks_tally() walks them, measuring
- * the text: their digit counts at @at in @t->bytes, their values after them.
+ * @t->s's arguments into @t, as pks_tally_walk() walks them, measuring the
+ * text: their digit counts at @at in @t->bytes, their values after them.
+ * Constant @regs: the arguments lie at @r (pks_va_regs()), else va_arg
+ * reads them from @ap.
  * Return: the text's length, or -1 when a string or character holds a
  * newline, which the general way ends the line at, or it passes INT32_MAX.
  */
-static int64_t take(va_list *ap, struct taken *t, size_t at)
+static inline __attribute__((always_inline)) int64_t take(va_list *ap, const uint64_t *r,
+							    bool regs, struct taken *t, size_t at)
 {
+#define ARG(type)	(regs ? (type)*r++ : va_arg(*ap, type))
 	const struct pks_shape *s = t->s;
 	uint32_t ops = pks_tally_ops(s);
 	uint8_t *dig = (uint8_t *)t->bytes + at;
 	char *v0 = (char *)dig + s->nconv, *v = v0;
 	size_t len = s->lit, n;
 	const char *p;
+	uint32_t u32;
 	uint64_t u;
+	int32_t w;
 	int64_t d;
 	size_t nd;
 	bool nl;
 
 	t->strings = 0;
+	t->nstr = 0;
 	for (unsigned int i = 0; ops; ops >>= 4, i++) {
 		switch (ops & 15) {
-		case PKS_T_D8: d = (signed char)va_arg(*ap, int); goto sign;
-		case PKS_T_D16: d = (short)va_arg(*ap, int); goto sign;
-		case PKS_T_D32: d = va_arg(*ap, int);
+		case PKS_T_D8: w = (signed char)ARG(int); goto sign;
+		case PKS_T_D16: w = (short)ARG(int); goto sign;
+		case PKS_T_D32: w = ARG(int);
 sign:
-			v = put(v, (uint64_t)d, 4);
-			goto count;
-		case PKS_T_D64: d = va_arg(*ap, int64_t);
+			v = put(v, (uint32_t)w, 4);
+			nd = pks_ndecimal32(w < 0 ? -(uint32_t)w : (uint32_t)w);
+			dig[i] = (uint8_t)nd;
+			len += (w < 0) + nd;
+			break;
+		case PKS_T_D64: d = ARG(int64_t);
 			v = put(v, (uint64_t)d, 8);
-count:
 			nd = pks_ndecimal(d < 0 ? -(uint64_t)d : (uint64_t)d);
 			dig[i] = (uint8_t)nd;
 			len += (d < 0) + nd;
 			break;
-		case PKS_T_U8: u = (unsigned char)va_arg(*ap, unsigned int); goto dec;
-		case PKS_T_U16: u = (unsigned short)va_arg(*ap, unsigned int); goto dec;
-		case PKS_T_U32: u = va_arg(*ap, unsigned int);
+		case PKS_T_U8: u32 = (unsigned char)ARG(unsigned int); goto dec;
+		case PKS_T_U16: u32 = (unsigned short)ARG(unsigned int); goto dec;
+		case PKS_T_U32: u32 = ARG(unsigned int);
 dec:
-			v = put(v, u, 4);
-			goto ndec;
-		case PKS_T_U64: u = va_arg(*ap, uint64_t);
+			v = put(v, u32, 4);
+			nd = pks_ndecimal32(u32);
+			dig[i] = (uint8_t)nd;
+			len += nd;
+			break;
+		case PKS_T_U64: u = ARG(uint64_t);
 			v = put(v, u, 8);
-ndec:
 			nd = pks_ndecimal(u);
 			dig[i] = (uint8_t)nd;
 			len += nd;
 			break;
-		case PKS_T_X8: u = (unsigned char)va_arg(*ap, unsigned int); goto hex;
-		case PKS_T_X16: u = (unsigned short)va_arg(*ap, unsigned int); goto hex;
-		case PKS_T_X32: u = va_arg(*ap, unsigned int);
+		case PKS_T_X8: u = (unsigned char)ARG(unsigned int); goto hex;
+		case PKS_T_X16: u = (unsigned short)ARG(unsigned int); goto hex;
+		case PKS_T_X32: u = ARG(unsigned int);
 hex:
 			v = put(v, u, 4);
 			goto nhex;
-		case PKS_T_X64: u = va_arg(*ap, uint64_t);
+		case PKS_T_X64: u = ARG(uint64_t);
 			v = put(v, u, 8);
 nhex:
 			nd = pks_nhex(u);
@@ -141,7 +153,7 @@ nhex:
 			len += nd;
 			break;
 		case PKS_T_STR:
-			p = va_arg(*ap, const char *);
+			p = ARG(const char *);
 			if (!p)
 				p = "(null)";
 			n = pks_strline(p, &nl);
@@ -149,13 +161,13 @@ nhex:
 				return -1;
 			v = put(v, n, 4);
 			dig[i] = 0;
-			t->str[i] = p;
-			t->slen[i] = (uint32_t)n;
+			t->str[t->nstr] = p;
+			t->slen[t->nstr++] = (uint32_t)n;
 			t->strings += n;
 			len += n;
 			break;
 		case PKS_T_CHAR:
-			*v = (char)va_arg(*ap, int);
+			*v = (char)ARG(int);
 			if (*v++ == '\n')
 				return -1;
 			dig[i] = 0;
@@ -169,6 +181,7 @@ nhex:
 			__builtin_unreachable();	/* PKS_T_END ends the loop */
 		}
 	}
+#undef ARG
 	if (len > INT32_MAX)
 		return -1;	/* printk's count is an int: the general way says what it does */
 	memcpy(t->bytes, &(struct head){ (uint32_t)len, s->nconv, (uint8_t)(v - v0) },
@@ -177,74 +190,7 @@ nhex:
 	return (int64_t)len;
 }
 
-/* Each of @s's conversions' forms at @k. */
-static void convs(const struct pks_shape *s, struct pks_defer_conv *k)
-{
-	uint32_t ops = pks_tally_ops(s);
-
-	for (unsigned int i = 0; i < s->nconv; i++, ops >>= 4)
-		k[i] = (struct pks_defer_conv){ s->conv[i].at, s->conv[i].n,
-			(uint8_t)((ops & 15) | (s->conv[i].conv == 'X' ? UPPER : 0)) };
-}
-
-/* The form of @s, whose bytes never change: interned at its first line. */
-static const struct pks_defer_form *form(const struct pks_shape *s)
-{
-	const struct pks_defer_form *f = pks_defer_form_find(s->fmt);
-	struct pks_defer_form n;
-
-	if (likely(f))
-		return f;
-	n = (struct pks_defer_form){ s->fmt, s->nconv, s->at, s->n, { { 0, 0, 0 } } };
-	convs(s, n.conv);
-	return pks_defer_form_add(&n);
-}
-
-/* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
-static void copy_in(char *to, const void *arg)
-{
-	const struct taken *t = arg;
-	const struct pks_shape *s = t->s;
-	char *p = pks_put_mem(to, t->bytes, t->pre);
-
-	if (!t->f)
-		p = pks_put_mem(p, s->text, s->at + s->n);
-	if (t->strings)
-		for (unsigned int i = 0; i < s->nconv; i++)
-			if (s->conv[i].conv == 's')
-				p = pks_put_mem(p, t->str[i], t->slen[i]);
-}
-
-/**
- * pks_defer_args() - @l, just started, is the whole output of the simple
- * compiled format @s (struct pks_shape: plain, closed by its newline, none
- * before): its arguments from @ap into the ring, if it takes the line
- * Return: the text's length, its newline included, or -1: format it now.
- */
-int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap)
-{
-	struct taken t;
-	int64_t len;
-	va_list cp;
-
-	t.s = s;
-	t.f = s->fixed ? form(s) : NULL;
-	va_copy(cp, ap);
-	len = take(&cp, &t, t.f ? NAMED : CARRIED(s->nconv));
-	va_end(cp);
-	if (len < 0 || (uint64_t)len > l->sb.size)
-		return -1;
-	if (t.f) {
-		memcpy(t.bytes + sizeof(struct head), &t.f, sizeof(t.f));
-	} else {
-		memcpy(t.bytes + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
-		convs(s, (struct pks_defer_conv *)(t.bytes + CARRIED(0)));
-	}
-	return pks_defer_put(l, w, t.f ? PKS_REC_FORM : PKS_REC_ARGS, bytes(&t), copy_in, &t) ?
-	       (int)len : -1;
-}
-
-/* Up to 64 bytes from @s at @p, in a few moves. Return: past them. */
+/* @n bytes from @s at @p: up to 16 in two moves or three, no call. Return: past them. */
 static inline char *run(char *p, const char *s, size_t n)
 {
 	if (n > 16)
@@ -261,6 +207,99 @@ static inline char *run(char *p, const char *s, size_t n)
 		p[n / 2] = s[n / 2];
 	}
 	return p + n;
+}
+
+/* run(), and up to 32 bytes without a call: a record's parts, a %s. */
+static inline char *copy(char *p, const char *s, size_t n)
+{
+	if (n <= 16 || n > 32)
+		return run(p, s, n);
+	memcpy(p, s, 16);
+	memcpy(p + n - 16, s + n - 16, 16);
+	return p + n;
+}
+
+/* Each of @s's conversions' forms at @k. */
+static void convs(const struct pks_shape *s, struct pks_defer_conv *k)
+{
+	uint32_t ops = pks_tally_ops(s);
+
+	for (unsigned int i = 0; i < s->nconv; i++, ops >>= 4)
+		k[i] = (struct pks_defer_conv){ s->conv[i].at, s->conv[i].n,
+			(uint8_t)((ops & 15) | (s->conv[i].conv == 'X' ? UPPER : 0)) };
+}
+
+/*
+ * The last form this thread's lines named: a loop's lines have one. Forms
+ * never change nor go away, so a handler that replaces it between the load
+ * and the look at its format leaves either one whole.
+ */
+static PKS_TLS const struct pks_defer_form *last;
+
+/* The form of @s, whose bytes never change: interned at its first line. */
+static inline const struct pks_defer_form *form(const struct pks_shape *s)
+{
+	const struct pks_defer_form *f = last;
+	struct pks_defer_form n;
+
+	if (likely(f) && likely(f->fmt == s->fmt))
+		return f;
+	f = pks_defer_form_find(s->fmt);
+	if (!f) {
+		n = (struct pks_defer_form){ s->fmt, s->nconv, s->at, s->n, { { 0, 0, 0 } } };
+		convs(s, n.conv);
+		f = pks_defer_form_add(&n);
+	}
+	return f ? (last = f) : NULL;
+}
+
+/* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
+static void copy_in(char *to, const void *arg)
+{
+	const struct taken *t = arg;
+	const struct pks_shape *s = t->s;
+	char *p = copy(to, t->bytes, t->pre);
+
+	if (!t->f)
+		p = copy(p, s->text, s->at + s->n);
+	for (unsigned int i = 0; i < t->nstr; i++)
+		p = copy(p, t->str[i], t->slen[i]);
+}
+
+/**
+ * pks_defer_args() - @l, just started, is the whole output of the simple
+ * compiled format @s (struct pks_shape: plain, closed by its newline, none
+ * before): its arguments from @ap into the ring, if it takes the line
+ * Return: the text's length, its newline included, or -1: format it now.
+ */
+int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap)
+{
+	const uint64_t *r;
+	struct taken t;
+	int64_t len;
+	va_list cp;
+	size_t at;
+
+	t.s = s;
+	t.f = s->fixed ? form(s) : NULL;
+	at = t.f ? NAMED : CARRIED(s->nconv);
+	if (likely(pks_va_regs(ap, s->nconv, &r))) {
+		len = take(NULL, r, true, &t, at);	/* read in place: no copy of @ap */
+	} else {
+		va_copy(cp, ap);
+		len = take(&cp, NULL, false, &t, at);
+		va_end(cp);
+	}
+	if (len < 0 || (uint64_t)len > l->sb.size)
+		return -1;
+	if (t.f) {
+		memcpy(t.bytes + sizeof(struct head), &t.f, sizeof(t.f));
+	} else {
+		memcpy(t.bytes + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
+		convs(s, (struct pks_defer_conv *)(t.bytes + CARRIED(0)));
+	}
+	return pks_defer_put(l, w, t.f ? PKS_REC_FORM : PKS_REC_ARGS, bytes(&t), copy_in, &t) ?
+	       (int)len : -1;
 }
 
 static const char pairs[] =
