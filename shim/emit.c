@@ -289,7 +289,8 @@ static inline __attribute__((always_inline)) int quiet(const struct pks_config *
  * simple (plain conversions, closed by its newline, none before): with
  * deferred printing, its arguments go into the ring as they are and the
  * printer makes the text (printk-shim(7) DEFERRED PRINTING). The line is
- * not open meanwhile: a call cut off leaves nothing of it to write.
+ * not open meanwhile: a call cut off leaves nothing of it to write. A
+ * line recorded goes the usual way; run() let no other hidden one come.
  * Return: printk's count, or -1 when the line is formatted here after all.
  */
 static inline int captured(const struct pks_config *c, struct pks_ctx *x,
@@ -297,8 +298,8 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 {
 	int n;
 
-	if (likely(!c->set.defer) || !s || !s->closes || s->nl ||
-	    x->line.level > c->set.level || pks_rec_on || pks_vfork_child())
+	PKS_WARN_ON_ONCE(x->line.level > c->set.level && !pks_rec_on);
+	if (likely(!c->set.defer) || !s || !s->closes || s->nl || pks_rec_on || pks_vfork_child())
 		return -1;
 	x->line.open = false;
 	n = pks_defer_args(&x->line, &x->w, s, ap);
