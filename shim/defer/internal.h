@@ -93,18 +93,22 @@ struct pks_defer_state {
 	_Atomic int state;
 	_Atomic pid_t pid;		/* the process the ring is of, once mapped; 0: none */
 	_Atomic int *sleep_word;	/* futex: the printer's sleep, sleep_own or shared */
-	_Atomic int sleep_own;
 	int sleep_private;		/* FUTEX_PRIVATE_FLAG, unless shared */
 	_Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
-	_Atomic uint32_t space;		/* futex: bumped at every release */
-	_Atomic int waiters;		/* callers waiting for room */
-	_Atomic int busy;		/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
 	bool want_func;			/* the outputs show the caller's name: take it at the call */
 	char *mem;			/* the ring, the batch buffers and the consumer's line;
 					 * set before pid, kept when the printer ends */
 	size_t mem_size;
+	/*
+	 * What the printer writes as it goes, in cache lines apart from the
+	 * words above, which every caller reads at every line.
+	 */
+	_Atomic int sleep_own __attribute__((aligned(64)));
+	_Atomic uint32_t space __attribute__((aligned(64)));	/* futex: bumped at every release */
+	_Atomic int waiters;		/* callers waiting for room */
+	_Atomic int busy;		/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
 	struct pks_defer_owner owner;
 };
 
