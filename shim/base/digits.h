@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The digits every layer writes by hand, in one place: the hex digit sets,
- * a decimal writer, days since the epoch as a calendar date, and the plain
- * copy the writers around them use. Inline and
+ * decimal writers, days since the epoch as a calendar date, and the plain
+ * copies the writers around them use. Inline and
  * pure (no state, no calls), so the pure layers may include it too.
  */
 #ifndef PKS_BASE_DIGITS_H
 #define PKS_BASE_DIGITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,6 +20,72 @@ static const char pks_hex_upper[] = "0123456789ABCDEF";
 static inline char *pks_put_mem(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
+	return p + n;
+}
+
+/**
+ * pks_put_run() - pks_put_mem() of a format's literal run: up to 16 bytes
+ * in two overlapping moves, or three single ones, which cost less than a call
+ */
+static inline char *pks_put_run(char *p, const char *s, size_t n)
+{
+	if (n > 16)
+		return pks_put_mem(p, s, n);
+	if (n >= 8) {
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else if (n) {
+		p[0] = s[0];
+		p[n - 1] = s[n - 1];
+		p[n / 2] = s[n / 2];
+	}
+	return p + n;
+}
+
+static const char pks_dec_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/*
+ * @v's digits, two a division, ending at @e; a constant @narrow: @v is
+ * below 2^32, and 32-bit divisions (multiplications) do.
+ */
+static inline __attribute__((always_inline)) void pks_dec_back(char *e, uint64_t v, bool narrow)
+{
+	for (; v >= 100; v = narrow ? (uint32_t)v / 100u : v / 100)
+		memcpy(e -= 2, pks_dec_pairs + 2 * (narrow ? (uint32_t)v % 100u : v % 100), 2);
+	if (v >= 10)
+		memcpy(e - 2, pks_dec_pairs + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+}
+
+/**
+ * pks_put_dec() - @v in decimal at @p, exactly its @n digits, counted
+ * beforehand (format/tally.h's pks_ndecimal()). Return: past them.
+ */
+static inline char *pks_put_dec(char *p, uint64_t v, size_t n)
+{
+	pks_dec_back(p + n, v, false);
+	return p + n;
+}
+
+/** pks_put_dec32() - pks_put_dec() of a 32-bit @v (pks_ndecimal32()) */
+static inline char *pks_put_dec32(char *p, uint32_t v, size_t n)
+{
+	pks_dec_back(p + n, v, true);
+	return p + n;
+}
+
+/** pks_put_hex() - @v in hexadecimal at @p, its @n digits (pks_nhex()) from @set */
+static inline char *pks_put_hex(char *p, uint64_t v, size_t n, const char *set)
+{
+	for (char *e = p + n; e > p; v >>= 4)
+		*--e = set[v & 15];
 	return p + n;
 }
 

@@ -190,30 +190,11 @@ nhex:
 	return (int64_t)len;
 }
 
-/* @n bytes from @s at @p: up to 16 in two moves or three, no call. Return: past them. */
-static inline char *run(char *p, const char *s, size_t n)
-{
-	if (n > 16)
-		return pks_put_mem(p, s, n);
-	if (n >= 8) {	/* two overlapping moves cost less than a call */
-		memcpy(p, s, 8);
-		memcpy(p + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(p, s, 4);
-		memcpy(p + n - 4, s + n - 4, 4);
-	} else if (n) {
-		p[0] = s[0];
-		p[n - 1] = s[n - 1];
-		p[n / 2] = s[n / 2];
-	}
-	return p + n;
-}
-
-/* run(), and up to 32 bytes without a call: a record's parts, a %s. */
+/* pks_put_run(), and up to 32 bytes without a call: a record's parts, a %s. */
 static inline char *copy(char *p, const char *s, size_t n)
 {
 	if (n <= 16 || n > 32)
-		return run(p, s, n);
+		return pks_put_run(p, s, n);
 	memcpy(p, s, 16);
 	memcpy(p + n - 16, s + n - 16, 16);
 	return p + n;
@@ -302,48 +283,25 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 	       (int)len : -1;
 }
 
-static const char pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/*
- * @v's digits, two a division, ending at @e; a constant @narrow: @v is
- * below 2^32, and 32-bit divisions (multiplications) do.
- */
-static inline __attribute__((always_inline)) void backwards(char *e, uint64_t v, bool narrow)
-{
-	for (; v >= 100; v = narrow ? (uint32_t)v / 100u : v / 100)
-		memcpy(e -= 2, pairs + 2 * (narrow ? (uint32_t)v % 100u : v % 100), 2);
-	if (v >= 10)
-		memcpy(e - 2, pairs + 2 * v, 2);
-	else
-		e[-1] = (char)('0' + v);
-}
-
 /* @v in decimal at @p, its @n digits (the call's count). Return: past it. */
 static inline char *decimal(char *p, uint64_t v, size_t n)
 {
 	PKS_WARN_ON_ONCE(n != pks_ndecimal(v));
-	backwards(p + n, v, false);
-	return p + n;
+	return pks_put_dec(p, v, n);
 }
 
 /* decimal() of a 32-bit @v. */
 static inline char *decimal32(char *p, uint32_t v, size_t n)
 {
 	PKS_WARN_ON_ONCE(n != pks_ndecimal32(v));
-	backwards(p + n, v, true);
-	return p + n;
+	return pks_put_dec32(p, v, n);
 }
 
 /* @v in hexadecimal at @p, its @n digits from @set. Return: past it. */
 static inline char *hex(char *p, uint64_t v, size_t n, const char *set)
 {
 	PKS_WARN_ON_ONCE(n != pks_nhex(v));
-	for (char *e = p + n; e > p; v >>= 4)
-		*--e = set[v & 15];
-	return p + n;
+	return pks_put_hex(p, v, n, set);
 }
 
 /* Whether @op is one take() writes. */
@@ -391,7 +349,7 @@ static inline __attribute__((always_inline)) size_t made(char *buf,
 	for (const struct pks_defer_conv *end = k + nconv; k < end; k++, dig++) {
 		if (PKS_WARN_ON_ONCE(!known(k->op)))
 			break;	/* never: convs() wrote it */
-		p = run(p, text + k->at, k->n);
+		p = pks_put_run(p, text + k->at, k->n);
 		switch (k->op) {
 		case PKS_T_D8: case PKS_T_D16: case PKS_T_D32:
 			d = (int32_t)take4(&val);
@@ -438,7 +396,7 @@ static inline __attribute__((always_inline)) size_t made(char *buf,
 			__builtin_unreachable();	/* known(), and no bounds check */
 		}
 	}
-	p = run(p, text + at, n - 1u);	/* the newline stays behind */
+	p = pks_put_run(p, text + at, n - 1u);	/* the newline stays behind */
 	return (size_t)(p - buf);
 }
 
