@@ -29,9 +29,32 @@ static long fails, fastn, total, cfails, countn, kfails, compiled, sfails;
 static struct pks_shape cache[4], wcache[4];
 
 /*
+ * pks_format_shaped() of @fmt into @size bytes, when it fits less than the
+ * whole output: the same value, @want's first @size - 1 bytes and a NUL.
+ */
+static void check_short(const char *fmt, size_t size, int rf, const char *want, va_list ap)
+{
+	char got[512];
+	bool inner;
+	va_list cp;
+	int r;
+
+	memset(got, 'X', sizeof got);
+	va_copy(cp, ap);
+	r = pks_format_shaped(wcache, 4, NULL, got, size, fmt, cp, &inner);
+	va_end(cp);
+	if (r != rf || memcmp(got, want, size - 1) || got[size - 1] || got[size] != 'X') {
+		sfails++;
+		if (sfails < 20)
+			printf("# SHAPED FAIL fmt=[%s] size %zu: %d, fast %d\n", fmt, size, r, rf);
+	}
+}
+
+/*
  * pks_format_shaped() against pks_format_fast()'s @rf and @want, twice (the
  * second time from the shape): the same bytes and value, and no newline
- * before the last byte when it says there is none.
+ * before the last byte when it says there is none; then into room that is
+ * exactly enough, one byte short, and short by far.
  */
 static void check_shaped(const char *fmt, int rf, const char *want, va_list ap)
 {
@@ -55,6 +78,13 @@ static void check_shaped(const char *fmt, int rf, const char *want, va_list ap)
 				       r, inner, rf);
 		}
 	}
+	if (rf < 0 || rf > 500)
+		return;
+	check_short(fmt, (size_t)rf + 1, rf, want, ap);
+	if (rf >= 1)
+		check_short(fmt, (size_t)rf, rf, want, ap);
+	if (rf >= 4)
+		check_short(fmt, 4, rf, want, ap);
 }
 
 /* Return: what the cached count of @fmt returns (the %p extensions are refused). */
