@@ -633,7 +633,7 @@ static ALWAYS_INLINE int put_plain(const struct pks_shape *s, char *buf, size_t 
 
 	if (room < bound)
 		return -1;
-	room -= bound;	/* what the strings may take */
+	room = (room < INT32_MAX ? room : INT32_MAX) - bound;	/* what the strings may take */
 	for (const struct pks_shape_conv *k = s->conv; ops; ops >>= 4, k++) {
 		p = pks_put_run(p, s->text + k->at, k->n);
 		switch (ops & 15) {
