@@ -190,16 +190,6 @@ nhex:
 	return (int64_t)len;
 }
 
-/* pks_put_run(), and up to 32 bytes without a call: a record's parts, a %s. */
-static inline char *copy(char *p, const char *s, size_t n)
-{
-	if (n <= 16 || n > 32)
-		return pks_put_run(p, s, n);
-	memcpy(p, s, 16);
-	memcpy(p + n - 16, s + n - 16, 16);
-	return p + n;
-}
-
 /* Each of @s's conversions' forms at @k. */
 static void convs(const struct pks_shape *s, struct pks_defer_conv *k)
 {
@@ -239,12 +229,12 @@ static void copy_in(char *to, const void *arg)
 {
 	const struct taken *t = arg;
 	const struct pks_shape *s = t->s;
-	char *p = copy(to, t->bytes, t->pre);
+	char *p = pks_put_part(to, t->bytes, t->pre);
 
 	if (!t->f)
-		p = copy(p, s->text, s->at + s->n);
+		p = pks_put_part(p, s->text, s->at + s->n);
 	for (unsigned int i = 0; i < t->nstr; i++)
-		p = copy(p, t->str[i], t->slen[i]);
+		p = pks_put_part(p, t->str[i], t->slen[i]);
 }
 
 /**

@@ -677,7 +677,7 @@ hex:
 				return -1;
 			room -= n;
 			*nl |= line;
-			p = pks_put_mem(p, str, n);
+			p = pks_put_part(p, str, n);
 			break;
 		case PKS_T_CHAR:
 			ch = (char)ARG(int);
