@@ -49,24 +49,15 @@ struct tail {
 
 /*
  * What a call's arguments are, read once, before anything is reserved: the
- * payload up to the format's text, made here, and the strings.
+ * payload's parts (its head up to the values' end, made here; the format's
+ * text when carried; the strings), and the form.
  */
 struct taken {
 	const struct pks_shape *s;
 	const struct pks_defer_form *f;	/* its interned form, or NULL: carried */
-	size_t pre;			/* bytes up to the values' end */
-	size_t strings;			/* bytes of the strings */
-	unsigned int nstr;		/* the strings, in order, and their lengths */
-	const char *str[PKS_SHAPE_CONV];
-	uint32_t slen[PKS_SHAPE_CONV];
-	char bytes[CARRIED(PKS_SHAPE_CONV) + PKS_SHAPE_CONV * (1 + 8)];
+	struct pks_defer_payload y;
+	char head[CARRIED(PKS_SHAPE_CONV) + PKS_SHAPE_CONV * (1 + 8)];
 };
-
-/* Bytes of a payload of @t's. */
-static inline size_t bytes(const struct taken *t)
-{
-	return t->pre + (t->f ? 0 : t->s->at + t->s->n) + t->strings;
-}
 
 /* @v, of @w bytes, at @p. Return: past it. */
 static inline char *put(char *p, uint64_t v, size_t w)
@@ -94,7 +85,7 @@ static inline __attribute__((always_inline)) int64_t take(va_list *ap, const uin
 #define ARG(type)	(regs ? (type)*r++ : va_arg(*ap, type))
 	const struct pks_shape *s = t->s;
 	uint32_t ops = pks_tally_ops(s);
-	uint8_t *dig = (uint8_t *)t->bytes + at;
+	uint8_t *dig = (uint8_t *)t->head + at;
 	char *v0 = (char *)dig + s->nconv, *v = v0;
 	size_t len = s->lit, n;
 	const char *p;
@@ -104,9 +95,8 @@ static inline __attribute__((always_inline)) int64_t take(va_list *ap, const uin
 	int64_t d;
 	size_t nd;
 	bool nl;
+	struct pks_defer_payload *y = &t->y;
 
-	t->strings = 0;
-	t->nstr = 0;
 	for (unsigned int i = 0; ops; ops >>= 4, i++) {
 		switch (ops & 15) {
 		case PKS_T_D8: w = (signed char)ARG(int); goto sign;
@@ -161,9 +151,9 @@ nhex:
 				return -1;
 			v = put(v, n, 4);
 			dig[i] = 0;
-			t->str[t->nstr] = p;
-			t->slen[t->nstr++] = (uint32_t)n;
-			t->strings += n;
+			y->p[y->n] = p;
+			y->len[y->n++] = (uint32_t)n;
+			y->bytes += n;
 			len += n;
 			break;
 		case PKS_T_CHAR:
@@ -184,9 +174,10 @@ nhex:
 #undef ARG
 	if (len > INT32_MAX)
 		return -1;	/* printk's count is an int: the general way says what it does */
-	memcpy(t->bytes, &(struct head){ (uint32_t)len, s->nconv, (uint8_t)(v - v0) },
+	memcpy(t->head, &(struct head){ (uint32_t)len, s->nconv, (uint8_t)(v - v0) },
 	       sizeof(struct head));
-	t->pre = (size_t)(v - t->bytes);
+	y->len[0] = (uint32_t)(v - t->head);
+	y->bytes += y->len[0];
 	return (int64_t)len;
 }
 
@@ -224,19 +215,6 @@ static inline const struct pks_defer_form *form(const struct pks_shape *s)
 	return f ? (last = f) : NULL;
 }
 
-/* The payload of @arg, a struct taken, at @to (pks_defer_put()'s filler). */
-static void copy_in(char *to, const void *arg)
-{
-	const struct taken *t = arg;
-	const struct pks_shape *s = t->s;
-	char *p = pks_put_part(to, t->bytes, t->pre);
-
-	if (!t->f)
-		p = pks_put_part(p, s->text, s->at + s->n);
-	for (unsigned int i = 0; i < t->nstr; i++)
-		p = pks_put_part(p, t->str[i], t->slen[i]);
-}
-
 /**
  * pks_defer_args() - @l, just started, is the whole output of the simple
  * compiled format @s (struct pks_shape: plain, closed by its newline, none
@@ -253,7 +231,20 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 
 	t.s = s;
 	t.f = s->fixed ? form(s) : NULL;
-	at = t.f ? NAMED : CARRIED(s->nconv);
+	t.y.p[0] = t.head;	/* its length once taken */
+	if (t.f) {
+		at = NAMED;
+		t.y.kind = PKS_REC_FORM;
+		t.y.n = 1;
+		t.y.bytes = 0;
+	} else {
+		at = CARRIED(s->nconv);
+		t.y.kind = PKS_REC_ARGS;
+		t.y.p[1] = s->text;
+		t.y.len[1] = s->at + s->n;
+		t.y.n = 2;
+		t.y.bytes = s->at + s->n;
+	}
 	if (likely(pks_va_regs(ap, s->nconv, &r))) {
 		len = take(NULL, r, true, &t, at);	/* read in place: no copy of @ap */
 	} else {
@@ -264,13 +255,12 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 	if (len < 0 || (uint64_t)len > l->sb.size)
 		return -1;
 	if (t.f) {
-		memcpy(t.bytes + sizeof(struct head), &t.f, sizeof(t.f));
+		memcpy(t.head + sizeof(struct head), &t.f, sizeof(t.f));
 	} else {
-		memcpy(t.bytes + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
-		convs(s, (struct pks_defer_conv *)(t.bytes + CARRIED(0)));
+		memcpy(t.head + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
+		convs(s, (struct pks_defer_conv *)(t.head + CARRIED(0)));
 	}
-	return pks_defer_put(l, w, t.f ? PKS_REC_FORM : PKS_REC_ARGS, bytes(&t), copy_in, &t) ?
-	       (int)len : -1;
+	return pks_defer_put(l, w, &t.y) ? (int)len : -1;
 }
 
 /* @v in decimal at @p, its @n digits (the call's count). Return: past it. */

@@ -23,8 +23,6 @@ extern PKS_TLS bool pks_defer_consuming;	/* holding the consumer word */
 struct pks_shape;
 
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w);
-bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
-		   void (*fill)(char *to, const void *arg), const void *arg);
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap);
 void pks_defer_abandoned(uintptr_t below);
 void pks_defer_gone(long tid);

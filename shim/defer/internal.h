@@ -7,6 +7,7 @@
 #ifndef PKS_DEFER_INTERNAL_H
 #define PKS_DEFER_INTERNAL_H
 
+#include "defer/defer.h"
 #include "base/compiler.h"
 #include "core/ring.h"
 #include "format/tally.h"
@@ -29,6 +30,20 @@ enum pks_defer_kind {
 	PKS_REC_ARGS,		/* a simple format's arguments, and its form (args.c) */
 	PKS_REC_FORM,		/* a fixed simple format's arguments, and its form's name */
 	PKS_REC_KINDS,		/* a kind for arguments the printer formats goes before this */
+};
+
+/*
+ * A record's payload, in parts copied one after another: a line's text;
+ * or a line kept as its arguments (args.c), its head, its format's text
+ * when carried, and its strings.
+ */
+#define PKS_DEFER_PARTS	(PKS_SHAPE_CONV + 2)
+struct pks_defer_payload {
+	int kind;			/* enum pks_defer_kind */
+	unsigned int n;			/* parts */
+	size_t bytes;			/* of them all */
+	const char *p[PKS_DEFER_PARTS];
+	uint32_t len[PKS_DEFER_PARTS];
 };
 
 /* A conversion of a line kept as its arguments: the literal run before it, and its op (args.c). */
@@ -114,6 +129,7 @@ struct pks_defer_state {
 
 extern struct pks_defer_state pks_defer_dq;
 
+bool pks_defer_put(struct pks_line *l, struct pks_writer *w, const struct pks_defer_payload *y);
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms);
 void pks_defer_wake(int upto);
 bool pks_defer_take(void);

@@ -14,6 +14,7 @@
 #include "defer/internal.h"
 #include "base/clock.h"
 #include "base/compiler.h"
+#include "base/digits.h"
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
@@ -256,20 +257,19 @@ static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct
 	return r;
 }
 
-/* What a record's payload is made from: @fill's, or the text at @arg. */
-struct payload {
-	void (*fill)(char *to, const void *arg);
-	const void *arg;
-	int kind;
-};
-
-/* Fill @r with @l's and @w's facts, the payload and the caller's name, and commit it. */
-static void put(struct pks_defer_rec *r, uint64_t stamp, const struct payload *f, size_t n,
-		const char *func, size_t fn, const struct pks_line *l, const struct pks_writer *w)
+/*
+ * Fill @r with @l's and @w's facts, the payload @y and the caller's name,
+ * and commit it. Constant @text: @y is a line's text, one part.
+ */
+static inline __attribute__((always_inline)) void put(struct pks_defer_rec *r, uint64_t stamp,
+		const struct pks_defer_payload *y, bool text, const char *func, size_t fn,
+		const struct pks_line *l, const struct pks_writer *w)
 {
+	char *p = r->data;
+
 	r->stamp = stamp;
-	r->n = (uint32_t)n;
-	r->kind = (uint8_t)f->kind;
+	r->n = (uint32_t)y->bytes;
+	r->kind = (uint8_t)y->kind;
 	r->level = (int8_t)l->level;
 	r->cont = l->cont;
 	r->in_handler = w->in_handler;
@@ -277,12 +277,13 @@ static void put(struct pks_defer_rec *r, uint64_t stamp, const struct payload *f
 	r->tid = w->tid;
 	r->t_ns = l->t_ns;
 	r->site = l->site;
-	if (f->fill)
-		f->fill(r->data, f->arg);
-	else
-		memcpy(r->data, f->arg, n);
+	if (text)		/* a whole line: one call */
+		p = pks_put_mem(p, y->p[0], y->len[0]);
+	else			/* short parts */
+		for (unsigned int i = 0; i < y->n; i++)
+			p = pks_put_part(p, y->p[i], y->len[i]);
 	if (unlikely(fn))
-		memcpy(r->data + n, func, fn);
+		memcpy(p, func, fn);
 	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
 	pending = NULL;
 }
@@ -299,7 +300,8 @@ static void report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l
 	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring, stamp, w->tid) : NULL;
 
 	if (r)
-		put(r, *stamp, &(struct payload){ NULL, text, PKS_REC_TEXT }, n, NULL, 0, l, w);
+		put(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n, { text }, { (uint32_t)n } },
+		    true, NULL, 0, l, w);
 	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
@@ -362,18 +364,16 @@ static inline void record(struct pks_line *l, const struct pks_writer *w)
 		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns, false);
 }
 
-/**
- * pks_defer_put() - a complete line, if deferred printing takes it, its
- * payload of @n bytes made by @fill from @arg (NULL: @arg is @n bytes of
- * text), of kind @kind (enum pks_defer_kind)
+/*
+ * A complete line, if deferred printing takes it, its payload @y; constant
+ * @text: a line's text, which the record buffer gets too (record()).
  * Return: true when the line is in the ring (or counted as dropped); false:
  * the caller writes it now (this thread empties the ring, the ring is
  * closed or could not start, or there is no room a handler may wait for).
  */
-bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
-		   void (*fill)(char *to, const void *arg), const void *arg)
+static inline __attribute__((always_inline)) bool enqueue(struct pks_line *l,
+		struct pks_writer *w, const struct pks_defer_payload *y, bool text)
 {
-	const struct payload f = { fill, arg, kind };
 	size_t fn = 0;
 	bool interrupted = pks_defer_reserving;
 	unsigned int lane;
@@ -399,18 +399,18 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	/* no pair: a count's hint; report() takes it whole by exchange */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		report(&stamp, &lane, l, w);
-	while (!(r = reserve(&lane, sizeof(*r) + n + fn, &ring, &stamp, w->tid))) {
-		why = overflow(sizeof(*r) + n + fn, interrupted, w->in_handler);
+	while (!(r = reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
+		why = overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler);
 		if (why != RETRY) {
 			pks_defer_reserving = interrupted;
-			if (why == DROPPED && !fill)
+			if (why == DROPPED && text)
 				record(l, w);
 			return why == DROPPED;
 		}
 	}
-	put(r, stamp, &f, n, func, fn, l, w);
+	put(r, stamp, y, text, func, fn, l, w);
 	pks_defer_reserving = interrupted;
-	if (!fill)
+	if (text)
 		record(l, w);
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
 	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
@@ -418,10 +418,19 @@ bool pks_defer_put(struct pks_line *l, struct pks_writer *w, int kind, size_t n,
 	return true;
 }
 
-/** pks_defer_line() - pks_defer_put() of @l's text */
+/** pks_defer_put() - enqueue() of a line kept as its arguments (args.c) */
+bool pks_defer_put(struct pks_line *l, struct pks_writer *w, const struct pks_defer_payload *y)
+{
+	return enqueue(l, w, y, false);
+}
+
+/** pks_defer_line() - enqueue() of @l's text */
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 {
-	return pks_defer_put(l, w, PKS_REC_TEXT, seq_buf_used(&l->sb), NULL, l->sb.buffer);
+	size_t n = seq_buf_used(&l->sb);
+
+	return enqueue(l, w, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
+		       { l->sb.buffer }, { (uint32_t)n } }, true);
 }
 
 /**
