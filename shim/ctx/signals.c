@@ -223,21 +223,31 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 }
 
 /*
- * A signal that ends the process, at its default: every pending and open
- * line written, then the default action, with the same signal. Not in a
- * vfork child: the lines it sees are its parent's.
+ * The process ends from here, without exit's destructors or _exit: every
+ * pending and open line written. Not in a vfork child: the lines it sees
+ * are its parent's.
  */
-static void crashed(int sig, siginfo_t *si, void *uc)
+static void dying(void)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	const struct pks_sig_ops *o;
-	sigset_t set;
 
-	(void)si, (void)uc;
 	if (!pks_vfork_shared() && (o = contexts())) {
 		pks_defer_crash();	/* the ring's lines are older than the open ones */
 		o->crash();
 	}
+}
+
+/*
+ * A signal that ends the process, at its default: dying(), then the
+ * default action, with the same signal.
+ */
+static void crashed(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	(void)si, (void)uc;
+	dying();
 	/* pairs with do_sigaction()'s load: a later sigaction() sees the default back */
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
@@ -372,11 +382,25 @@ PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 	return old.sa_handler;
 }
 
-/** pks_signals_setup() - stand in for SIG_DFL on the fatal signals */
+/*
+ * A sanitizer's runtime (ASan, LSan, TSan, UBSan), when the process has
+ * one: after a report that ends it (a fault its own handler took, a leak
+ * found at exit) it calls its death callback and makes the exit system
+ * call, past every handler, destructor and _exit (printk-shim(7) WHEN A
+ * LINE IS WRITTEN). One callback: a program that sets its own replaces it.
+ */
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+/**
+ * pks_signals_setup() - stand in for SIG_DFL on the fatal signals; be a
+ * sanitizer's death callback
+ */
 void pks_signals_setup(void)
 {
 	if (!pks_config()->set.crash_flush)
 		return;
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(dying);
 	for (size_t i = 0; i < PKS_ARRAY_SIZE(fatal); i++) {
 		struct sigaction cur;
 
