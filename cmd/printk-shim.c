@@ -2,10 +2,11 @@
 /*
  * printk-shim, the wrapper: turns its options into PRINTK_SHIM_* variables
  * (one option per variable, validated by the same parsers the module uses),
- * puts the module in front of LD_PRELOAD once, and execs the command, so its
- * PID, signals and exit status are the command's own. It exits 125 for its
- * own errors, 126 when the command cannot be run, 127 when it is not found.
- * It never looks for the module in the current directory.
+ * puts the module in front of LD_PRELOAD once (behind an ASan runtime that
+ * leads it), and execs the command, so its PID, signals and exit status are
+ * the command's own. It exits 125 for its own errors, 126 when the command
+ * cannot be run, 127 when it is not found. It never looks for the module in
+ * the current directory.
  */
 #include "config/vars.h"
 #include "elf/elf.h"
@@ -367,28 +368,114 @@ static struct module checked_module(void)
 	return mod;
 }
 
-/* Put @m in front of LD_PRELOAD unless it is already one of its entries. */
+/*
+ * AddressSanitizer's runtimes refuse to start a program unless they come
+ * first in the initial library list (printk-shim(1) SANITIZERS).
+ */
+static const char *const asan_runtimes[] = { "libasan.so", "libclang_rt.asan" };
+
+/* Whether the LD_PRELOAD entry or soname @s, of @n bytes, is one of asan_runtimes[]. */
+static bool is_asan(const char *s, size_t n)
+{
+	for (size_t i = n; i > 0; i--) {
+		if (s[i - 1] == '/') {	/* its file name */
+			s += i;
+			n -= i;
+			break;
+		}
+	}
+	for (size_t i = 0; i < sizeof(asan_runtimes) / sizeof(asan_runtimes[0]); i++) {
+		size_t k = strlen(asan_runtimes[i]);
+
+		if (n >= k && !memcmp(s, asan_runtimes[i], k))
+			return true;
+	}
+	return false;
+}
+
+/* Set @name to the first @n bytes of @a, a colon, @b and @c. */
+static void set_joined(const char *name, const char *a, size_t n, const char *b, const char *c)
+{
+	size_t size = n + strlen(b) + strlen(c) + 2;
+	char *v = malloc(size);
+
+	if (!v)
+		die(EXIT_USAGE, "%s", strerror(errno));
+	snprintf(v, size, "%.*s:%s%s", (int)n, a, b, c);
+	setenv(name, v, 1);
+	free(v);
+}
+
+/*
+ * Put @m in front of LD_PRELOAD, after an ASan runtime that leads it,
+ * unless it is already one of its entries.
+ */
 static void preload(const char *m)
 {
-	const char *old = getenv("LD_PRELOAD");
-	size_t n = strlen(m);
-	char *v;
+	const char *old = getenv("LD_PRELOAD"), *p = old;
+	size_t n = strlen(m), lead = 0, k;
 
-	for (const char *p = old; p && *p; p += strcspn(p, ": ")) {
+	for (bool leading = true; p && *p; p += k) {
 		p += strspn(p, ": ");
-		if (!strncmp(p, m, n) && (p[n] == '\0' || p[n] == ':' || p[n] == ' '))
+		k = strcspn(p, ": ");
+		if (k == n && !strncmp(p, m, n))
 			return;
+		if (leading && k && is_asan(p, k))
+			lead = (size_t)(p + k - old);
+		else if (k)
+			leading = false;
 	}
 	if (!old || !*old) {
 		setenv("LD_PRELOAD", m, 1);
 		return;
 	}
-	v = malloc(n + strlen(old) + 2);
-	if (!v)
-		die(EXIT_USAGE, "%s", strerror(errno));
-	sprintf(v, "%s:%s", m, old);
-	setenv("LD_PRELOAD", v, 1);
-	free(v);
+	if (lead)	/* the rest starts with its separator, or is empty */
+		set_joined("LD_PRELOAD", old, lead, m, old + lead);
+	else
+		set_joined("LD_PRELOAD", m, n, old, "");
+}
+
+/*
+ * Whether @path names an ASan runtime (DT_NEEDED) that LD_PRELOAD does not
+ * put in front of the module: a program built with gcc -fsanitize=address,
+ * or clang's -shared-libasan.
+ */
+static bool asan_behind(const char *path)
+{
+	const char *pre = getenv("LD_PRELOAD"), *name;
+	uint64_t strtab = 0, needed[64];
+	struct pks_elf_image im;
+	bool found = false;
+	unsigned n;
+
+	if (pre) {
+		pre += strspn(pre, ": ");
+		if (*pre && is_asan(pre, strcspn(pre, ": ")))
+			return false;
+	}
+	if (pks_elf_open_loadable(&im, path))
+		return false;
+	n = pks_elf_dynamic_all(&im, DT_NEEDED, needed, 64);
+	pks_elf_dynamic(&im, DT_STRTAB, &strtab);
+	for (unsigned i = 0; i < n && !found; i++)
+		found = (name = pks_elf_string(&im, strtab + needed[i])) && is_asan(name, strlen(name));
+	pks_elf_close(&im);
+	return found;
+}
+
+/*
+ * The ASan runtime behind the module is told not to check its place
+ * (verify_asan_link_order=0), unless ASAN_OPTIONS says otherwise; see
+ * printk-shim(1) SANITIZERS for why not the runtime in front.
+ */
+static void asan_options(void)
+{
+	const char *old = getenv("ASAN_OPTIONS"), *flag = "verify_asan_link_order=0";
+
+	if (!old || !*old)
+		setenv("ASAN_OPTIONS", flag, 1);
+	else if (!strstr(old, "verify_asan_link_order"))
+		set_joined("ASAN_OPTIONS", old, strlen(old), flag, "");
 }
 
 static void quote(const char *name, const char *v)
@@ -619,6 +706,8 @@ static void run(char **argv, const struct module *mod)
 	if (access(path, X_OK) != 0)
 		cannot_run(argv[0], errno);
 	inspect(path, argv[0], mod);
+	if (asan_behind(path))
+		asan_options();
 	mark_wrapped();
 	execv(path, argv);
 	cannot_run(argv[0], errno);
