@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Programs built with a sanitizer, under the module: the wrapper starts an
+# ASan program although its runtime must come first (printk-shim(1)
+# SANITIZERS), and a report that ends the process, which the runtime ends
+# with the exit system call, loses no line (printk-shim(7) WHEN A LINE IS
+# WRITTEN). tests/fixtures/sanitized.c is built here by gcc and clang.
+
+load helper
+
+# The lines sanitized prints with N=300, as printk-shim writes them.
+want_lines() {
+	seq -f 'n %g' 0 299
+	echo open
+}
+
+setup_file() {
+	local kc=$abs_top_builddir/examples/.libs
+	B=$BATS_FILE_TMPDIR
+	export B
+	# build NAME COMPILER FLAGS...: sanitized.c with libkcompat.
+	build() {
+		"$2" "${@:3}" -g -o "$B/$1" "$abs_top_srcdir/tests/fixtures/sanitized.c" \
+			-L"$kc" -lkcompat -Wl,-rpath,"$kc"
+	}
+	build gcc-asan gcc -fsanitize=address
+	build gcc-ubsan gcc -fsanitize=undefined -fno-sanitize-recover=undefined
+	build clang-asan clang -fsanitize=address -shared-libasan
+	build plain gcc
+}
+
+setup() {
+	# tests/sanitize.sh's module needs its own runtime, which another
+	# sanitizer's program cannot have.
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "the module itself is built with a sanitizer"
+}
+
+# The printk lines of $ERR, in order, without the sanitizer's report.
+printed() {
+	grep -E '^(n [0-9]+|open)$' "$ERR"
+}
+
+@test "sanitizers: the wrapper starts a gcc -fsanitize=address program behind the module" {
+	capture "$WRAPPER" --format=prefix -- "$B/gcc-asan" ok 2
+	[ "$status" -eq 0 ]
+	err_is $'<6>n 0\n<6>n 1\n<6>open\n'
+	# Without the wrapper, the runtime refuses to start behind the module.
+	capture env LD_PRELOAD="$MODULE" "$B/gcc-asan" ok 2
+	[ "$status" -ne 0 ]
+	grep -q 'ASan runtime does not come first' "$ERR"
+}
+
+@test "sanitizers: ASAN_OPTIONS gets verify_asan_link_order=0, for an ASan program only" {
+	# sh is no ASan program: nothing is added.
+	run "$WRAPPER" -- sh -c 'printf %s "${ASAN_OPTIONS-unset}"'
+	[ "$output" = unset ]
+	run env ASAN_OPTIONS=detect_leaks=0 "$WRAPPER" -- sh -c 'printf %s "$ASAN_OPTIONS"'
+	[ "$output" = detect_leaks=0 ]
+	# The user's options are kept beside it: no leak check, so no report.
+	capture env ASAN_OPTIONS=detect_leaks=0 "$WRAPPER" --format=prefix -- "$B/gcc-asan" leak 1
+	[ "$status" -eq 0 ]
+	err_is $'<6>n 0\n<6>open\n'
+	# A choice of the user's is kept: the runtime then refuses, as it says.
+	capture env ASAN_OPTIONS=verify_asan_link_order=1 "$WRAPPER" -- "$B/gcc-asan" ok 0
+	[ "$status" -ne 0 ]
+	grep -q 'ASan runtime does not come first' "$ERR"
+}
+
+@test "sanitizers: an ASan runtime at the start of LD_PRELOAD stays in front of the module" {
+	local rt
+	rt=$(gcc -print-file-name=libasan.so)
+	run env LD_PRELOAD="$rt /lib/x86_64-linux-gnu/libm.so.6" "$WRAPPER" --print-env
+	grep -qx "export LD_PRELOAD='$rt:$MODULE /lib/x86_64-linux-gnu/libm.so.6'" <<< "$output"
+	capture env LD_PRELOAD="$rt" "$WRAPPER" --format=prefix -- "$B/gcc-asan" ok 1
+	[ "$status" -eq 0 ]
+	err_is $'<6>n 0\n<6>open\n'
+}
+
+@test "sanitizers: the wrapper starts a clang -shared-libasan program behind the module" {
+	local rt
+	rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
+	capture env LD_LIBRARY_PATH="${rt%/*}" "$WRAPPER" --format=prefix -- "$B/clang-asan" ok 1
+	[ "$status" -eq 0 ]
+	err_is $'<6>n 0\n<6>open\n'
+}
+
+@test "sanitizers: an ASan fault report ends the process: every line written, deferred too" {
+	for defer in 0 1; do
+		capture "$WRAPPER" --defer="$defer" -- "$B/gcc-asan" fault 300
+		[ "$status" -eq 1 ]
+		grep -q 'ERROR: AddressSanitizer: heap-buffer-overflow' "$ERR"
+		cmp <(printed) <(want_lines)
+	done
+	# PRINTK_SHIM_CRASH_FLUSH=0: no death callback, and the open line is lost.
+	capture "$WRAPPER" --no-crash-flush -- "$B/gcc-asan" fault 300
+	[ "$status" -eq 1 ]
+	cmp <(printed) <(seq -f 'n %g' 0 299)
+}
+
+@test "sanitizers: a leak found at exit ends the process: every line written, deferred too" {
+	local rt
+	rt=$(gcc -print-file-name=libasan.so)
+	# The runtime in front: its leak check at exit comes before the
+	# module's destructor; behind it, after.
+	for pre in "$rt" ""; do
+		for defer in 0 1; do
+			capture env LD_PRELOAD="$pre" "$WRAPPER" --defer="$defer" -- "$B/gcc-asan" leak 300
+			[ "$status" -eq 1 ]
+			grep -q 'ERROR: LeakSanitizer: detected memory leaks' "$ERR"
+			cmp <(printed) <(want_lines)
+		done
+	done
+}
+
+@test "sanitizers: a UBSan report that does not recover: every line written, deferred too" {
+	for defer in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/gcc-ubsan" ub 300
+		[ "$status" -eq 1 ]
+		grep -q 'runtime error: signed integer overflow' "$ERR"
+		cmp <(printed) <(want_lines)
+	done
+}
