@@ -23,6 +23,7 @@
 #include "base/next.h"
 #include "base/rodata.h"
 #include "base/say.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "config/drop.h"
 #include "ctl/ctl.h"
@@ -812,14 +813,9 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
 	return emit(sym, fmt, ap, caller);
 }
 
-/**
- * pks_emit() - everything one printk call does
- * @sym: the entry point called (entry.c's pks_syms[]), for the pass-through
- * @caller: return address in the caller, for PRINTK_SHIM_LINT
- * Return: bytes of text stored for this call (markers and the final newline
- * not counted), as the kernel's printk returns. errno is left unchanged.
- */
-PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
+/* pks_emit()'s way: the quick filter, or emit(). */
+static inline __attribute__((always_inline)) int route(const struct pks_sym *sym,
+		const char *fmt, va_list ap, const void *caller)
 {
 	/* no pair: the quick filter's state (config/drop.c), no data behind it */
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
@@ -834,6 +830,32 @@ PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, con
 			return filter(p, fmt, ap, caller);
 	}
 	return emit(sym, fmt, ap, caller);
+}
+
+/* route(), hidden from ThreadSanitizer's runtime (base/tsan.h). */
+static __attribute__((noinline)) int hidden(const struct pks_sym *sym, const char *fmt,
+					    va_list ap, const void *caller)
+{
+	int ret;
+
+	pks_tsan_hide();
+	ret = route(sym, fmt, ap, caller);
+	pks_tsan_show();
+	return ret;
+}
+
+/**
+ * pks_emit() - everything one printk call does
+ * @sym: the entry point called (entry.c's pks_syms[]), for the pass-through
+ * @caller: return address in the caller, for PRINTK_SHIM_LINT
+ * Return: bytes of text stored for this call (markers and the final newline
+ * not counted), as the kernel's printk returns. errno is left unchanged.
+ */
+PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
+{
+	if (unlikely(pks_tsan_present()))
+		return hidden(sym, fmt, ap, caller);
+	return route(sym, fmt, ap, caller);
 }
 
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */

@@ -13,6 +13,7 @@
 #include "dyndbg.h"
 #include "emit.h"
 #include "base/compiler.h"
+#include "base/tsan.h"
 #include "ctl/ctl.h"
 
 #include <errno.h>
@@ -79,24 +80,26 @@ const struct pks_sym pks_syms[PKS_NSYMS] = {
  */
 int pks_dynamic_printk(const struct pks_ddebug *d, const char *fmt, ...)
 {
-	int saved = errno, r;
-	struct pks_dd_site s = pks_dyndbg_site(d);
+	int saved = errno, r = 0;
+	bool asked = pks_ctl_asked();
+	struct pks_dd_site s;
 	va_list ap;
 
-	if (unlikely(pks_ctl_asked())) {
+	pks_tsan_hide();
+	s = pks_dyndbg_site(d);
+	if (unlikely(asked))
 		pks_control_apply();	/* a query may have turned the site off */
-		/* no pair: a site's flags are a word of their own, read relaxed
-		 * as <linux/dynamic_debug.h> reads them (and below) */
-		if (!(__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
-			errno = saved;
-			return 0;
-		}
+	/* no pair: a site's flags are a word of their own, read relaxed as
+	 * <linux/dynamic_debug.h> reads them (and below) */
+	if (likely(!asked) || (__atomic_load_n(&d->flags, __ATOMIC_RELAXED) & PKS_DD_PRINT)) {
+		va_start(ap, fmt);
+		/* no pair: the flags, read relaxed as above */
+		r = pks_emit_decorated(&pks_syms[PKS_SYM_PRINTK],
+				       __atomic_load_n(&d->flags, __ATOMIC_RELAXED), &s, fmt, ap,
+				       RET_ADDR);
+		va_end(ap);
 	}
-	va_start(ap, fmt);
-	/* no pair: the flags, read relaxed as above */
-	r = pks_emit_decorated(&pks_syms[PKS_SYM_PRINTK], __atomic_load_n(&d->flags, __ATOMIC_RELAXED),
-			       &s, fmt, ap, RET_ADDR);
-	va_end(ap);
+	pks_tsan_show();
 	errno = saved;
 	return r;
 }
@@ -110,17 +113,21 @@ void pks_dynamic_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 {
 	int saved = errno;
 
+	pks_tsan_hide();
 	if (unlikely(pks_ctl_asked()))
 		pks_control_apply();
 	errno = saved;
 	pks_dyndbg_register(start, stop);
+	pks_tsan_show();
 }
 
 /** pks_dynamic_classes() - an object's class maps, before its sites (pks_dyndbg_classes()) */
 void pks_dynamic_classes(struct pks_ddebug *sites, struct pks_ddebug_class_map *start,
 			 struct pks_ddebug_class_map *stop)
 {
+	pks_tsan_hide();
 	pks_dyndbg_classes(sites, start, stop);
+	pks_tsan_show();
 }
 
 /**
@@ -139,7 +146,10 @@ void pks_dynamic_apply(void)
 {
 	int saved = errno;
 
-	if (pks_ctl_asked())
+	if (pks_ctl_asked()) {
+		pks_tsan_hide();
 		pks_control_apply();
+		pks_tsan_show();
+	}
 	errno = saved;
 }

@@ -11,6 +11,7 @@
 #include "emit.h"
 #include "report.h"
 #include "base/pid.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
 #include "ctl/record.h"
@@ -32,7 +33,7 @@ static bool outside_handler(void)
 	return pks_sig_unwind_depth() == 0;
 }
 
-__attribute__((constructor)) static void init(void)
+static void setup(void)
 {
 	const struct pks_config *c;
 
@@ -58,11 +59,21 @@ __attribute__((constructor)) static void init(void)
 	pks_patch_apply(pks_syms);
 }
 
+__attribute__((constructor)) static void init(void)
+{
+	pks_tsan_hide();	/* its memory is handed to every thread (base/tsan.h) */
+	setup();
+	pks_tsan_show();
+}
+
 __attribute__((destructor)) static void fini(void)
 {
 	if (!pks_config_ready() || pks_cfg.set.disable)
 		return;
 	pks_exit_flush();
-	if (!pks_emit_reached())
+	if (!pks_emit_reached()) {
+		pks_tsan_hide();
 		pks_report_unreached(pks_syms);
+		pks_tsan_show();
+	}
 }

@@ -26,6 +26,7 @@
 #include "base/compiler.h"
 #include "base/once.h"
 #include "base/say.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "core/render.h"
 #include "defer/defer.h"
@@ -122,9 +123,11 @@ static void atfork_child(void);
  */
 static void atfork_prepare(void)
 {
+	pks_tsan_hide();
 	pks_defer_drain();
 	if (pks_sig_held)
 		pks_signals_release();
+	pks_tsan_show();
 }
 
 /**
@@ -351,6 +354,7 @@ static void thread_gone(void *p)
 	struct pks_node *n = p;
 	bool in_write;
 
+	pks_tsan_hide();
 	pks_defer_abandoned(UINTPTR_MAX);	/* a record cancellation cut off: skipped */
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!take_back(&n->ctx[i], &in_write) || !in_write)
@@ -360,11 +364,13 @@ static void thread_gone(void *p)
 	PKS_HB_BEFORE(&n->inuse);
 	/* pairs with reuse()'s exchange: the lines above are written first */
 	atomic_store(&n->inuse, 0);
+	pks_tsan_show();
 }
 
 /* The child keeps no line it inherited: the parent writes them, once. */
 static void atfork_child(void)
 {
+	pks_tsan_hide();
 	memory_pid = getpid();
 	pks_defer_forked();	/* the ring's lines too: printk-shim(7) DEFERRED PRINTING */
 	/* no pair: the child has one thread (here and below) */
@@ -383,6 +389,7 @@ static void atfork_child(void)
 			atomic_store(&n->inuse, 0);
 		}
 	}
+	pks_tsan_show();
 }
 
 static void crash_flush(void)

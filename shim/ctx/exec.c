@@ -12,6 +12,7 @@
  */
 #include "base/compiler.h"
 #include "base/next.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "ctx/ctx.h"
 #include "defer/defer.h"
@@ -32,10 +33,12 @@ static int missing(void)
 static void before_exec(void)
 {
 	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign()) {
+		pks_tsan_hide();
 		pks_flush_all(PKS_FLUSH_EXEC);
 		pks_defer_drain();	/* the open lines just went into the ring */
 		if (pks_sig_held)
 			pks_signals_release();
+		pks_tsan_show();
 	}
 }
 

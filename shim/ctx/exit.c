@@ -13,6 +13,7 @@
 #include "ctx/exit.h"
 #include "base/compiler.h"
 #include "base/next.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
 #include "ctl/record.h"
@@ -32,6 +33,7 @@ void pks_exit_flush(void)
 {
 	if (!pks_config_ready() || pks_cfg.set.disable || pks_vfork_shared())
 		return;
+	pks_tsan_hide();
 	/* no pair: emit.c reads it relaxed, and a line it misses is written by the flush below */
 	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
 	pks_defer_close();	/* the ring's lines before the open ones */
@@ -41,6 +43,7 @@ void pks_exit_flush(void)
 	pks_sink_report_lost();
 	pks_ctl_close();	/* the control file goes, the record buffer stays */
 	pks_rec_close();
+	pks_tsan_show();
 }
 
 static void at_quick(void)

@@ -14,6 +14,7 @@
  */
 #include "base/compiler.h"
 #include "base/next.h"
+#include "base/tsan.h"
 #include "sink/file.h"
 
 #include <errno.h>
@@ -28,8 +29,11 @@ static int released(int ret, int lo, int hi)
 {
 	int saved = errno;
 
-	if (ret >= 0)
+	if (ret >= 0) {
+		pks_tsan_hide();
 		pks_file_released(lo, hi);
+		pks_tsan_show();
+	}
 	errno = saved;
 	return ret;
 }

@@ -24,6 +24,7 @@
  */
 #include "base/compiler.h"
 #include "base/next.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
@@ -187,7 +188,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];
 	const struct pks_sig_ops *o;
-	int d;
+	int d, hid;
 	uintptr_t saved;
 
 	if (unlikely(pks_defer_in_window()) && !synchronous(sig, si)) {
@@ -209,12 +210,16 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	/* pairs with the fence after the handler: a handler sees frame before depth */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pks_depth = d + 1;
+	hid = pks_tsan_swap(0);	/* ThreadSanitizer's runtime called us with none */
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 		a->sa_handler(sig);
+	pks_tsan_hide();
 	if ((o = contexts()))
 		o->handler_done(d + 1);
+	pks_tsan_show();
+	pks_tsan_swap(hid);	/* and puts its own back as we return */
 	pks_depth = d;
 	/* pairs with the fence before the handler, in the reverse order */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -231,10 +236,12 @@ static void dying(void)
 {
 	const struct pks_sig_ops *o;
 
+	pks_tsan_hide();
 	if (!pks_vfork_shared() && (o = contexts())) {
 		pks_defer_crash();	/* the ring's lines are older than the open ones */
 		o->crash();
 	}
+	pks_tsan_show();
 }
 
 /*

@@ -19,6 +19,7 @@
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/pid.h"
+#include "base/tsan.h"
 #include "config/config.h"
 #include "core/render.h"
 #include "sink/batch.h"
@@ -419,6 +420,7 @@ static void *printer(void *arg)
 	size_t n;
 
 	(void)arg;
+	pks_tsan_hide();	/* all its work is the module's */
 	/* pairs with pks_defer_close()'s and _crash()'s exchanges: closed, it ends */
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
@@ -433,6 +435,7 @@ static void *printer(void *arg)
 		if (idle && quiet && park())
 			break;
 	}
+	pks_tsan_show();
 	return NULL;
 }
 
