@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Programs built with a sanitizer, under the module: the wrapper starts an
 # ASan program although its runtime must come first (printk-shim(1)
-# SANITIZERS), and a report that ends the process, which the runtime ends
-# with the exit system call, loses no line (printk-shim(7) WHEN A LINE IS
-# WRITTEN). tests/fixtures/sanitized.c is built here by gcc and clang.
+# SANITIZERS), a report that ends the process, which the runtime ends with
+# the exit system call, loses no line (printk-shim(7) WHEN A LINE IS
+# WRITTEN), and ThreadSanitizer, which cannot see the module's own ordering,
+# reports no race of the module's (printk-shim(7) SANITIZERS).
+# tests/fixtures/sanitized.c is built here by gcc and clang.
 
 load helper
 
@@ -25,8 +27,9 @@ setup_file() {
 	}
 	build gcc-asan gcc -fsanitize=address
 	build gcc-ubsan gcc -fsanitize=undefined -fno-sanitize-recover=undefined
+	build gcc-tsan gcc -fsanitize=thread
 	build clang-asan clang -fsanitize=address -shared-libasan
-	build plain gcc
+	build clang-tsan clang -fsanitize=thread
 }
 
 setup() {
@@ -119,5 +122,40 @@ printed() {
 		[ "$status" -eq 1 ]
 		grep -q 'runtime error: signed integer overflow' "$ERR"
 		cmp <(printed) <(want_lines)
+	done
+}
+
+@test "sanitizers: ThreadSanitizer sees no race of the module's: threads, handlers, fork, exit" {
+	for prog in gcc-tsan clang-tsan; do
+		for defer in 0 1; do
+			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/$prog" threads 3
+			[ "$status" -eq 0 ]
+			run grep -c ThreadSanitizer "$ERR"
+			[ "$output" = 0 ]
+			run grep -cE '^t[345] [0-9]+ x$' "$ERR"
+			[ "$output" = 1800 ]
+			run grep -cE '^thread [012] open$' "$ERR"
+			[ "$output" = 9 ]
+			run grep -cx child "$ERR"
+			[ "$output" = 1 ]
+			[ "$(grep -cx handler "$ERR")" -ge 36 ]
+			cmp <(grep -E '^(n [0-9]+|open)$' "$ERR") <(printf 'n 0\nn 1\nn 2\nopen\n')
+		done
+	done
+}
+
+@test "sanitizers: ThreadSanitizer still sees the program's race after handlers left printk by siglongjmp" {
+	for prog in gcc-tsan clang-tsan; do
+		for defer in 0 1; do
+			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/$prog" jump 300
+			[ "$status" -eq 66 ]
+			run grep -c '^WARNING: ThreadSanitizer' "$ERR"
+			[ "$output" = 1 ]
+			grep -q '^WARNING: ThreadSanitizer: data race' "$ERR"
+			grep -qE '#0 race .*sanitized.c' "$ERR"
+			# every line whole: none torn by a jump
+			[ "$(grep -c '^jump' "$ERR")" -gt 300 ]
+			[ "$(grep -c '^jump' "$ERR")" = "$(grep -cE '^jump [0-9]+ a line long enough to be cut off inside$' "$ERR")" ]
+		done
 	done
 }
