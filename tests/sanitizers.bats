@@ -125,37 +125,50 @@ printed() {
 	done
 }
 
-@test "sanitizers: ThreadSanitizer sees no race of the module's: threads, handlers, fork, exit" {
+# tsan_runs CHECK END N: sanitized END N built by gcc and by clang with
+# ThreadSanitizer, synchronous and deferred, the module preloaded alone;
+# CHECK after each run.
+tsan_runs() {
+	local check=$1 prog defer
+	shift
 	for prog in gcc-tsan clang-tsan; do
 		for defer in 0 1; do
-			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/$prog" threads 3
-			[ "$status" -eq 0 ]
-			run grep -c ThreadSanitizer "$ERR"
-			[ "$output" = 0 ]
-			run grep -cE '^t[345] [0-9]+ x$' "$ERR"
-			[ "$output" = 1800 ]
-			run grep -cE '^thread [012] open$' "$ERR"
-			[ "$output" = 9 ]
-			run grep -cx child "$ERR"
-			[ "$output" = 1 ]
-			[ "$(grep -cx handler "$ERR")" -ge 36 ]
-			cmp <(grep -E '^(n [0-9]+|open)$' "$ERR") <(printf 'n 0\nn 1\nn 2\nopen\n')
+			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/$prog" "$@"
+			"$check"
 		done
 	done
 }
 
+# No report, and every line as the program printed it.
+no_report() {
+	[ "$status" -eq 0 ]
+	run grep -c ThreadSanitizer "$ERR"
+	[ "$output" = 0 ]
+	run grep -cE '^t[345] [0-9]+ x$' "$ERR"
+	[ "$output" = 1800 ]
+	run grep -cE '^thread [012] open$' "$ERR"
+	[ "$output" = 9 ]
+	run grep -cx child "$ERR"
+	[ "$output" = 1 ]
+	[ "$(grep -cx handler "$ERR")" -ge 36 ]
+	cmp <(grep -E '^(n [0-9]+|open)$' "$ERR") <(printf 'n 0\nn 1\nn 2\nopen\n')
+}
+
+# The program's race reported, once, and no line torn by a jump.
+one_race() {
+	[ "$status" -eq 66 ]
+	run grep -c '^WARNING: ThreadSanitizer' "$ERR"
+	[ "$output" = 1 ]
+	grep -q '^WARNING: ThreadSanitizer: data race' "$ERR"
+	grep -qE '#0 race .*sanitized.c' "$ERR"
+	[ "$(grep -c '^jump' "$ERR")" -gt 300 ]
+	[ "$(grep -c '^jump' "$ERR")" = "$(grep -cE '^jump [0-9]+ a line long enough to be cut off inside$' "$ERR")" ]
+}
+
+@test "sanitizers: ThreadSanitizer sees no race of the module's: threads, handlers, fork, exit" {
+	tsan_runs no_report threads 3
+}
+
 @test "sanitizers: ThreadSanitizer still sees the program's race after handlers left printk by siglongjmp" {
-	for prog in gcc-tsan clang-tsan; do
-		for defer in 0 1; do
-			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/$prog" jump 300
-			[ "$status" -eq 66 ]
-			run grep -c '^WARNING: ThreadSanitizer' "$ERR"
-			[ "$output" = 1 ]
-			grep -q '^WARNING: ThreadSanitizer: data race' "$ERR"
-			grep -qE '#0 race .*sanitized.c' "$ERR"
-			# every line whole: none torn by a jump
-			[ "$(grep -c '^jump' "$ERR")" -gt 300 ]
-			[ "$(grep -c '^jump' "$ERR")" = "$(grep -cE '^jump [0-9]+ a line long enough to be cut off inside$' "$ERR")" ]
-		done
-	done
+	tsan_runs one_race jump 300
 }
