@@ -435,32 +435,32 @@ static void preload(const char *m)
 		set_joined("LD_PRELOAD", m, n, old, "");
 }
 
-/*
- * Whether @path names an ASan runtime (DT_NEEDED) that LD_PRELOAD does not
- * put in front of the module: a program built with gcc -fsanitize=address,
- * or clang's -shared-libasan.
- */
-static bool asan_behind(const char *path)
+/* Whether LD_PRELOAD's first entry is an ASan runtime, which then comes before the module. */
+static bool asan_leads(void)
 {
-	const char *pre = getenv("LD_PRELOAD"), *name;
-	uint64_t strtab = 0, needed[64];
-	struct pks_elf_image im;
-	bool found = false;
-	unsigned n;
+	const char *pre = getenv("LD_PRELOAD");
 
-	if (pre) {
-		pre += strspn(pre, ": ");
-		if (*pre && is_asan(pre, strcspn(pre, ": ")))
-			return false;
-	}
-	if (pks_elf_open_loadable(&im, path))
+	if (!pre)
 		return false;
-	n = pks_elf_dynamic_all(&im, DT_NEEDED, needed, 64);
-	pks_elf_dynamic(&im, DT_STRTAB, &strtab);
-	for (unsigned i = 0; i < n && !found; i++)
-		found = (name = pks_elf_string(&im, strtab + needed[i])) && is_asan(name, strlen(name));
-	pks_elf_close(&im);
-	return found;
+	pre += strspn(pre, ": ");
+	return *pre && is_asan(pre, strcspn(pre, ": "));
+}
+
+/*
+ * Whether @im names an ASan runtime (DT_NEEDED): a program built with gcc
+ * -fsanitize=address, or clang's -shared-libasan.
+ */
+static bool names_asan(struct pks_elf_image *im)
+{
+	uint64_t strtab = 0, needed[64];
+	unsigned n = pks_elf_dynamic_all(im, DT_NEEDED, needed, 64);
+	const char *name;
+
+	pks_elf_dynamic(im, DT_STRTAB, &strtab);
+	for (unsigned i = 0; i < n; i++)
+		if ((name = pks_elf_string(im, strtab + needed[i])) && is_asan(name, strlen(name)))
+			return true;
+	return false;
 }
 
 /*
@@ -541,11 +541,12 @@ struct elf {
 	unsigned int type, machine;	/* e_type, e_machine */
 	bool interp;			/* PT_INTERP: started by a dynamic linker */
 	bool pie;			/* DF_1_PIE: an executable, never preloaded */
+	bool asan;			/* it names an ASan runtime (names_asan()) */
 };
 
 /*
  * The ELF and program headers of the file at @path and its dynamic
- * section's DT_FLAGS_1, read by elf/elf.c without blocking.
+ * section's DT_FLAGS_1 and DT_NEEDED, read by elf/elf.c without blocking.
  * Return: 0, or pks_elf_open()'s error: -ENOEXEC, PKS_ELF_NOT_REGULAR (a
  * FIFO is no program) or one of open(2).
  */
@@ -561,6 +562,7 @@ static int elf_read(const char *path, struct elf *e)
 		.cls = im.cls, .msb = im.msb, .type = im.type, .machine = im.machine,
 		.interp = pks_elf_has_segment(&im, PT_INTERP),
 		.pie = pks_elf_dynamic(&im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE),
+		.asan = names_asan(&im),
 	};
 	pks_elf_close(&im);
 	return 0;
@@ -658,8 +660,9 @@ static void check_module(const struct module *mod, const struct elf *target, con
 /*
  * Warn where LD_PRELOAD cannot take effect (set-ID programs, and static
  * ones with a printk), and refuse a module that the dynamic linker would ignore.
+ * Return: whether the program names an ASan runtime (names_asan()).
  */
-static void inspect(const char *path, const char *cmd, const struct module *mod)
+static bool inspect(const char *path, const char *cmd, const struct module *mod)
 {
 	struct stat st;
 	struct elf e;
@@ -667,7 +670,7 @@ static void inspect(const char *path, const char *cmd, const struct module *mod)
 	int bit;
 
 	if (stat(path, &st) != 0)
-		return;
+		return false;
 	if ((bit = secure_bit(path, &st)))
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     esc(cmd), bit == 'u' ? "user" : "group");
@@ -676,6 +679,7 @@ static void inspect(const char *path, const char *cmd, const struct module *mod)
 	if (elf && !e.interp && !is_self(&st) && pks_inspect_may_printk(path))
 		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
 	check_module(mod, elf && e.interp ? &e : NULL, cmd);
+	return elf && e.asan;
 }
 
 /* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
@@ -705,8 +709,7 @@ static void run(char **argv, const struct module *mod)
 
 	if (access(path, X_OK) != 0)
 		cannot_run(argv[0], errno);
-	inspect(path, argv[0], mod);
-	if (asan_behind(path))
+	if (inspect(path, argv[0], mod) && !asan_leads())
 		asan_options();
 	mark_wrapped();
 	execv(path, argv);
