@@ -336,11 +336,26 @@ void pks_flush_all(enum pks_flush why)
 	}
 }
 
-/** pks_flush_depth() - a handler at @depth returns: its context's line ends */
+/*
+ * pks_flush_depth() - a handler at @depth returns: its context's line ends.
+ * Hidden from ThreadSanitizer's runtime only when there is a line: the
+ * signal may have come inside the runtime, which its handler (the
+ * runtime's, wrapping the program's) then only noted, and a call into it
+ * from there waits for itself for ever.
+ */
 void pks_flush_depth(int depth)
 {
-	if (pks_ctx_self && depth < PKS_NCTX)
-		flush_ctx(&pks_ctx_self->ctx[depth], false);
+	struct pks_ctx *x;
+
+	if (!pks_ctx_self || depth >= PKS_NCTX)
+		return;
+	x = &pks_ctx_self->ctx[depth];
+	/* this thread's own context, its handler over: no one else's store to see */
+	if (!x->line.open && !x->line.sent)
+		return;
+	pks_tsan_hide();
+	flush_ctx(x, false);
+	pks_tsan_show();
 }
 
 /*

@@ -215,10 +215,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 		a->sa_handler(sig);
-	pks_tsan_hide();
 	if ((o = contexts()))
 		o->handler_done(d + 1);
-	pks_tsan_show();
 	pks_tsan_swap(hid);	/* and puts its own back as we return */
 	pks_depth = d;
 	/* pairs with the fence before the handler, in the reverse order */
