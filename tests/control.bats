@@ -174,6 +174,30 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	quit
 }
 
+@test "control: --level moves the deferred lines' cut both ways; a line let through is written" {
+	# the printer writes the first line, then sleeps until exit: each line
+	# is written as its call let it through, whatever the level is by then
+	start PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 PRINTK_SHIM_LEVEL=info \
+		PRINTK_SHIM_OUTPUT=file:"$LOG"
+	# from the second line of a format on, a line goes to the ring at once
+	tell "info a" "info b" "plain hidden 1" "plain hidden 2" "info c"
+	done_
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	tell "plain shown 1" "plain shown 2" "info d"
+	done_
+	ctl --pid="$PID" --level=warning
+	[ "$status" -eq 0 ]
+	tell "info gone 1" "info gone 2" "plain gone"
+	done_
+	ctl --pid="$PID" --level=info
+	[ "$status" -eq 0 ]
+	tell "info e" "info f" "plain hidden 3"
+	quit
+	[ ! -s "$PE" ]
+	file_is "$LOG" $'info a\ninfo b\ninfo c\nplain shown 1\nplain shown 2\ninfo d\ninfo e\ninfo f\n'
+}
+
 @test "control: --flush in a process that does not defer has nothing to do" {
 	start
 	ctl --pid="$PID" --flush

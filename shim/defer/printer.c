@@ -51,7 +51,7 @@ static struct pks_dgrams dgrams;
 static struct pks_sink_batch batch;
 static struct pks_line line;
 static struct pks_writer writer;
-static int plain_fd = -1, plain_level;	/* pks_sink_plain()'s, and the level, per drain */
+static int plain_fd = -1;	/* pks_sink_plain()'s, per drain */
 
 /** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
@@ -158,7 +158,7 @@ static inline void write_rec(const struct pks_defer_rec *r, const struct pks_sin
 	char *at;
 	int i;
 
-	if (b == &batch && plain_fd >= 0 && r->level <= plain_level &&
+	if (b == &batch && plain_fd >= 0 &&
 	    (at = pks_batch_room(b->fd, plain_fd, 0, line.sb.size + 1, &i))) {
 		n = to_text[r->kind](r, at, line.sb.size);
 		at[n] = '\n';
@@ -279,7 +279,6 @@ size_t pks_defer_drain_now(bool crash)
 	if (!pks_defer_dq.nlanes)
 		return 0;
 	plain_fd = pks_sink_plain(b);
-	plain_level = pks_config()->set.level;
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		l = &pks_defer_dq.lanes[i];
 		/* no pair: only the consumer, which holds the word, moves the tail */

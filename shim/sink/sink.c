@@ -285,7 +285,8 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	if (unlikely(pks_rec_on) && !w->replay)
 		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
 			    l->level > c->set.level);
-	if (l->level > c->set.level)
+	/* the printer's line passed the filter at its call, before any change since */
+	if (l->level > c->set.level && !w->replay)
 		return;
 	if (likely((fd = plain_fd(c)) >= 0)) {
 		/* The newline goes in the tail room; the line is written as it lies. */

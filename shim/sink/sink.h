@@ -22,7 +22,7 @@ struct pks_writer {
 	const void *site;	/* the last caller looked up, and its name: */
 	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
 	struct pks_utc utc;	/* a JSON line's time text, per second */
-	bool replay;		/* the deferred printer's: recorded when it went into the ring */
+	bool replay;		/* the deferred printer's: recorded and let through when it went into the ring */
 };
 
 struct pks_config;
