@@ -308,6 +308,9 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 		x->line.open = true;
 		return -1;
 	}
+	/* no pair: the quick tests' state (config/drop.c), no data behind it */
+	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
+		pks_drop_arm(c);	/* the next such line goes ringed() */
 	exiting(x);
 	return n - 1;		/* the newline not counted */
 }
@@ -543,6 +546,56 @@ static inline const char *droppable(const char *fmt, unsigned char from)
 
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
+
+/*
+ * Whether @fmt starts as a line ringed() may take: a literal marker that
+ * the level filter passes, below @cut (one_mark()'s test, and no '<' after
+ * it), or none where the default level passes. As droppable(), no call.
+ * Return: the text after the marker, or NULL.
+ */
+static inline const char *ringable(const char *fmt, unsigned char cut)
+{
+	if (fmt[0] == '\001')
+		return (unsigned char)fmt[1] < cut && fmt[1] >= '0' && fmt[2] != '\001' &&
+		       fmt[2] != '<' ? fmt + 2 : NULL;
+	/* no pair: the quick filter's flag (config/drop.c), no data behind it */
+	return fmt[0] != '<' && !atomic_load_explicit(&pks_drop_bare, memory_order_relaxed) ?
+	       fmt : NULL;
+}
+
+/*
+ * A whole line the level filter passes, with deferred printing, in a
+ * thread with no line open: captured()'s work, with run()'s decisions made
+ * by the armed state (config/drop.h) and the format's quick shape: a new
+ * line at the marker's level (or the default), closed by its own newline,
+ * nothing to write before it. The configuration was read: it armed the
+ * state. Any other line, and one the ring does not take, goes on in
+ * held(), as from pks_emit(). noipa as filter().
+ */
+static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list ap,
+					const void *caller)
+{
+	struct pks_ctx *x = pks_ctx_try();
+	const struct pks_shape *s;
+	int *err, saved, len;
+
+	if (unlikely(!x))
+		return held(x, fmt, ap, caller);
+	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !s->nl && !x->line.open &&
+	    !x->line.sent && likely(!pks_rec_on) && !pks_vfork_child()) {
+		err = &errno;	/* the ring may wait or wake */
+		saved = *err;
+		pks_line_head(&x->line, p == fmt ? pks_cfg.set.default_level : fmt[1] - '0',
+			      pks_cfg.need_time ? pks_now_ns() : 0, caller);
+		len = pks_defer_args(&x->line, &x->w, s, ap);
+		*err = saved;
+		if (likely(len >= 0)) {
+			pks_ctx_leave(x);
+			return len - 1;		/* the newline not counted */
+		}
+	}
+	return held(x, fmt, ap, caller);
+}
 
 /*
  * A whole line the level filter drops, in a thread with no line open: its
@@ -821,13 +874,20 @@ static inline __attribute__((always_inline)) int route(const struct pks_sym *sym
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
 	const char *p;
 
-	/* two jumps while nothing was dropped; then a look at the marker */
+	/* two jumps while nothing is dropped nor deferred; then a look at the marker */
 	if (unlikely(from <= '7')) {
 		if (unlikely(from == PKS_DROP_UNREACHED))
 			return first(sym, fmt, ap, caller);
 		/* a request of printk-shim --pid is applied the usual way (emit()) */
-		if (likely(fmt) && (p = droppable(fmt, from)) && likely(!pks_ctl_asked()))
-			return filter(p, fmt, ap, caller);
+		if (likely(fmt) && likely(!pks_ctl_asked())) {
+			if (from < '0') {
+				from += PKS_DROP_RING;
+				if ((p = ringable(fmt, from)))
+					return ringed(p, fmt, ap, caller);
+			}
+			if ((p = droppable(fmt, from)))
+				return filter(p, fmt, ap, caller);
+		}
 	}
 	return emit(sym, fmt, ap, caller);
 }

@@ -396,6 +396,30 @@ ends() {
 	cmp "$T/read" <(seq -f "$text %g" 1 4000)
 }
 
+# The lines on stdin without their times and ids: a dmesg prefix's, JSON's fields.
+norm() {
+	sed -E 's/^\[[ 0-9.]*\] //; s/"time":"[^"]*",//; s/"(pid|tid)":[0-9]+,//g'
+}
+
+@test "defer: a format met again goes into the ring at once: the same text, counts and errno" {
+	local T=$BATS_TEST_TMPDIR f
+	for f in "plain" "json" "plain PRINTK_SHIM_LEVEL=warning" "prefix PRINTK_SHIM_DEFAULT_LEVEL=7"; do
+		# shellcheck disable=SC2086 # the level, a word of its own
+		capture shim PRINTK_SHIM_FORMAT=$f "$FIX/defer-args" 3
+		[ "$status" -eq 0 ]
+		mv "$OUT" "$T/sync.out"
+		mv "$ERR" "$T/sync.err"
+		# shellcheck disable=SC2086
+		capture shim PRINTK_SHIM_FORMAT=$f PRINTK_SHIM_DEFER=1 "$FIX/defer-args" 3
+		[ "$status" -eq 0 ]
+		cmp "$T/sync.out" "$OUT"
+		cmp <(norm <"$T/sync.err") <(norm <"$ERR")
+		# each round the first's, on both streams
+		cmp "$OUT" <(for _ in 1 2 3; do head -n 16 "$OUT"; done)
+		cmp <(norm <"$ERR") <(for _ in 1 2 3; do norm <"$ERR" | head -n "$(($(wc -l <"$ERR") / 3))"; done)
+	done
+}
+
 @test "defer: a simple format's line kept as its arguments: the call's text, count and errno" {
 	local T=$BATS_TEST_TMPDIR f
 	for f in plain prefix; do

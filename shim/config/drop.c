@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The level filter's quick test (drop.h): armed from the configuration
+ * The quick tests (drop.h): armed from the configuration
  * once it is read, disarmed when printk-shim --pid changes the level or the
  * dynamic debug queries, so that the next dropped line arms it anew.
  */
@@ -41,7 +41,8 @@ void pks_drop_arm(const struct pks_config *c)
 	/* no pair: each word is read alone, relaxed, by emit.c; the recheck below undoes a stale one */
 	atomic_store_explicit(&pks_drop_bare, quick && c->set.default_level > level,
 			      memory_order_relaxed);
-	atomic_store_explicit(&pks_drop_from, quick ? '0' + level + 1 : PKS_DROP_NEVER,
+	atomic_store_explicit(&pks_drop_from, !quick ? PKS_DROP_NEVER :
+			      '0' + level + 1 - (c->set.defer ? PKS_DROP_RING : 0),
 			      memory_order_relaxed);
 	/* a change meanwhile may have been armed over with the old level: undo
 	 * (pairs with pks_drop_changed()'s increment, as the load above) */

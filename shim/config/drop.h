@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The level filter's quick test, derived from the configuration: which
- * markers a line is dropped by before any context is touched (emit.c
- * filter()), armed by the first dropped line and again after each change.
+ * The quick tests, derived from the configuration: which markers a line
+ * is dropped by before any context is touched (emit.c filter()), and which
+ * go into the deferred ring at once (emit.c ringed()); armed by the first
+ * line either takes, and again after each change.
  */
 #ifndef PKS_CONFIG_DROP_H
 #define PKS_CONFIG_DROP_H
@@ -14,13 +15,19 @@
 
 /*
  * pks_drop_from: a KERN_<N> marker whose digit is this or more is dropped,
- * and no marker when pks_drop_bare. UNREACHED before the first call,
- * UNARMED until a dropped line arms it; NEVER when every call must go the
- * usual way (PRINTK_SHIM_DISABLE, dynamic debug, PRINTK_SHIM_LINT). Racy
- * on purpose: each is a value of the configuration, and a thread that sees
- * an older one goes the usual way or drops a line of the old level.
+ * and no marker when pks_drop_bare; PKS_DROP_RING below that digit, the
+ * same, and every other line goes into the deferred ring at once when its
+ * shape lets it (PRINTK_SHIM_DEFER). UNREACHED before the first call,
+ * UNARMED until a line either test takes arms it; NEVER when every call
+ * must go the usual way (PRINTK_SHIM_DISABLE, dynamic debug,
+ * PRINTK_SHIM_LINT). Every armed value is below '8' but the one that drops
+ * nothing and defers nothing: a synchronous line where nothing is dropped
+ * costs one compare. Racy on purpose: each is a value of the configuration,
+ * and a thread that sees an older one goes the usual way, or drops or
+ * defers a line of the old level.
  */
-enum { PKS_DROP_UNREACHED = 0, PKS_DROP_UNARMED = 0xff, PKS_DROP_NEVER = 0xfe };
+enum { PKS_DROP_UNREACHED = 0, PKS_DROP_UNARMED = 0xff, PKS_DROP_NEVER = 0xfe,
+       PKS_DROP_RING = 0x20 };
 extern _Atomic unsigned char pks_drop_from;
 extern _Atomic bool pks_drop_bare;
 

@@ -42,6 +42,19 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 }
 
 /*
+ * The facts of a whole line that is handed on as it is, never kept here
+ * (a deferred line stored as its arguments): a line closed and with
+ * nothing sent stays so, and the next start overwrites them.
+ */
+static inline void pks_line_head(struct pks_line *l, int level, uint64_t t_ns, const void *site)
+{
+	l->level = level;
+	l->cont = false;
+	l->t_ns = t_ns;
+	l->site = site;
+}
+
+/*
  * The line (or a piece of it) to @out; the buffer is empty after. A call
  * cut off in @out (a handler left by siglongjmp) leaves l->sent counting
  * the tries, and pks_line_cut() decides what becomes of the text. The
