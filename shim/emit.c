@@ -265,9 +265,7 @@ static inline __attribute__((always_inline)) int quiet(const struct pks_config *
 	bool ends;		/* the fragment ends with a newline */
 	char last;
 
-	/* no pair: the quick filter's state (config/drop.c), no data behind it */
-	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
-		pks_drop_arm(c);
+	pks_drop_ready(c);
 	if (likely(s))
 		len = pks_shape_count(s, ap, &last);
 	else
@@ -308,9 +306,7 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 		x->line.open = true;
 		return -1;
 	}
-	/* no pair: the quick tests' state (config/drop.c), no data behind it */
-	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
-		pks_drop_arm(c);	/* the next such line goes ringed() */
+	pks_drop_ready(c);	/* the next such line goes ringed() */
 	exiting(x);
 	return n - 1;		/* the newline not counted */
 }

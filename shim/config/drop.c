@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The quick tests (drop.h): armed from the configuration
- * once it is read, disarmed when printk-shim --pid changes the level or the
- * dynamic debug queries, so that the next dropped line arms it anew.
+ * The quick tests (drop.h): armed from the configuration once it is read,
+ * disarmed when printk-shim --pid changes the level or the dynamic debug
+ * queries, so that the next line either takes arms them anew.
  */
 #include "config/drop.h"
 #include "base/compiler.h"

@@ -8,6 +8,7 @@
 #ifndef PKS_CONFIG_DROP_H
 #define PKS_CONFIG_DROP_H
 
+#include "base/compiler.h"
 #include "config/config.h"
 
 #include <stdatomic.h>
@@ -35,5 +36,13 @@ void pks_drop_setup(void);
 void pks_drop_reached(void);
 void pks_drop_arm(const struct pks_config *c);
 void pks_drop_changed(void);
+
+/** pks_drop_ready() - a line a quick test would take came the usual way: arm them, if not armed */
+static inline void pks_drop_ready(const struct pks_config *c)
+{
+	/* no pair: the quick tests' state, no data behind it */
+	if (unlikely(atomic_load_explicit(&pks_drop_from, memory_order_relaxed) == PKS_DROP_UNARMED))
+		pks_drop_arm(c);
+}
 
 #endif
