@@ -524,40 +524,30 @@ static __attribute__((noinline)) int marked(struct pks_ctx *x, const struct pks_
 					    const char *fmt, va_list ap, const void *caller);
 
 /*
- * Whether @fmt starts as a line filter() may take: a literal marker that
- * the level filter drops (one_mark()'s test, and no '<' after it, legacy
- * or not), or none where the default level is dropped. No call:
- * pks_emit() stays two jumps for the others.
- * Return: the text after the marker, or NULL.
+ * The text after @fmt's marker, if it starts as a line the quick ways may
+ * take: a literal KERN_<N> marker (one_mark()'s test, and no '<' after it,
+ * legacy or not), or none. *@drop tells whether the level filter drops it:
+ * a digit @cut or more; no marker, the default level (pks_drop_bare). No
+ * call: pks_emit() stays two jumps for the others.
+ * Return: the text, or NULL.
  */
-static inline const char *droppable(const char *fmt, unsigned char from)
+static inline const char *quick_mark(const char *fmt, unsigned char cut, bool *drop)
 {
-	if (fmt[0] == '\001')
-		return (unsigned char)fmt[1] >= from && fmt[1] <= '7' && fmt[2] != '\001' &&
-		       fmt[2] != '<' ? fmt + 2 : NULL;
+	if (fmt[0] == '\001') {
+		if (fmt[1] < '0' || fmt[1] > '7' || fmt[2] == '\001' || fmt[2] == '<')
+			return NULL;
+		*drop = (unsigned char)fmt[1] >= cut;
+		return fmt + 2;
+	}
+	if (fmt[0] == '<')
+		return NULL;
 	/* no pair: the quick filter's flag (config/drop.c), no data behind it */
-	return fmt[0] != '<' && atomic_load_explicit(&pks_drop_bare, memory_order_relaxed) ?
-	       fmt : NULL;
+	*drop = atomic_load_explicit(&pks_drop_bare, memory_order_relaxed);
+	return fmt;
 }
 
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
-
-/*
- * Whether @fmt starts as a line ringed() may take: a literal marker that
- * the level filter passes, below @cut (one_mark()'s test, and no '<' after
- * it), or none where the default level passes. As droppable(), no call.
- * Return: the text after the marker, or NULL.
- */
-static inline const char *ringable(const char *fmt, unsigned char cut)
-{
-	if (fmt[0] == '\001')
-		return (unsigned char)fmt[1] < cut && fmt[1] >= '0' && fmt[2] != '\001' &&
-		       fmt[2] != '<' ? fmt + 2 : NULL;
-	/* no pair: the quick filter's flag (config/drop.c), no data behind it */
-	return fmt[0] != '<' && !atomic_load_explicit(&pks_drop_bare, memory_order_relaxed) ?
-	       fmt : NULL;
-}
 
 /*
  * A whole line the level filter passes, with deferred printing, in a
@@ -869,6 +859,7 @@ static inline __attribute__((always_inline)) int route(const struct pks_sym *sym
 	/* no pair: the quick filter's state (config/drop.c), no data behind it */
 	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
 	const char *p;
+	bool ring, drop;
 
 	/* two jumps while nothing is dropped nor deferred; then a look at the marker */
 	if (unlikely(from <= '7')) {
@@ -876,13 +867,13 @@ static inline __attribute__((always_inline)) int route(const struct pks_sym *sym
 			return first(sym, fmt, ap, caller);
 		/* a request of printk-shim --pid is applied the usual way (emit()) */
 		if (likely(fmt) && likely(!pks_ctl_asked())) {
-			if (from < '0') {
-				from += PKS_DROP_RING;
-				if ((p = ringable(fmt, from)))
+			ring = from < '0';
+			if ((p = quick_mark(fmt, ring ? from + PKS_DROP_RING : from, &drop))) {
+				if (drop)
+					return filter(p, fmt, ap, caller);
+				if (ring)
 					return ringed(p, fmt, ap, caller);
 			}
-			if ((p = droppable(fmt, from)))
-				return filter(p, fmt, ap, caller);
 		}
 	}
 	return emit(sym, fmt, ap, caller);
