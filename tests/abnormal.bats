@@ -109,6 +109,22 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	[ "$(tail -n 3 "$BATS_TEST_TMPDIR/log")" = $'<5>AFTER one two\n<5>U one two\n<5>M one two' ]
 }
 
+# The fixture's mmap, which comes before the C library's, raises the
+# signal whose handler siglongjmps out just as the module maps memory: a
+# thread's node and context are made once, whatever cuts them (before, each
+# call made another and never got to write its line).
+@test "abnormal: siglongjmp out of printk at each mapping it makes: made once, every line after written" {
+	want=$(seq 2 299 | sed 's/^/<6>L/; s/$/ x/')$'\n<5>AFTER one two\n'"$TAIL"
+	for defer in 0 1; do
+		capture shim env PRINTK_SHIM_DEFER=$defer "$FIX/abnormal" map-cut 300
+		[ "$status" -eq 0 ]
+		err_is "$want"
+		grew=$(sed -n 's/^jumps=[23] VmSize grew \(-*[0-9]*\) kB$/\1/p' "$OUT")
+		[ -n "$grew" ]
+		[ "$grew" -lt 4096 ]
+	done
+}
+
 @test "abnormal: the same with 60 KB lines: the mapping of a long fragment is not left behind" {
 	run sh "$abs_top_srcdir/tests/stress/jumps.sh" 60000 400 20 "$BATS_TEST_TMPDIR/log"
 	echo "$output"

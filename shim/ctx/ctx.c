@@ -34,6 +34,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -205,6 +206,37 @@ static struct pks_node *attach(void)
 	return n;
 }
 
+/*
+ * What a thread makes once, its node and each context's mapping, is made
+ * with every signal blocked: a handler that left by siglongjmp halfway
+ * would leave it made but not yet found, and the next call would make
+ * another, at every call under a timer that cuts each one short. Two
+ * system calls, once each.
+ */
+static struct pks_node *attached(void)
+{
+	sigset_t all, old;
+	struct pks_node *n;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	n = attach();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return n;
+}
+
+static int mapped(struct pks_ctx *x)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = x->map ? 0 : ctx_map(x);	/* a handler may have mapped it meanwhile */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 /** pks_ctx_enter_slow() - pks_ctx_enter(), for every case */
 struct pks_ctx *pks_ctx_enter_slow(void)
 {
@@ -212,11 +244,11 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 	struct pks_ctx *x;
 	int want = PKS_IDLE, d;
 
-	if (unlikely(!n) && !(n = attach()))
+	if (unlikely(!n) && !(n = attached()))
 		return NULL;
 	d = pks_sig_unwind_depth();
 	x = &n->ctx[d < PKS_NCTX ? d : PKS_NCTX - 1];
-	if (unlikely(!x->map) && ctx_map(x))
+	if (unlikely(!x->map) && mapped(x))
 		return NULL;
 	/* acquire: pairs with the release of pks_ctx_leave(), the last owner's */
 	for (int spin = 0; !atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
