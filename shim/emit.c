@@ -298,7 +298,7 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 	int n;
 
 	PKS_WARN_ON_ONCE(x->line.level > c->set.level && !pks_rec_on);
-	if (likely(!c->set.defer) || !s || !s->closes || s->nl || pks_rec_on || pks_vfork_child())
+	if (!s || !s->closes || s->nl || pks_rec_on || pks_vfork_child())
 		return -1;
 	x->line.open = false;
 	n = pks_defer_args(&x->line, &x->w, s, ap);
@@ -306,7 +306,6 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 		x->line.open = true;
 		return -1;
 	}
-	pks_drop_ready(c);	/* the next such line goes ringed() */
 	exiting(x);
 	return n - 1;		/* the newline not counted */
 }
@@ -438,8 +437,12 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 		pks_line_close(l, pks_ctx_out, &x->w);
 		pks_line_start(l, level, m.flags & PKS_M_CONT, c->need_time ? pks_now_ns() : 0);
 		l->site = caller;
-		if (unlikely(c->set.defer) && (ret = captured(c, x, s, ap)) >= 0)
-			return ret;
+		if (unlikely(c->set.defer)) {
+			if (likely(!pks_rec_on))	/* a line recorded is never quick */
+				pks_drop_ready(c);	/* the next such line goes ringed() */
+			if ((ret = captured(c, x, s, ap)) >= 0)
+				return ret;
+		}
 	}
 	return direct(x, s, fmt + skip, ap);
 }
@@ -546,41 +549,81 @@ static inline const char *quick_mark(const char *fmt, unsigned char cut, bool *d
 	return fmt;
 }
 
+/* A literal KERN_CONT before the text, as one_mark() reads it, no '<' after it. Return: the text, or NULL. */
+static inline const char *quick_cont(const char *fmt)
+{
+	if (fmt[0] != '\001' || fmt[1] != 'c' || fmt[2] == '\001' || fmt[2] == '<')
+		return NULL;
+	return fmt + 2;
+}
+
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
 
 /*
- * A whole line the level filter passes, with deferred printing, in a
- * thread with no line open: captured()'s work, with run()'s decisions made
- * by the armed state (config/drop.h) and the format's quick shape: a new
- * line at the marker's level (or the default), closed by its own newline,
- * nothing to write before it. The configuration was read: it armed the
- * state. Any other line, and one the ring does not take, goes on in
- * held(), as from pks_emit(). noipa as filter().
+ * A line the level filter passes, with deferred printing: run()'s
+ * decisions for a new line at its marker's level (or the default), made
+ * by the armed state (config/drop.h) and the format's steady shape, with
+ * nothing before it still to write; the configuration was read, as it armed
+ * the state. A quick shape's line goes from its arguments into the ring as
+ * captured() puts it, any other is formatted in place (direct()), where
+ * its KERN_CONT fragments join it (appended()) and its newline sends it to
+ * the ring. Any other call goes on in held(), as from pks_emit(). noipa as
+ * filter().
  */
 static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list ap,
 					const void *caller)
 {
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
+	struct pks_line *l;
+	int *err, saved, len, level;
+	uint64_t t;
+
+	if (unlikely(!x) || unlikely(!(s = pks_shape_steady(x->cache, SHAPES, p))) ||
+	    unlikely(x->line.open || x->line.sent))
+		return held(x, fmt, ap, caller);
+	l = &x->line;
+	err = &errno;	/* the ring may wait or wake */
+	saved = *err;
+	level = p == fmt ? pks_cfg.set.default_level : fmt[1] - '0';
+	t = pks_cfg.need_time ? pks_now_ns() : 0;
+	if (likely(s->quick) && !s->nl && likely(!pks_rec_on) && !pks_vfork_child()) {
+		pks_line_head(l, level, t, caller);
+		len = pks_defer_args(l, &x->w, s, ap) - 1;	/* the newline not counted */
+		if (likely(len >= 0))
+			goto out;
+	}
+	pks_line_start(l, level, false, t);
+	l->site = caller;
+	len = direct(x, s, p, ap);
+out:
+	*err = saved;
+	pks_ctx_leave(x);
+	return len;
+}
+
+/*
+ * A KERN_CONT fragment, with deferred printing, of a line the level filter
+ * passes: run()'s append to the open line, with its look-ups made by the
+ * format's steady shape. An orphan, and any other, goes on in held().
+ */
+static __attribute__((noipa)) int appended(const char *p, const char *fmt, va_list ap,
+					const void *caller)
+{
+	struct pks_ctx *x = pks_ctx_try();
+	const struct pks_shape *s;
 	int *err, saved, len;
 
-	if (unlikely(!x))
+	if (unlikely(!x) || unlikely(!(s = pks_shape_steady(x->cache, SHAPES, p))) ||
+	    unlikely(!x->line.open) || unlikely(x->line.level > pks_cfg.set.level))
 		return held(x, fmt, ap, caller);
-	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !s->nl && !x->line.open &&
-	    !x->line.sent && likely(!pks_rec_on) && !pks_vfork_child()) {
-		err = &errno;	/* the ring may wait or wake */
-		saved = *err;
-		pks_line_head(&x->line, p == fmt ? pks_cfg.set.default_level : fmt[1] - '0',
-			      pks_cfg.need_time ? pks_now_ns() : 0, caller);
-		len = pks_defer_args(&x->line, &x->w, s, ap);
-		*err = saved;
-		if (likely(len >= 0)) {
-			pks_ctx_leave(x);
-			return len - 1;		/* the newline not counted */
-		}
-	}
-	return held(x, fmt, ap, caller);
+	err = &errno;	/* the line may go to the ring */
+	saved = *err;
+	len = direct(x, s, p, ap);
+	*err = saved;
+	pks_ctx_leave(x);
+	return len;
 }
 
 /*
@@ -873,6 +916,8 @@ static inline __attribute__((always_inline)) int route(const struct pks_sym *sym
 					return filter(p, fmt, ap, caller);
 				if (ring)
 					return ringed(p, fmt, ap, caller);
+			} else if (ring && (p = quick_cont(fmt))) {
+				return appended(p, fmt, ap, caller);
 			}
 		}
 	}

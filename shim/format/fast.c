@@ -575,7 +575,8 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 		s->nconv = PKS_SHAPE_REFUSED;
 	}
 	s->fixed = is_fixed;
-	s->quick = is_fixed && s->nconv != PKS_SHAPE_REFUSED && s->closes && s->ahead;
+	s->steady = is_fixed && s->nconv != PKS_SHAPE_REFUSED && s->ahead;
+	s->quick = s->steady && s->closes;
 	s->fmt = fmt;
 	return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 }

@@ -62,7 +62,8 @@ struct pks_shape {
 	bool ahead : 1;		/* its first PKS_SHAPE_AHEAD bytes (or fewer, all) hold no '%' */
 	bool plain : 1;		/* no flag, no width, and literal text after the last conversion */
 	bool closes : 1;	/* plain, and its literal text ends with a newline */
-	bool quick : 1;		/* fixed, closes and ahead: measured from its tally alone */
+	bool quick : 1;		/* steady and closes: measured from its tally alone */
+	bool steady : 1;	/* fixed, compiled and ahead: found, its markers read, at a glance */
 	bool strings : 1;	/* a %s among its conversions: measuring it reads strings */
 	uint8_t simple;		/* bit i: conv[i] has no flag and no width, and is not "%%" */
 	uint8_t lit;		/* bytes of literal text in the output ("%%" not counted) */
@@ -112,20 +113,41 @@ static inline const struct pks_shape *pks_shape_find(struct pks_shape *cache, si
 	return pks_shape_learn(cache, n, i, fmt, fixed);
 }
 
-/**
- * pks_shape_quick() - the shape of @fmt in @cache, if pks_shape_find() has
- * met it and it is quick: a look at its two slots, no byte of it compared.
- * Return: the shape, or NULL (pks_shape_find() then tells more).
+/*
+ * The shape of @fmt in @cache, if pks_shape_find() has met it: a look at
+ * its two slots, no byte of it compared. A refused one is never steady.
  */
-static inline const struct pks_shape *pks_shape_quick(const struct pks_shape *cache, size_t n,
-						      const char *fmt)
+static inline const struct pks_shape *pks_shape_met(const struct pks_shape *cache, size_t n,
+						    const char *fmt)
 {
 	size_t i = pks_shape_slot(fmt, n);
 	const struct pks_shape *s = &cache[i];
 
 	if (s->fmt != fmt && (s = &cache[i + 1 < n ? i + 1 : 0])->fmt != fmt)
 		return NULL;
-	return s->quick ? s : NULL;
+	return s;
+}
+
+/**
+ * pks_shape_quick() - the shape of @fmt in @cache, if pks_shape_find() has
+ * met it and it is quick
+ * Return: the shape, or NULL (pks_shape_find() then tells more).
+ */
+static inline const struct pks_shape *pks_shape_quick(const struct pks_shape *cache, size_t n,
+						      const char *fmt)
+{
+	const struct pks_shape *s = pks_shape_met(cache, n, fmt);
+
+	return s && s->quick ? s : NULL;
+}
+
+/** pks_shape_steady() - pks_shape_quick() of a steady shape */
+static inline const struct pks_shape *pks_shape_steady(const struct pks_shape *cache, size_t n,
+						       const char *fmt)
+{
+	const struct pks_shape *s = pks_shape_met(cache, n, fmt);
+
+	return s && s->steady ? s : NULL;
 }
 
 /** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */
