@@ -49,11 +49,12 @@ static inline size_t pks_ring_max(const struct pks_ring *r)
 }
 
 /**
- * pks_ring_reserve() - room for a record of @n payload bytes
+ * pks_ring_reserve_at() - room for a record of @n payload bytes
+ * @end: out; the position past it, as the consumer's positions count
  * Return: the payload, to fill and pass to pks_ring_commit(), or NULL when
  * the ring has no room now (or never: @n above pks_ring_max()).
  */
-static inline void *pks_ring_reserve(struct pks_ring *r, size_t n)
+static inline void *pks_ring_reserve_at(struct pks_ring *r, size_t n, uint64_t *end)
 {
 	uint64_t need = (PKS_RING_HDR + n + 7) & ~(uint64_t)7;
 	/* no pair: a stale head only fails the compare-exchange, which reloads it */
@@ -78,7 +79,16 @@ static inline void *pks_ring_reserve(struct pks_ring *r, size_t n)
 	}
 	rec = pks_ring_at(r, h + pad);
 	rec->len = (uint32_t)need;
+	*end = h + pad + need;
 	return rec + 1;
+}
+
+/** pks_ring_reserve() - pks_ring_reserve_at(), the position not wanted */
+static inline void *pks_ring_reserve(struct pks_ring *r, size_t n)
+{
+	uint64_t end;
+
+	return pks_ring_reserve_at(r, n, &end);
 }
 
 /** pks_ring_commit() - the record whose payload is @rec may be read */

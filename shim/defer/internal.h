@@ -73,6 +73,9 @@ struct pks_defer_rec {
 	int8_t level;
 	bool cont, in_handler;
 	uint8_t func_len;	/* bytes of the caller's name after the payload; 0: none */
+	uint8_t after;		/* 0, or 1 + the lane this thread's earlier lines are in,
+				 * written up to the position after the name (producer.c's
+				 * spill()) before this one */
 	long tid;
 	uint64_t t_ns;
 	const void *site;

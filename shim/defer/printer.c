@@ -261,15 +261,66 @@ static struct pks_defer_lane *oldest(uint64_t *limit)
 	return o;
 }
 
-/**
- * pks_defer_drain_now() - write every committed record, the lanes merged
- * by stamp, up to the first one not committed in each lane, a quarter of
- * a lane at most per batch; the consumer word's holder's
- * @crash: one write per line, the printer's batch left alone: a fatal
- * signal's drain, or a signal handler's.
- * Return: how many.
+/*
+ * The lane that the earlier lines of @r's thread are in (@r->after), when
+ * they are not all written yet, or NULL: @r may go now.
  */
-size_t pks_defer_drain_now(bool crash)
+static struct pks_defer_lane *behind(const struct pks_defer_rec *r)
+{
+	struct pks_defer_lane *w;
+	uint64_t upto;
+
+	if (PKS_WARN_ON_ONCE(r->after > pks_defer_dq.nlanes))
+		return NULL;
+	w = &pks_defer_dq.lanes[r->after - 1];
+	memcpy(&upto, r->data + r->n + r->func_len, sizeof(upto));
+	return w->pos < upto ? w : NULL;
+}
+
+/*
+ * Lane @l's next records while their stamps stay at most @limit. One whose
+ * thread's earlier lines wait in another lane goes after them: that lane's
+ * records go first, one at a time before the merge looks again; when that
+ * lane stops before them (a record not committed yet), @l is held until the
+ * next gather(). @order false: nothing is held (every drain but the
+ * printer's).
+ * Return: how many were written.
+ */
+static size_t run(struct pks_defer_lane *l, uint64_t limit, const struct pks_sink_batch *b,
+		  bool crash, bool order)
+{
+	struct pks_defer_lane *w;
+	size_t n = 0;
+
+	for (;;) {
+		if (unlikely(l->next->after) && order && (w = behind(l->next))) {
+			if (!w->next) {
+				l->next = NULL;		/* held: gather() advances it again */
+				return n;
+			}
+			l = w;
+			limit = 0;
+			continue;
+		}
+		write_rec(l->next, b, crash);
+		n++;
+		l->pos = l->after;
+		advance(l);
+		if (l->pos - l->done >= l->ring.size / 4)
+			settle(b);
+		if (!l->next || l->next->stamp > limit)
+			return n;
+	}
+}
+
+/*
+ * Every committed record written, the lanes merged by stamp, up to the
+ * first one not committed in each lane, a quarter of a lane at most per
+ * batch; the consumer word's holder's. @crash as pks_defer_drain_now()'s;
+ * @order: a thread's lines wait for its earlier ones that another lane
+ * holds back (run()), as the printer, which comes back, can afford.
+ */
+static size_t drain(bool crash, bool order)
 {
 	const struct pks_sink_batch *b = crash ? NULL : &batch;
 	struct pks_defer_lane *l;
@@ -287,19 +338,24 @@ size_t pks_defer_drain_now(bool crash)
 	}
 	while (gather()) {
 		/* a run from one lane while its stamps stay below the others' next */
-		while ((l = oldest(&limit))) {
-			do {
-				write_rec(l->next, b, crash);
-				n++;
-				l->pos = l->after;
-				advance(l);
-				if (l->pos - l->done >= l->ring.size / 4)
-					settle(b);
-			} while (l->next && l->next->stamp <= limit);
-		}
+		while ((l = oldest(&limit)))
+			n += run(l, limit, b, crash, order);
 	}
 	settle(b);
 	return n;
+}
+
+/**
+ * pks_defer_drain_now() - every committed record written, as the printer
+ * does, by another thread (an exit, an exec, a fork, a caller with no
+ * printer or no room): all that can be read goes now, nothing waits
+ * @crash: one write per line, the printer's batch left alone: a fatal
+ * signal's drain, or a signal handler's.
+ * Return: how many.
+ */
+size_t pks_defer_drain_now(bool crash)
+{
+	return drain(crash, false);
 }
 
 /* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
@@ -424,7 +480,7 @@ static void *printer(void *arg)
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
 			break;
-		n = pks_defer_drain_now(false);
+		n = drain(false, true);
 		pks_defer_give();
 		/* pairs with printk-shim(1) --flush's loads of the count (cmd/control.c) */
 		if (pks_defer_dq.drains)	/* printk-shim(1) --flush waits for it */

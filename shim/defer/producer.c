@@ -39,6 +39,7 @@ PKS_TLS bool pks_defer_reserving;
 static PKS_TLS struct pks_defer_rec *pending;
 static PKS_TLS uintptr_t pending_frame;
 static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
+static PKS_TLS uint64_t mine;		/* the position past this thread's last record there */
 static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
 
 static bool start(void);
@@ -213,14 +214,23 @@ void pks_defer_gone(long tid)
  * No room in this thread's lane: the next lane with room, so that one
  * thread can fill the whole ring; it stays there (spilled) until that one
  * is full too. A line in another lane keeps its place: the printer merges
- * the lanes by stamp (moved()).
+ * the lanes by stamp (moved()); and while this thread's records in the
+ * lane it leaves are not all released, the new one carries that lane and
+ * where they end, for the printer to write them first (struct
+ * pks_defer_rec's after): a record of another thread not yet committed
+ * before them would hide them from the merge meanwhile. It is put past
+ * the record's @n bytes, in room that put() never writes and that the
+ * ring gave zeroed.
  */
 static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				   uint64_t *stamp, long tid)
 {
-	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
+	unsigned int k = (unsigned int)pks_defer_dq.nlanes, from = *lane & (k - 1);
 	/* no pair: a hint; a release missed here is seen at the next line */
 	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
+	/* acquire: pairs with pks_ring_release()'s store; what it passed was written */
+	bool after = atomic_load_explicit(&(*ring)->tail, memory_order_acquire) < mine;
+	uint64_t upto = mine;
 	struct pks_defer_rec *r;
 
 	if (seen + 1 == full_at)
@@ -228,10 +238,14 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 	*stamp = moved(*stamp, tid);
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
-		r = pks_ring_reserve(*ring, n);
+		r = pks_ring_reserve_at(*ring, n + (after ? sizeof(upto) : 0), &mine);
 		if (r) {
 			spilled += i;
 			*lane += i;
+			if (after) {
+				r->after = (uint8_t)(from + 1);
+				memcpy((char *)r + n, &upto, sizeof(upto));
+			}
 			note(r);
 			return r;
 		}
@@ -250,7 +264,7 @@ static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct
 	struct pks_defer_rec *r;
 
 	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
-	r = pks_ring_reserve(*ring, n);
+	r = pks_ring_reserve_at(*ring, n, &mine);
 	if (unlikely(!r))
 		return spill(lane, n, ring, stamp, tid);
 	note(r);
@@ -486,4 +500,5 @@ void pks_defer_forked(void)
 	pks_defer_reserving = false;
 	pending = NULL;
 	spilled = 0;
+	mine = 0;
 }
