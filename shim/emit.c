@@ -35,6 +35,7 @@
 #include "ctx/vfork.h"
 #include "defer/defer.h"
 #include "format/format.h"
+#include "format/put.h"
 #include "format/tally.h"
 #include "sink/sink.h"
 
@@ -225,8 +226,8 @@ static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, v
  * not take, a newline before the last byte go to spill(). A NUL one past
  * the line's end lands in its tail room.
  */
-static inline int direct(struct pks_ctx *x, const struct pks_shape *s, const char *fmt,
-			 va_list ap)
+static inline __attribute__((always_inline)) int direct(struct pks_ctx *x,
+		const struct pks_shape *s, const char *fmt, va_list ap)
 {
 	size_t room, n;
 	char *at = pks_line_end(&x->line, &room);
@@ -560,6 +561,16 @@ static inline const char *quick_cont(const char *fmt)
 static __attribute__((noinline)) int measured(struct pks_ctx *x, const char *fmt, const char *p,
 					      va_list ap, const void *caller);
 
+/* ringed()'s line formatted in place: apart, so that its arguments' way keeps a small frame. */
+static __attribute__((noinline)) int started(struct pks_ctx *x, const struct pks_shape *s,
+					     const char *p, va_list ap, int level, uint64_t t,
+					     const void *caller)
+{
+	pks_line_start(&x->line, level, false, t);
+	x->line.site = caller;
+	return direct(x, s, p, ap);
+}
+
 /*
  * A line the level filter passes, with deferred printing: run()'s
  * decisions for a new line at its marker's level (or the default), made
@@ -594,9 +605,7 @@ static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list
 		if (likely(len >= 0))
 			goto out;
 	}
-	pks_line_start(l, level, false, t);
-	l->site = caller;
-	len = direct(x, s, p, ap);
+	len = started(x, s, p, ap, level, t, caller);
 out:
 	*err = saved;
 	pks_ctx_leave(x);

@@ -150,9 +150,6 @@ static inline const struct pks_shape *pks_shape_steady(const struct pks_shape *c
 	return s && s->steady ? s : NULL;
 }
 
-/** pks_shape_print() - pks_format_fast() from a shape, @size >= 1; @inner as pks_format_shaped()'s */
-int pks_shape_print(const struct pks_shape *s, char *buf, size_t size, va_list ap, bool *inner)
-	__attribute__((visibility("hidden")));
 
 /** pks_shape_count() - pks_format_count() from a shape */
 int pks_shape_count(const struct pks_shape *s, va_list ap, char *last)
