@@ -213,13 +213,20 @@ static struct pks_node *attach(void)
  * another, at every call under a timer that cuts each one short. Two
  * system calls, once each.
  */
-static struct pks_node *attached(void)
+static void hold_all(sigset_t *old)
 {
-	sigset_t all, old;
-	struct pks_node *n;
+	sigset_t all;
 
 	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_sigmask(SIG_SETMASK, &all, old);
+}
+
+static struct pks_node *attached(void)
+{
+	sigset_t old;
+	struct pks_node *n;
+
+	hold_all(&old);
 	n = attach();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return n;
@@ -227,11 +234,10 @@ static struct pks_node *attached(void)
 
 static int mapped(struct pks_ctx *x)
 {
-	sigset_t all, old;
+	sigset_t old;
 	int err;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	hold_all(&old);
 	err = x->map ? 0 : ctx_map(x);	/* a handler may have mapped it meanwhile */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
