@@ -228,13 +228,14 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 	unsigned int k = (unsigned int)pks_defer_dq.nlanes, from = *lane & (k - 1);
 	/* no pair: a hint; a release missed here is seen at the next line */
 	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
-	/* acquire: pairs with pks_ring_release()'s store; what it passed was written */
-	bool after = atomic_load_explicit(&(*ring)->tail, memory_order_acquire) < mine;
 	uint64_t upto = mine;
 	struct pks_defer_rec *r;
+	bool after;
 
 	if (seen + 1 == full_at)
 		return NULL;	/* every lane was full, and nothing was released since */
+	/* acquire: pairs with pks_ring_release()'s store; what it passed was written */
+	after = atomic_load_explicit(&(*ring)->tail, memory_order_acquire) < upto;
 	*stamp = moved(*stamp, tid);
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
