@@ -286,8 +286,8 @@ static struct pks_defer_lane *behind(const struct pks_defer_rec *r)
  * printer's).
  * Return: how many were written.
  */
-static size_t run(struct pks_defer_lane *l, uint64_t limit, const struct pks_sink_batch *b,
-		  bool crash, bool order)
+static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
+			const struct pks_sink_batch *b, bool crash, bool order)
 {
 	struct pks_defer_lane *w;
 	size_t n = 0;
@@ -318,7 +318,7 @@ static size_t run(struct pks_defer_lane *l, uint64_t limit, const struct pks_sin
  * first one not committed in each lane, a quarter of a lane at most per
  * batch; the consumer word's holder's. @crash as pks_defer_drain_now()'s;
  * @order: a thread's lines wait for its earlier ones that another lane
- * holds back (run()), as the printer, which comes back, can afford.
+ * holds back (write_run()), as the printer, which comes back, can afford.
  */
 static size_t drain(bool crash, bool order)
 {
@@ -339,7 +339,7 @@ static size_t drain(bool crash, bool order)
 	while (gather()) {
 		/* a run from one lane while its stamps stay below the others' next */
 		while ((l = oldest(&limit)))
-			n += run(l, limit, b, crash, order);
+			n += write_run(l, limit, b, crash, order);
 	}
 	settle(b);
 	return n;
