@@ -25,11 +25,10 @@ check() {
 	fi
 }
 
-# apt_get ARG...: apt-get without questions, waiting for another apt or
-# dpkg to finish rather than failing on its lock.
-apt_get() {
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
-}
+# apt_get ARG...: apt-get without questions, waiting for another apt's
+# lock, trying a failed update again.
+# shellcheck source=tests/apt.sh
+. "$src/tests/apt.sh"
 
 # remove PACKAGE...: apt-get remove, which waits for the lock like
 # apt_get; dpkg -r where apt-get refuses (a half-installed package).

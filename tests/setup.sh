@@ -13,6 +13,8 @@ set -eu
 
 cd "$(dirname "$0")/.."
 what=${1:-check}
+# shellcheck source=tests/apt.sh
+. tests/apt.sh
 
 PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog rsyslog-relp systemd jq
 	util-linux procps g++ clang libclang-rt-14-dev valgrind mandoc groff-base man-db
@@ -21,9 +23,8 @@ PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog rsys
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "== installing Debian packages"
-	apt-get -o DPkg::Lock::Timeout=600 update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
-		$PACKAGES >/dev/null
+	apt_get update -qq
+	apt_get install -y -qq --no-install-recommends $PACKAGES >/dev/null
 fi
 
 echo "== building"

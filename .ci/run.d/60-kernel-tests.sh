@@ -6,13 +6,14 @@
 # tests/kernel/run.sh builds and runs its test files, saying what it
 # skipped and why.
 set -eu
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=600 update -qq
+# shellcheck source=tests/apt.sh
+. tests/apt.sh
+apt_get update -qq
 candidate=$(apt-cache policy linux-source-6.1 | sed -n 's/^ *Candidate: //p')
 if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
 	echo "kernel-tests: Debian offers no linux-source-6.1 here (apt-cache policy)" >&2
 	exit 1
 fi
 echo "kernel-tests: linux-source-6.1 $candidate"
-apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends linux-source-6.1 >/dev/null
+apt_get install -y -qq --no-install-recommends linux-source-6.1 >/dev/null
 sh tests/kernel/run.sh /usr/src/linux-source-6.1.tar.xz
