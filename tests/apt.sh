@@ -11,15 +11,19 @@ apt_get() {
 			-o Acquire::Retries=3 "$@"
 		return
 	}
-	# A mirror in the middle of a sync serves an index whose size its
-	# Release file does not give; apt-get update then fails every index
-	# of that suite until the sync ends, minutes later.
-	for pause in 15 30 60 120 240 -; do
+	# A mirror in the middle of a sync, or a proxy that cached its Release
+	# file apart from its indexes, serves an index of another size than
+	# the Release file gives: apt-get update fails it, and exits 100 even
+	# though it updated every other list. Such an index may mend itself
+	# in minutes or stay broken for hours: a short wait, then the lists
+	# there are; a package that only the failed index offers is then
+	# missing, and the install that wants it says so.
+	for pause in 10 30 -; do
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
 			-o Acquire::Retries=3 "$@" && return 0
 		[ "$pause" != - ] || break
 		echo "apt-get update failed; trying again in $pause s" >&2
 		sleep "$pause"
 	done
-	echo "apt-get update failed 6 times: going on with the package lists it has" >&2
+	echo "apt-get update failed 3 times: going on with the package lists it has" >&2
 }
