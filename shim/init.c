@@ -17,6 +17,7 @@
 #include "ctl/record.h"
 #include "ctx/ctx.h"
 #include "ctx/exit.h"
+#include "ctx/fds.h"
 #include "ctx/signals.h"
 #include "defer/defer.h"
 #include "elf/name.h"
@@ -43,6 +44,7 @@ static void setup(void)
 
 	pks_emit_setup();
 	pks_report_debug_once(pks_syms);
+	pks_fds_setup();	/* whether or not the module is on: they are interposed */
 	if (c->set.disable)
 		return;
 	pks_pid_setup();

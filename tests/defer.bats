@@ -310,6 +310,33 @@ ends() {
 	done
 }
 
+@test "defer: a line goes where its descriptor led at its call: dup2, dup3, freopen, close, close_range, fclose, closefrom; fd:1 too" {
+	# A test harness's capture of stderr, a daemon's redirection: the
+	# ring's lines are written before descriptor 2 changes, both ways.
+	local f=$BATS_TEST_TMPDIR/redirected
+	for mode in 0 1; do
+		for how in dup2 dup3 freopen close close_range fclose; do
+			ends $mode $'before\n' @redirect $how "$f" $'during\n' @back $'after\n'
+			[ "$status" -eq 0 ]
+			err_is $'before\nafter\n'
+			file_is "$f" $'during\n'
+		done
+		ends $mode $'before\n' @redirect closefrom "$f" $'during\n'
+		[ "$status" -eq 0 ]
+		err_is $'before\n'
+		file_is "$f" $'during\n'
+		# an fd: output's descriptor, here stdout's
+		for how in dup2 freopen close fclose; do
+			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_DEFER_LATENCY=10000 \
+				PRINTK_SHIM_OUTPUT=fd:1 "$FIX/ends" $'before\n' @fd 1 @redirect $how "$f" \
+				$'during\n' @back $'after\n'
+			[ "$status" -eq 0 ]
+			out_is $'before\nafter\n'
+			file_is "$f" $'during\n'
+		done
+	done
+}
+
 @test "defer: exit, _exit, _Exit and quick_exit write the pending and open lines" {
 	for mode in 0 1; do
 		for end in @exit @_exit @_Exit; do

@@ -125,7 +125,7 @@ static void atfork_child(void);
 static void atfork_prepare(void)
 {
 	pks_tsan_hide();
-	pks_defer_drain();
+	pks_defer_drain(pks_depth != 0);
 	if (pks_sig_held)
 		pks_signals_release();
 	pks_tsan_show();

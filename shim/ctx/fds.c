@@ -3,26 +3,53 @@
  * close(), dup2(), dup3(), close_range() and closefrom(), interposed so
  * that the module knows at once when the program takes a file: output's
  * descriptor number for itself (sink/file.c then opens the path again),
- * rather than at its next identity check. Each is the system call the C
- * library's makes, with its result and errno: no dlsym() on a path a
- * forked child of a threaded program takes before exec, where the dynamic
- * linker's lock may be held by a thread that is gone. Unlike the C
- * library's close(), ours is not a cancellation point. A raw system call
- * is still caught by the identity checks only.
+ * rather than at its next identity check; these and fclose(), freopen()
+ * and freopen64(), whose closing and dup3() the C library makes inside,
+ * so that the deferred ring's lines reach a descriptor they were printed
+ * for before the program closes or replaces it (printk-shim(7) DEFERRED
+ * PRINTING). The first five are the system call the C library's makes,
+ * with its result and errno, and the stdio three were looked up at start:
+ * no dlsym() on a path a forked child of a threaded program takes before
+ * exec, where the dynamic linker's lock may be held by a thread that is
+ * gone. Unlike the C library's close(), ours is not a cancellation point.
+ * A raw system call is still caught by the identity checks only.
  * Thread-safety: as the system calls; the module's part is
  * pks_file_released()'s.
  */
 #include "base/compiler.h"
 #include "base/next.h"
 #include "base/tsan.h"
+#include "ctx/ctx.h"
+#include "ctx/fds.h"
+#include "defer/defer.h"
 #include "sink/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/close_range.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/*
+ * Before the program closes or replaces its descriptors @lo to @hi: the
+ * ring's lines that may go to one of them are written first, as at exec.
+ * Not in a vfork child, nor a clone sharing this memory: the ring is the
+ * parent's (getpid() last, once the rest says the lines would go there).
+ */
+static void before(int lo, int hi)
+{
+	int saved;
+
+	if (likely(!pks_defer_feeds(lo, hi)) || pks_vfork_child() || pks_ctx_foreign())
+		return;
+	saved = errno;
+	pks_tsan_hide();
+	pks_defer_drain(pks_depth != 0);
+	pks_tsan_show();
+	errno = saved;
+}
 
 /* After a call that succeeded (@ret >= 0): @lo..@hi are the program's now. */
 static int released(int ret, int lo, int hi)
@@ -40,6 +67,7 @@ static int released(int ret, int lo, int hi)
 
 PKS_EXPORT int close(int fd)
 {
+	before(fd, fd);
 	return released((int)syscall(SYS_close, fd), fd, fd);
 }
 
@@ -47,21 +75,26 @@ PKS_EXPORT int dup2(int old, int new)
 {
 	if (old == new)		/* dup3 refuses it; dup2 checks @old (no SYS_dup2 on aarch64) */
 		return fcntl(old, F_GETFD) < 0 ? -1 : new;
+	before(new, new);
 	return released((int)syscall(SYS_dup3, old, new, 0), new, new);
 }
 
 PKS_EXPORT int dup3(int old, int new, int flags)
 {
+	if (old != new)		/* else EINVAL, nothing changed */
+		before(new, new);
 	return released((int)syscall(SYS_dup3, old, new, flags), new, new);
 }
 
 PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
 {
-	int ret = (int)syscall(SYS_close_range, lo, hi, flags);
+	int last = hi > INT_MAX ? INT_MAX : (int)hi, ret;
 
-	if (flags & CLOSE_RANGE_CLOEXEC || lo > INT_MAX)
-		return ret;	/* nothing closed */
-	return released(ret, (int)lo, hi > INT_MAX ? INT_MAX : (int)hi);
+	if (flags & CLOSE_RANGE_CLOEXEC || lo > INT_MAX || lo > hi)
+		return (int)syscall(SYS_close_range, lo, hi, flags);	/* nothing closed now */
+	before((int)lo, last);
+	ret = (int)syscall(SYS_close_range, lo, hi, flags);
+	return released(ret, (int)lo, last);
 }
 
 /* A kernel without close_range (before 5.9): the C library's walk of /proc/self/fd. */
@@ -71,9 +104,69 @@ PKS_EXPORT void closefrom(int lo)
 	void (*fn)(int);
 	int saved = errno;
 
+	before(lo < 0 ? 0 : lo, INT_MAX);
 	if (syscall(SYS_close_range, lo, ~0u, 0) && errno == ENOSYS &&
 	    (fn = (void (*)(int))pks_next("closefrom", &next)) != NULL)
 		fn(lo);
 	errno = saved;
 	released(0, lo, INT_MAX);
+}
+
+static struct pks_next next_fclose, next_freopen, next_freopen64;
+
+/** pks_fds_setup() - at start: the C library's fclose, freopen and freopen64 */
+void pks_fds_setup(void)
+{
+	pks_next("fclose", &next_fclose);
+	pks_next("freopen", &next_freopen);
+	pks_next("freopen64", &next_freopen64);
+}
+
+/* before() of @f's descriptor, if it has one. */
+static void before_stream(FILE *f)
+{
+	int saved = errno, fd = f ? fileno_unlocked(f) : -1;
+
+	errno = saved;
+	if (fd >= 0)
+		before(fd, fd);
+}
+
+typedef int close_fn(FILE *);
+typedef FILE *reopen_fn(const char *, const char *, FILE *);
+
+/* The C library's freopen or freopen64, from @cache, for @f. */
+static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
+		    const char *mode, FILE *f)
+{
+	reopen_fn *fn = (reopen_fn *)pks_next(name, cache);
+
+	if (unlikely(!fn)) {	/* a call from inside the lookup (base/next.c) */
+		errno = ENOSYS;
+		return NULL;
+	}
+	before_stream(f);
+	return fn(path, mode, f);
+}
+
+PKS_EXPORT int fclose(FILE *f)
+{
+	close_fn *fn = (close_fn *)pks_next("fclose", &next_fclose);
+
+	if (unlikely(!fn)) {	/* a call from inside the lookup (base/next.c) */
+		errno = ENOSYS;
+		return EOF;
+	}
+	before_stream(f);
+	return fn(f);
+}
+
+PKS_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
+{
+	return reopen(&next_freopen, "freopen", path, mode, f);
+}
+
+PKS_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
+{
+	return reopen(&next_freopen64, "freopen64", path, mode, f);
 }

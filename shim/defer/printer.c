@@ -590,15 +590,28 @@ static bool ours(void)
 }
 
 /**
- * pks_defer_drain() - before an exec or a fork (its prepare handler):
- * every committed line written, so that the child inherits none
+ * pks_defer_drain() - before an exec, a fork (its prepare handler), or a
+ * change of a descriptor the lines go to (pks_defer_feeds()): every
+ * committed line written, so that the child inherits none, and each line
+ * reaches the file that was there when it was printed
+ * @handler: called from a signal handler (pks_defer_drain_now()'s @crash)
  */
-void pks_defer_drain(void)
+void pks_defer_drain(bool handler)
 {
 	if (ours() && pks_defer_take()) {
-		pks_defer_drain_now(false);
+		pks_defer_drain_now(handler);
 		pks_defer_give();
 	}
+}
+
+/**
+ * pks_defer_feeds() - Return: whether this process's ring is running and
+ * its lines may go to one of the program's descriptors @lo to @hi, which
+ * the program is about to close or replace
+ */
+bool pks_defer_feeds(int lo, int hi)
+{
+	return ours() && pks_sink_on_fds(pks_config(), lo, hi);
 }
 
 /**

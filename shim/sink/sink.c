@@ -130,6 +130,21 @@ bool pks_sink_wants_func(const struct pks_config *c)
 	return c->format == PKS_LINE_JSON || pks_batch_daemons(c) > 0;
 }
 
+/**
+ * pks_sink_on_fds() - Return: whether a line may go to one of the program's
+ * descriptors @lo to @hi: an stderr or fd: output's, or 2, where a line
+ * that a file or a daemon refuses goes (fall_back())
+ */
+bool pks_sink_on_fds(const struct pks_config *c, int lo, int hi)
+{
+	if (lo <= 2 && hi >= 2)
+		return true;
+	for (int i = 0; i < c->nout; i++)
+		if (c->out[i].kind != PKS_OUT_FILE && c->out[i].fd >= lo && c->out[i].fd <= hi)
+			return true;
+	return false;
+}
+
 /* Bytes of a line to @fd: into the batch, if there is one, else written now. */
 static inline int put(const struct pks_sink_batch *b, int fd, int tag, const char *p, size_t n)
 {

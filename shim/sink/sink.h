@@ -33,6 +33,7 @@ void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_si
 int pks_sink_plain(const struct pks_sink_batch *b);
 const char *pks_sink_func(struct pks_writer *w, const void *site);
 bool pks_sink_wants_func(const struct pks_config *c);
+bool pks_sink_on_fds(const struct pks_config *c, int lo, int hi);
 void pks_sink_failed(int i, unsigned long k, int err);
 void pks_sink_report_lost(void);
 
