@@ -337,6 +337,21 @@ ends() {
 	done
 }
 
+@test "defer: a pipe whose reader is gone ends the program by SIGPIPE, as without the ring; ignored, it goes on" {
+	local T=$BATS_TEST_TMPDIR
+	for mode in 0 1; do
+		# head leaves after its first line: the flood is not half printed
+		run bash -c "env LD_PRELOAD='$MODULE' PRINTK_SHIM_DEFER=$mode timeout -k 5 60 \
+			'$FIX/defer-flood' 5000000 1 2>&1 >'$T/out' | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}"
+		[ "$output" = 141 ]
+		file_is "$T/out" ""
+		run bash -c "trap '' PIPE; env LD_PRELOAD='$MODULE' PRINTK_SHIM_DEFER=$mode timeout -k 5 60 \
+			'$FIX/defer-flood' 20000 1 2>&1 >'$T/out' | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}"
+		[ "$output" = 0 ]
+		file_is "$T/out" $'printed\nreturning\n'
+	done
+}
+
 @test "defer: exit, _exit, _Exit and quick_exit write the pending and open lines" {
 	for mode in 0 1; do
 		for end in @exit @_exit @_Exit; do

@@ -44,6 +44,7 @@
 #define LANE_MIN	(64u << 10)
 
 PKS_TLS bool pks_defer_consuming;
+static PKS_TLS bool printing;	/* this thread is the printer, with every signal blocked */
 
 /* The consumer's: the batches, and a record again as a line with head and tail room. */
 static struct pks_fd_batch fd_batch;
@@ -177,6 +178,20 @@ static bool redo(const void *key, int out, bool told)
 {
 	write_rec(key, &(struct pks_sink_batch){ .only = out, .told = &told }, false);
 	return told;
+}
+
+/*
+ * @k lines of output @out's batch lost to @err (pks_sink_failed()). A
+ * write to a pipe whose reader is gone sent SIGPIPE to the thread that
+ * wrote (pipe(7)); the printer blocks every signal, so the process gets
+ * one, as the caller of a synchronous write would have: a program printing
+ * into "| head" ends when head does, one that ignores SIGPIPE goes on.
+ */
+static void failed(int out, unsigned long k, int err)
+{
+	if (err == EPIPE && printing)
+		kill(pks_pid(), SIGPIPE);
+	pks_sink_failed(out, k, err);
 }
 
 /* The lines read so far are written: flush the batch, free their room. */
@@ -475,6 +490,7 @@ static void *printer(void *arg)
 	size_t n;
 
 	(void)arg;
+	printing = true;
 	pks_tsan_hide();	/* all its work is the module's */
 	/* pairs with pks_defer_close()'s and _crash()'s exchanges: closed, it ends */
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
@@ -533,7 +549,7 @@ bool pks_defer_map(void)
 		pks_ring_init(&pks_defer_dq.lanes[i].ring, p, ring_size / (size_t)pks_defer_dq.nlanes);
 	memset(&fd_batch, 0, sizeof(fd_batch));
 	fd_batch.cap = BATCH_BYTES;
-	fd_batch.failed = pks_sink_failed;
+	fd_batch.failed = failed;
 	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
 		fd_batch.buf[i] = p;
 	memset(&dgrams, 0, sizeof(dgrams));
