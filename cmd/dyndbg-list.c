@@ -147,10 +147,13 @@ static int list(const struct ctx *c, const char *path)
 	char name[256];
 	int err = pks_elf_open(&im, path);
 	char *shown = escaped(path);
+	const char *why = err ? NULL : pks_elf_unlinked(&im);
 
-	if (err) {
+	if (err || why) {
 		c->warn("--dyndbg-list: %s: %s; skipping it", shown ? shown : "?",
-			err == -ENOEXEC ? "not an ELF file this reads" : pks_elf_strerror(err));
+			why ? why : err == -ENOEXEC ? "not an ELF file this reads" : pks_elf_strerror(err));
+		if (why)
+			pks_elf_close(&im);
 		free(shown);
 		return -1;
 	}

@@ -196,14 +196,39 @@ static bool print_partial(FILE *out, const struct pks_elf_image *im)
 	return pks_elf_rodata_strings(im, SOH, print_marked, out) != 0;
 }
 
-/* One line on stderr for a file that cannot be read as ELF: what, what was expected, what is done. */
-static int cannot(const char *opt, const char *path, int err)
+/*
+ * One line on stderr for a file that is not read: what it is (@why, or
+ * @err's), what was expected, what is done.
+ */
+static int cannot(const char *opt, const char *path, int err, const char *why)
 {
 	fprintf(stderr, "printk-shim: %s: '", opt);
 	escape(stderr, path);
 	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
-		pks_elf_strerror(err));
+		why ? why : pks_elf_strerror(err));
 	return PKS_INSPECT_ERROR;
+}
+
+/*
+ * Open @path for @opt, a program or a shared object: anything else is
+ * refused by cannot(), into *@rc.
+ */
+static bool opened(struct pks_elf_image *im, const char *opt, const char *path, int err, int *rc)
+{
+	const char *why;
+
+	if (!err)
+		err = pks_elf_open(im, path);
+	if (err) {
+		*rc = cannot(opt, path, err, NULL);
+		return false;
+	}
+	if ((why = pks_elf_unlinked(im))) {
+		*rc = cannot(opt, path, 0, why);
+		pks_elf_close(im);
+		return false;
+	}
+	return true;
 }
 
 /**
@@ -219,12 +244,9 @@ int pks_inspect_index(char *const *paths, int n, FILE *out)
 		struct pks_elf_image im;
 		const unsigned char *sec;
 		size_t size = 0;
-		int err = pks_elf_open(&im, paths[i]);
 
-		if (err) {
-			rc = cannot("--index", paths[i], err);
+		if (!opened(&im, "--index", paths[i], 0, &rc))
 			continue;
-		}
 		if (n > 1) {
 			fputs("# file: ", out);
 			escape(out, paths[i]);
@@ -543,10 +565,8 @@ int pks_inspect_check(char *const *paths, int n, FILE *out)
 		struct stat st;
 		int err = stat(paths[i], &st) ? -errno : S_ISDIR(st.st_mode) ? -EISDIR : 0;
 
-		if (err || (err = pks_elf_open(&im, paths[i]))) {
-			rc = cannot("--check", paths[i], err);
+		if (!opened(&im, "--check", paths[i], err, &rc))
 			continue;
-		}
 		escape(out, paths[i]);
 		fputs(": ", out);
 		if (!verdict(&im, paths[i], &st, out) && rc == 0)

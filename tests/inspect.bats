@@ -321,6 +321,32 @@ printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or sh
 "
 }
 
+@test "index, check, dyndbg-list: an object file and a core dump are refused, one line each" {
+	# an object file calls printk and holds both sections, none of it linked
+	"${CC:-cc}" -c -fPIC -O2 -I"$abs_top_srcdir/include" "$abs_top_srcdir/tests/fixtures/ddlib.c" \
+		-o "$TMP/ddlib.o"
+	cp "$FIX/emit" "$TMP/core"
+	printf '\004\000' | dd of="$TMP/core" bs=1 seek=16 conv=notrunc 2>/dev/null	# e_type ET_CORE
+	rel="a relocatable object (an object file or a kernel module)"
+	for opt in --index --check; do
+		capture "$WRAPPER" $opt "$TMP/ddlib.o" "$TMP/core" "$FIX/emit"
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: $opt: '$TMP/ddlib.o': $rel: expected an ELF program or shared object; skipped
+printk-shim: $opt: '$TMP/core': a core dump: expected an ELF program or shared object; skipped
+"
+	done
+	file_is "$OUT" "$FIX/emit: interposed: it imports printk through the PLT
+"
+	capture "$WRAPPER" --dyndbg-list "$TMP/ddlib.o" "$TMP/core" "$FIX/emit"
+	[ "$status" -eq 1 ]
+	out_is "# filename:lineno [module]function flags format
+# $FIX/emit: no dynamic debug call sites (no __dyndbg section)
+"
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/ddlib.o: $rel; skipping it
+printk-shim: warning: --dyndbg-list: $TMP/core: a core dump; skipping it
+"
+}
+
 @test "check: a library it names replaced by a FIFO is passed over without blocking" {
 	mkdir "$TMP/lib"
 	mkfifo "$TMP/lib/libkcompat.so"

@@ -286,6 +286,27 @@ const char *pks_elf_strerror(int err)
 	return strerror(-err);
 }
 
+/**
+ * pks_elf_unlinked() - what @im is when it is neither a program nor a
+ * shared object: in anything else, the addresses its sections hold are not
+ * yet where the file says (an object file's, a kernel module's: relocations
+ * place them at the link or the load) or are a dead process's
+ * Return: its kind, for a message, or NULL for a program or shared object.
+ */
+const char *pks_elf_unlinked(const struct pks_elf_image *im)
+{
+	switch (im->type) {
+	case ET_EXEC:
+	case ET_DYN:
+		return NULL;
+	case ET_REL:
+		return "a relocatable object (an object file or a kernel module)";
+	case ET_CORE:
+		return "a core dump";
+	}
+	return "an ELF file of another type";
+}
+
 /** pks_elf_ptrsize() - Return: the bytes of a pointer in the file, 4 or 8. */
 unsigned pks_elf_ptrsize(const struct pks_elf_image *im)
 {

@@ -42,6 +42,7 @@ int pks_elf_open(struct pks_elf_image *im, const char *path);
 int pks_elf_open_loadable(struct pks_elf_image *im, const char *path);
 void pks_elf_close(struct pks_elf_image *im);
 const char *pks_elf_strerror(int err);
+const char *pks_elf_unlinked(const struct pks_elf_image *im);
 unsigned pks_elf_ptrsize(const struct pks_elf_image *im);
 const void *pks_elf_section(struct pks_elf_image *im, const char *name, size_t *size);
 const char *pks_elf_string(struct pks_elf_image *im, uint64_t addr);
