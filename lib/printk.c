@@ -34,6 +34,7 @@ struct port_line {
 
 static __thread struct port_line self;
 static __thread bool registered;
+static __thread volatile bool busy;	/* in emit(): a handler's call must not touch self */
 static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -97,9 +98,14 @@ static void leave(void *arg)
 	}
 }
 
-static void setup(void)
+/* At load: a handler's call may come while the first call is still in join(). */
+__attribute__((constructor)) static void defaults(void)
 {
 	pks_settings_default(&set);
+}
+
+static void setup(void)
+{
 	journal = pks_fd_is_journal(2);
 	pthread_key_create(&key, leave);
 }
@@ -134,18 +140,15 @@ __attribute__((destructor)) static void fini(void)
 	}
 }
 
-/* Return: printk's value, the bytes of text without markers or the final newline. */
-static int emit(const char *fmt, va_list ap)
+/* A call's text into @p's line. Return: as emit(). */
+static int feed(struct port_line *p, const char *fmt, va_list ap)
 {
-	struct port_line *p = &self;
 	struct pks_line *l = &p->line;
 	struct pks_mark m;
-	int saved = errno, n;
 	size_t len, skip;
 	const char *text;
+	int n;
 
-	if (unlikely(!registered))
-		join(p);
 	n = pks_vsnprintf(p->scratch, sizeof(p->scratch), fmt, ap);
 	len = n < 0 ? 0 : (size_t)n < sizeof(p->scratch) ? (size_t)n : sizeof(p->scratch) - 1;
 	skip = pks_level_parse(p->scratch, len, set.legacy_markers, &m);
@@ -153,7 +156,6 @@ static int emit(const char *fmt, va_list ap)
 	len -= skip;
 	switch (pks_cont_decide(l->open, m.flags, set.cont, len == 1 && text[0] == '\n')) {
 	case PKS_DROP:
-		errno = saved;
 		return 0;
 	case PKS_NEW:
 		pks_line_close(l, put, NULL);
@@ -164,8 +166,35 @@ static int emit(const char *fmt, va_list ap)
 		break;
 	}
 	pks_line_feed(l, text, len, put, NULL);
-	errno = saved;
 	return (int)(len - (len && text[len - 1] == '\n'));
+}
+
+/*
+ * Return: printk's value, the bytes of text without markers or the final
+ * newline. A call that interrupts another of its thread (a signal
+ * handler's) has a line of its own on the stack, written before it
+ * returns; the interrupted call's line is left whole.
+ */
+static int emit(const char *fmt, va_list ap)
+{
+	struct port_line own;
+	int saved = errno, n;
+
+	if (busy) {
+		pks_line_init(&own.line, own.text, sizeof(own.text));
+		n = feed(&own, fmt, ap);
+		pks_line_close(&own.line, put, NULL);
+	} else {
+		busy = true;
+		atomic_signal_fence(memory_order_seq_cst);	/* before the line is touched */
+		if (unlikely(!registered))
+			join(&self);
+		n = feed(&self, fmt, ap);
+		atomic_signal_fence(memory_order_seq_cst);	/* after it is left */
+		busy = false;
+	}
+	errno = saved;
+	return n;
 }
 
 #define VARIADIC(fn)					\

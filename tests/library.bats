@@ -27,6 +27,17 @@ norm() {
 	err_is $'thread line\nerr continued\ndebug\nno level\nopen at exit\n'
 }
 
+@test "library: a signal handler's printk inside printk gets a line of its own, the interrupted line whole" {
+	capture "$PL" signals
+	[ "$status" -eq 0 ]
+	n=$(sed -n 's/^handled \([0-9]*\)$/\1/p' "$OUT")
+	[ "${n:-0}" -gt 0 ]
+	main="main $(printf '%0900d' 0 | tr 0 a)"
+	[ "$(grep -c -x -e "$main" "$ERR")" -eq 20000 ]
+	[ "$(grep -c -x -e handler "$ERR")" -eq "$n" ]
+	[ "$(wc -l <"$ERR")" -eq $((20000 + n)) ]
+}
+
 @test "library: preloaded, the module takes over the library's printk" {
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" lines
 	[ "$status" -eq 0 ]
@@ -54,25 +65,25 @@ norm() {
 
 WARN_WANT='returned 0
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:52 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:56 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:53 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:57 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
 once 1
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:55 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:59 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 returned 3
 ------------[ cut here ]------------
 x is 2
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:54 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:58 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
@@ -92,7 +103,7 @@ returned 3'
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
 	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
 <4>------------[ cut here ]------------
-<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:52 port_warn_site+X/X
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:56 port_warn_site+X/X
 <4>Call Trace:
 <4> port_warn_site+X/X
 <4>---[ end trace 0000000000000000 ]---
@@ -105,13 +116,13 @@ returned 3'
 	capture "$PL" bug
 	[ "$status" -eq 134 ]
 	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
-kernel BUG at tests/fixtures/port-lib.c:63!
+kernel BUG at tests/fixtures/port-lib.c:67!
 Call Trace:
  port_bug_site+X/X
 ---[ end trace 0000000000000000 ]---'
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
 	[ "$status" -eq 134 ]
-	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:63!' ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:67!' ]
 	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
 }
 
@@ -128,7 +139,7 @@ returned 1
 port-drv port0: dev 2
 returned 1
 '
-	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:72 port_dev_warn_site+X/X$'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:76 port_dev_warn_site+X/X$'
 }
 
 @test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
