@@ -104,10 +104,25 @@ __attribute__((constructor)) static void defaults(void)
 	pks_settings_default(&set);
 }
 
+/*
+ * In a fork child: the open lines are the parent's to write, and the other
+ * threads are gone; the forking thread's line is kept findable, empty.
+ */
+static void forked(void)
+{
+	for (size_t i = 0; i < THREADS_MAX; i++)
+		atomic_store(&threads[i], NULL);	/* no pair: one thread */
+	if (registered) {
+		pks_line_drop(&self.line);
+		atomic_store(&threads[0], &self);
+	}
+}
+
 static void setup(void)
 {
 	journal = pks_fd_is_journal(2);
 	pthread_key_create(&key, leave);
+	pthread_atfork(NULL, NULL, forked);
 }
 
 /* First use in a thread: a slot in threads[] and the key that calls leave(). */

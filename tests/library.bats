@@ -38,6 +38,12 @@ norm() {
 	[ "$(wc -l <"$ERR")" -eq $((20000 + n)) ]
 }
 
+@test "library: a fork child writes its own lines, not the open lines it was born with" {
+	capture "$PL" fork
+	[ "$status" -eq 0 ]
+	err_is $'child line\nmain open and closed\nthread open\n'
+}
+
 @test "library: preloaded, the module takes over the library's printk" {
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" lines
 	[ "$status" -eq 0 ]
@@ -65,25 +71,25 @@ norm() {
 
 WARN_WANT='returned 0
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:56 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:60 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:57 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:61 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
 once 1
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:59 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:63 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 returned 3
 ------------[ cut here ]------------
 x is 2
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:58 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:62 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
@@ -103,7 +109,7 @@ returned 3'
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
 	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
 <4>------------[ cut here ]------------
-<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:56 port_warn_site+X/X
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:60 port_warn_site+X/X
 <4>Call Trace:
 <4> port_warn_site+X/X
 <4>---[ end trace 0000000000000000 ]---
@@ -116,13 +122,13 @@ returned 3'
 	capture "$PL" bug
 	[ "$status" -eq 134 ]
 	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
-kernel BUG at tests/fixtures/port-lib.c:67!
+kernel BUG at tests/fixtures/port-lib.c:71!
 Call Trace:
  port_bug_site+X/X
 ---[ end trace 0000000000000000 ]---'
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
 	[ "$status" -eq 134 ]
-	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:67!' ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:71!' ]
 	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
 }
 
@@ -139,7 +145,7 @@ returned 1
 port-drv port0: dev 2
 returned 1
 '
-	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:76 port_dev_warn_site+X/X$'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:80 port_dev_warn_site+X/X$'
 }
 
 @test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
