@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #define LINE_BYTES	1024	/* the kernel's longest record text, near enough */
-#define THREADS_MAX	256	/* open lines the destructor can find */
+#define THREADS_MAX	4096	/* open lines the destructor can find */
 
 struct port_line {
 	struct pks_line line;
@@ -34,6 +34,7 @@ struct port_line {
 
 static __thread struct port_line self;
 static __thread bool registered;
+static __thread bool unfound;	/* no slot in threads[]: its calls leave no line open */
 static __thread volatile bool busy;	/* in emit(): a handler's call must not touch self */
 static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
 static pthread_key_t key;
@@ -115,6 +116,7 @@ static void forked(void)
 	if (registered) {
 		pks_line_drop(&self.line);
 		atomic_store(&threads[0], &self);
+		unfound = false;
 	}
 }
 
@@ -137,9 +139,12 @@ static void join(struct port_line *p)
 	for (i = 0; i < THREADS_MAX; i++) {
 		struct port_line *none = NULL;
 
-		if (atomic_compare_exchange_strong(&threads[i], &none, p))
+		/* no pair: a hint, so that taken slots cost no locked operation */
+		if (!atomic_load_explicit(&threads[i], memory_order_relaxed) &&
+		    atomic_compare_exchange_strong(&threads[i], &none, p))
 			return;
 	}
+	unfound = true;
 }
 
 /* At exit, every thread's open line as it stands (another thread may still be writing it). */
@@ -205,6 +210,8 @@ static int emit(const char *fmt, va_list ap)
 		if (unlikely(!registered))
 			join(&self);
 		n = feed(&self, fmt, ap);
+		if (unlikely(unfound))	/* exit could not write it: written now */
+			pks_line_close(&self.line, put, NULL);
 		atomic_signal_fence(memory_order_seq_cst);	/* after it is left */
 		busy = false;
 	}

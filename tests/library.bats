@@ -44,6 +44,14 @@ norm() {
 	err_is $'child line\nmain open and closed\nthread open\n'
 }
 
+@test "library: every thread's open line at exit, past 4096 threads too" {
+	for n in 300 4200; do
+		capture "$PL" threads $n
+		[ "$status" -eq 0 ]
+		[ "$(sort "$ERR")" = "$(seq 0 $((n - 1)) | sed 's/^/open /' | sort)" ]
+	done
+}
+
 @test "library: preloaded, the module takes over the library's printk" {
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" lines
 	[ "$status" -eq 0 ]
@@ -71,25 +79,25 @@ norm() {
 
 WARN_WANT='returned 0
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:60 port_warn_site+X/X
-Call Trace:
- port_warn_site+X/X
----[ end trace 0000000000000000 ]---
-------------[ cut here ]------------
 WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:61 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:62 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+------------[ cut here ]------------
 once 1
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:63 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:64 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 returned 3
 ------------[ cut here ]------------
 x is 2
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:62 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:63 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
@@ -109,7 +117,7 @@ returned 3'
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
 	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
 <4>------------[ cut here ]------------
-<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:60 port_warn_site+X/X
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:61 port_warn_site+X/X
 <4>Call Trace:
 <4> port_warn_site+X/X
 <4>---[ end trace 0000000000000000 ]---
@@ -122,13 +130,13 @@ returned 3'
 	capture "$PL" bug
 	[ "$status" -eq 134 ]
 	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
-kernel BUG at tests/fixtures/port-lib.c:71!
+kernel BUG at tests/fixtures/port-lib.c:72!
 Call Trace:
  port_bug_site+X/X
 ---[ end trace 0000000000000000 ]---'
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
 	[ "$status" -eq 134 ]
-	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:71!' ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:72!' ]
 	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
 }
 
@@ -145,7 +153,7 @@ returned 1
 port-drv port0: dev 2
 returned 1
 '
-	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:80 port_dev_warn_site+X/X$'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:81 port_dev_warn_site+X/X$'
 }
 
 @test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
