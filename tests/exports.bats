@@ -11,8 +11,8 @@ load helper
 	[ "$output" = "$(printf '%s\n' _Exit _exit _printk _printk_deferred close close_range closefrom \
 		dup2 dup3 execl execle execlp execv execve \
 		execveat execvp execvpe fclose fexecve freopen freopen64 pks_dynamic_apply pks_dynamic_classes pks_dynamic_control \
-		pks_dynamic_printk pks_dynamic_register printk printk_deferred \
-		sigaction signal vfork vprintk | sort)" ]
+		pks_dynamic_printk pks_dynamic_register popen posix_spawn posix_spawnp printk printk_deferred \
+		sigaction signal system vfork vprintk | sort)" ]
 }
 
 @test "exports: no exit, abort or assert anywhere in the module's sources" {

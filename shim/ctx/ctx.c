@@ -29,6 +29,7 @@
 #include "base/tsan.h"
 #include "config/config.h"
 #include "core/render.h"
+#include "ctx/spawn.h"
 #include "defer/defer.h"
 #include "sink/sink.h"
 
@@ -118,17 +119,13 @@ static void thread_gone(void *p);
 static void atfork_child(void);
 
 /*
- * Before a fork: the ring's lines written, so that the child inherits
- * none and the parent may end at once, as daemon(3)'s does, through the C
- * library's own _exit (printk-shim(7) DEFERRED PRINTING).
+ * Before a fork: the ring's lines written (spawn.c), so that the child
+ * inherits none and the parent may end at once, as daemon(3)'s does,
+ * through the C library's own _exit (printk-shim(7) DEFERRED PRINTING).
  */
 static void atfork_prepare(void)
 {
-	pks_tsan_hide();
-	pks_defer_drain(pks_depth != 0);
-	if (pks_sig_held)
-		pks_signals_release();
-	pks_tsan_show();
+	pks_spawn_prepare();
 }
 
 /**

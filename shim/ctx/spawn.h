@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A child about to start that shares this process's descriptors: the
+ * deferred ring written first (spawn.c).
+ */
+#ifndef PKS_CTX_SPAWN_H
+#define PKS_CTX_SPAWN_H
+
+void pks_spawn_prepare(void);
+
+#endif
