@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -99,10 +100,16 @@ static void leave(void *arg)
 	}
 }
 
-/* At load: a handler's call may come while the first call is still in join(). */
+static void fini(void);
+
+/*
+ * At load: a handler's call may come while the first call is still in
+ * join(); and quick_exit writes the open lines as exit does.
+ */
 __attribute__((constructor)) static void defaults(void)
 {
 	pks_settings_default(&set);
+	at_quick_exit(fini);
 }
 
 /*
@@ -147,7 +154,7 @@ static void join(struct port_line *p)
 	unfound = true;
 }
 
-/* At exit, every thread's open line as it stands (another thread may still be writing it). */
+/* At exit and quick_exit, every thread's open line as it stands (another thread may still be writing it). */
 __attribute__((destructor)) static void fini(void)
 {
 	size_t i;

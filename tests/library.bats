@@ -52,6 +52,12 @@ norm() {
 	done
 }
 
+@test "library: quick_exit writes the open line as exit does" {
+	capture "$PL" quick
+	[ "$status" -eq 0 ]
+	err_is $'open at quick_exit\n'
+}
+
 @test "library: preloaded, the module takes over the library's printk" {
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" lines
 	[ "$status" -eq 0 ]
