@@ -15,6 +15,7 @@
 #include "format/format.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -63,7 +64,11 @@ static struct iovec *skip(struct iovec *v, int *n, size_t w)
 	return v;
 }
 
-/* One writev(2): the prefix, the text and its newline together; short writes are finished. */
+/*
+ * One writev(2): the prefix, the text and its newline together; short
+ * writes are finished, and a non-blocking stderr that is full is waited
+ * for rather than the line dropped, as the module does.
+ */
 static void put(struct pks_line *l, void *arg)
 {
 	char pre[3] = { '<', (char)('0' + l->level), '>' };
@@ -77,7 +82,9 @@ static void put(struct pks_line *l, void *arg)
 
 	(void)arg;
 	while (n && (w = writev(2, v, n)) != 0) {
-		if (w < 0 && errno != EINTR)
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			poll(&(struct pollfd){ .fd = 2, .events = POLLOUT }, 1, -1);
+		else if (w < 0 && errno != EINTR)
 			return;
 		if (w > 0)
 			v = skip(v, &n, (size_t)w);
