@@ -101,8 +101,10 @@ static void leave(void *arg)
 	for (i = 0; i < THREADS_MAX; i++) {
 		struct port_line *want = p;
 
-		/* Pairs with the CAS in join() and the load in fini(). */
-		if (atomic_compare_exchange_strong(&threads[i], &want, NULL))
+		/* Pairs with the CAS in join() and the load in fini(); the
+		 * relaxed load a hint, as in join(), only this thread stores p */
+		if (atomic_load_explicit(&threads[i], memory_order_relaxed) == p &&
+		    atomic_compare_exchange_strong(&threads[i], &want, NULL))
 			break;
 	}
 }
