@@ -378,6 +378,27 @@ void set(struct verdict *v, enum reach reach, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The multiarch directories of the default search, per machine. */
+static const struct { unsigned machine; const char *triplet; } triplets[] = {
+	{ EM_X86_64, "x86_64-linux-gnu" }, { EM_386, "i386-linux-gnu" },
+	{ EM_AARCH64, "aarch64-linux-gnu" }, { EM_ARM, "arm-linux-gnueabihf" },
+	{ EM_RISCV, "riscv64-linux-gnu" }, { EM_PPC64, "powerpc64le-linux-gnu" },
+	{ EM_S390, "s390x-linux-gnu" },
+};
+
+/* @machine's name for a message: its triplet's first word, or its number. */
+static const char *machine_name(unsigned machine, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(triplets) / sizeof(triplets[0]); i++)
+		if (triplets[i].machine == machine) {
+			snprintf(buf, size, "%.*s", (int)strcspn(triplets[i].triplet, "-"),
+				 triplets[i].triplet);
+			return buf;
+		}
+	snprintf(buf, size, "e_machine %u", machine);
+	return buf;
+}
+
 /*
  * The verdict on one object's own printk, @who ("it", "its library
  * libfoo.so") in the text; @exe: a program, whose calls bind inside.
@@ -405,8 +426,8 @@ static void object(const struct pks_elf_image *im, bool exe, const char *who, st
 		set(v, R_INTERPOSED, "interposed: %s exports %s, and the shim's comes first in the lookup order",
 		    who, f.defined);
 	else if (!patchable(im->machine))
-		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and patching is not supported on "
-		    "this machine (%u)", who, f.defined, im->machine);
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and patching is not supported "
+		    "for %s code", who, f.defined, machine_name(im->machine, why, sizeof(why)));
 	else if ((no_fit = jump_fits(im, &f, why, sizeof(why))))
 		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and cannot be patched: %s",
 		    who, f.defined, no_fit);
@@ -414,14 +435,6 @@ static void object(const struct pks_elf_image *im, bool exe, const char *who, st
 		set(v, R_PATCHED, "patched: %s defines %s itself (%s); the shim writes a jump at its entry",
 		    who, f.defined, f.symtab ? ".symtab" : ".dynsym");
 }
-
-/* The multiarch directories of the default search, per machine. */
-static const struct { unsigned machine; const char *triplet; } triplets[] = {
-	{ EM_X86_64, "x86_64-linux-gnu" }, { EM_386, "i386-linux-gnu" },
-	{ EM_AARCH64, "aarch64-linux-gnu" }, { EM_ARM, "arm-linux-gnueabihf" },
-	{ EM_RISCV, "riscv64-linux-gnu" }, { EM_PPC64, "powerpc64le-linux-gnu" },
-	{ EM_S390, "s390x-linux-gnu" },
-};
 
 /* The directories of one list tried: real ones have a few, a crafted DT_RPATH millions. */
 #define SEARCH_MAX 64

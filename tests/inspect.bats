@@ -276,7 +276,7 @@ int main(int argc, char **argv) { (void)argv; return noise[argc][0] + fmt[0]; }'
 		'int main(void) { return printk("\0016x\n"); }' >"$TMP/p32.c"
 	i686-linux-gnu-gcc -O2 -o "$TMP/p32" "$TMP/p32.c"
 	check_is "$TMP/p32" 1 \
-		'not reachable: it defines printk itself, and patching is not supported on this machine (3)'
+		'not reachable: it defines printk itself, and patching is not supported for i386 code'
 }
 
 @test "check: one line each, status 0 only when every binary is reached" {
