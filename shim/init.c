@@ -19,6 +19,7 @@
 #include "ctx/exit.h"
 #include "ctx/fds.h"
 #include "ctx/signals.h"
+#include "ctx/spawn.h"
 #include "defer/defer.h"
 #include "elf/name.h"
 #include "sink/sink.h"
@@ -45,6 +46,7 @@ static void setup(void)
 	pks_emit_setup();
 	pks_report_debug_once(pks_syms);
 	pks_fds_setup();	/* whether or not the module is on: they are interposed */
+	pks_spawn_setup();
 	if (c->set.disable)
 		return;
 	pks_pid_setup();

@@ -337,11 +337,11 @@ ends() {
 	done
 }
 
-@test "defer: the ring's lines come before a child's: system, popen, posix_spawn, posix_spawnp, fork, vfork" {
+@test "defer: the ring's lines come before a child's: system, popen, posix_spawn, posix_spawnp, fork, vfork, _Fork" {
 	# The printer writes "first", then naps for the latency's 10 s: only
 	# the start of the child can write "before" before the child's line.
 	for mode in 0 1; do
-		for how in system popen posix_spawn posix_spawnp fork vfork; do
+		for how in system popen posix_spawn posix_spawnp fork vfork _Fork; do
 			ends $mode $'first\n' @sleep 200 $'before\n' @child $how child $'after\n'
 			[ "$status" -eq 0 ]
 			err_is $'first\nbefore\nchild\nafter\n'

@@ -198,10 +198,12 @@ atexit open
 @test "faults: a dlsym that calls printk, while the shim looks up sigaction" {
 	capture env FAULT_DLSYM=1 LD_PRELOAD="$MODULE:$FIXLIB/libfault-alloc.so" "$FIX/fault-host" lines 1 4
 	[ "$status" -eq 42 ]
-	# The stdio calls the module passes on are looked up at start (ctx/fds.c).
+	# The stdio calls and _Fork the module passes on are looked up at start
+	# (ctx/fds.c, ctx/spawn.c).
 	err_is "dlsym(fclose)
 dlsym(freopen)
 dlsym(freopen64)
+dlsym(_Fork)
 dlsym(sigaction)
 L000000 abcd
 "
@@ -216,6 +218,7 @@ L000000 abcd
 	err_is "dlsym(fclose)
 dlsym(freopen)
 dlsym(freopen64)
+dlsym(_Fork)
 dlsym(printk)
 "$'\001'"6L000000 "$'\001'"cab"$'\001'"ccd
 "

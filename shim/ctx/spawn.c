@@ -4,8 +4,9 @@
  * in the deferred ring are written first, so that they come before anything
  * the child writes there, and it inherits none (printk-shim(7) DEFERRED
  * PRINTING). Before a fork (ctx.c's prepare handler); in the vfork hook;
- * and in posix_spawn, posix_spawnp, system and popen, which start their
- * child inside the C library, where no fork handler runs.
+ * in _Fork, which runs no fork handler; and in posix_spawn, posix_spawnp,
+ * system and popen, which start their child inside the C library, where
+ * no fork handler runs either.
  * The vfork hook also notes the calling thread (vfork.c), and jumps to the
  * C library's vfork with the caller's frame untouched: no C function may
  * return twice. Only where the jump is written below (x86-64, AArch64).
@@ -64,6 +65,29 @@ PKS_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file
 	spawn_fn *fn = (spawn_fn *)next("posix_spawnp", &cache);
 
 	return fn ? fn(pid, file, acts, attr, argv, envp) : ENOSYS;
+}
+
+/*
+ * _Fork is async-signal-safe: its function is looked up at start
+ * (pks_spawn_setup()), never in a handler.
+ */
+static struct pks_next next_fork;
+
+/** pks_spawn_setup() - at start: the C library's _Fork */
+void pks_spawn_setup(void)
+{
+	pks_next("_Fork", &next_fork);
+}
+
+PKS_EXPORT pid_t _Fork(void)
+{
+	pid_t (*fn)(void) = (pid_t (*)(void))next("_Fork", &next_fork);
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn();
 }
 
 PKS_EXPORT int system(const char *command)

@@ -6,6 +6,7 @@
 #ifndef PKS_CTX_SPAWN_H
 #define PKS_CTX_SPAWN_H
 
+void pks_spawn_setup(void);
 void pks_spawn_prepare(void);
 
 #endif
