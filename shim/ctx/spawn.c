@@ -27,9 +27,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/** pks_spawn_prepare() - the deferred ring written before a child starts */
+/**
+ * pks_spawn_prepare() - the deferred ring written before a child starts;
+ * errno as the program left it (the writes and waits may set it)
+ */
 void pks_spawn_prepare(void)
 {
+	int saved = errno;
+
 	if (pks_vfork_shared())
 		return;
 	pks_tsan_hide();
@@ -37,6 +42,7 @@ void pks_spawn_prepare(void)
 	if (pks_sig_held)
 		pks_signals_release();
 	pks_tsan_show();
+	errno = saved;
 }
 
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
