@@ -360,6 +360,16 @@ ends() {
 	done
 }
 
+@test "defer: a handler held while close(2) writes the ring runs when close returns" {
+	# The pipe's reader waits 1 s: the printer blocks in its write, and
+	# close(2) waits to write the rest, the program's handlers held.
+	for mode in 0 1; do
+		env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode "$FIX/ends" @held 2000 \
+			>"$BATS_TEST_TMPDIR/out" 2> >(sleep 1; cat >/dev/null)
+		file_is "$BATS_TEST_TMPDIR/out" $'handled 1\n'
+	done
+}
+
 @test "defer: a pipe whose reader is gone ends the program by SIGPIPE, as without the ring; ignored, it goes on" {
 	local T=$BATS_TEST_TMPDIR
 	for mode in 0 1; do

@@ -35,10 +35,8 @@ static void before_exec(void)
 	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign()) {
 		pks_tsan_hide();
 		pks_flush_all(PKS_FLUSH_EXEC);
-		pks_defer_drain(pks_depth != 0);	/* the open lines just went into the ring */
-		if (pks_sig_held)
-			pks_signals_release();
 		pks_tsan_show();
+		pks_signals_drain();	/* the open lines just went into the ring */
 	}
 }
 

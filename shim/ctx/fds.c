@@ -40,15 +40,9 @@
  */
 static void before(int lo, int hi)
 {
-	int saved;
-
 	if (likely(!pks_defer_feeds(lo, hi)) || pks_vfork_child() || pks_ctx_foreign())
 		return;
-	saved = errno;
-	pks_tsan_hide();
-	pks_defer_drain(pks_depth != 0);
-	pks_tsan_show();
-	errno = saved;
+	pks_signals_drain();
 }
 
 /* After a call that succeeded (@ret >= 0): @lo..@hi are the program's now. */

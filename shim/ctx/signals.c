@@ -184,6 +184,24 @@ void pks_signals_release(void)
 	errno = err;
 }
 
+/**
+ * pks_signals_drain() - the deferred ring written from outside printk
+ * (before an exec, a child, a descriptor's change): the handlers held
+ * while this thread was its consumer run after it, as a call's end runs
+ * them (pks_ctx_leave()); errno as the program left it
+ */
+void pks_signals_drain(void)
+{
+	int saved = errno;
+
+	pks_tsan_hide();
+	pks_defer_drain(pks_depth != 0);
+	pks_tsan_show();
+	if (pks_sig_held)
+		pks_signals_release();
+	errno = saved;
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction *a = &user[sig];

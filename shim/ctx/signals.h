@@ -27,6 +27,7 @@ extern PKS_TLS int pks_depth;
 extern PKS_TLS bool pks_sig_held;	/* pks_signals_release() has work */
 int pks_sig_unwind_depth_slow(void);
 void pks_signals_release(void);
+void pks_signals_drain(void);
 
 /*
  * How many handlers this thread is inside, after those it left by

@@ -10,16 +10,14 @@
  * The vfork hook also notes the calling thread (vfork.c), and jumps to the
  * C library's vfork with the caller's frame untouched: no C function may
  * return twice. Only where the jump is written below (x86-64, AArch64).
- * Thread-safety: as pks_defer_drain(); never in a child that shares the
+ * Thread-safety: as pks_signals_drain(); never in a child that shares the
  * parent's memory, whose ring is the parent's.
  */
 #include "ctx/spawn.h"
 #include "base/compiler.h"
 #include "base/next.h"
-#include "base/tsan.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
-#include "defer/defer.h"
 
 #include <errno.h>
 #include <spawn.h>
@@ -27,22 +25,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/**
- * pks_spawn_prepare() - the deferred ring written before a child starts;
- * errno as the program left it (the writes and waits may set it)
- */
+/** pks_spawn_prepare() - the deferred ring written before a child starts */
 void pks_spawn_prepare(void)
 {
-	int saved = errno;
-
-	if (pks_vfork_shared())
-		return;
-	pks_tsan_hide();
-	pks_defer_drain(pks_depth != 0);
-	if (pks_sig_held)
-		pks_signals_release();
-	pks_tsan_show();
-	errno = saved;
+	if (!pks_vfork_shared())
+		pks_signals_drain();
 }
 
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
