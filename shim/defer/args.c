@@ -260,7 +260,7 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 		memcpy(t.head + sizeof(struct head), &(struct tail){ s->at, s->n }, sizeof(struct tail));
 		convs(s, (struct pks_defer_conv *)(t.head + CARRIED(0)));
 	}
-	return pks_defer_put(l, w, &t.y) ? (int)len : -1;
+	return pks_defer_enqueue(l, w, &t.y, false) ? (int)len : -1;
 }
 
 /* @v in decimal at @p, its @n digits (the call's count). Return: past it. */

@@ -2,19 +2,25 @@
 /*
  * What the deferred ring's two sides share (printk-shim(7) DEFERRED
  * PRINTING): the record, the lanes, the state words and the consumer word.
- * producer.c puts lines in; printer.c takes them out.
+ * producer.c puts lines in; printer.c takes them out. A line's way into
+ * the ring is inline below, for producer.c and args.c: a line kept as its
+ * arguments is taken and put in one frame.
  */
 #ifndef PKS_DEFER_INTERNAL_H
 #define PKS_DEFER_INTERNAL_H
 
 #include "defer/defer.h"
 #include "base/compiler.h"
+#include "base/digits.h"
+#include "base/pid.h"
 #include "core/ring.h"
+#include "ctl/record.h"
 #include "format/tally.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #define PKS_DEFER_LANES	8
@@ -67,15 +73,15 @@ struct pks_defer_form {
  */
 struct pks_defer_rec {
 	uint64_t stamp;		/* the order across lanes: CLOCK_MONOTONIC when it went
-				 * in, or one past the last (producer.c's when()) */
+				 * in, or one past the last (pks_defer_when()) */
 	uint32_t n;		/* bytes of payload */
 	uint8_t kind;		/* enum pks_defer_kind */
 	int8_t level;
 	bool cont, in_handler;
 	uint8_t func_len;	/* bytes of the caller's name after the payload; 0: none */
 	uint8_t after;		/* 0, or 1 + the lane this thread's earlier lines are in,
-				 * written up to the position after the name (producer.c's
-				 * spill()) before this one */
+				 * written up to the position after the name
+				 * (pks_defer_spill()) before this one */
 	long tid;
 	uint64_t t_ns;
 	const void *site;
@@ -97,7 +103,7 @@ struct pks_defer_lane {
 };
 
 /*
- * The one thread writing lines, whose stamps count up (producer.c's when()),
+ * The one thread writing lines, whose stamps count up (pks_defer_when()),
  * in a cache line of its own: the owner stores its last stamp at every line.
  */
 struct pks_defer_owner {
@@ -132,7 +138,25 @@ struct pks_defer_state {
 
 extern struct pks_defer_state pks_defer_dq;
 
-bool pks_defer_put(struct pks_line *l, struct pks_writer *w, const struct pks_defer_payload *y);
+/* A thread's side of the ring, in one place: one look-up finds it all. */
+struct pks_defer_self {
+	struct pks_defer_rec *pending;	/* the reservation not yet committed */
+	uintptr_t frame;		/* an address in the frame that made it */
+	uint64_t mine;			/* the position past the thread's last record in its lane */
+	unsigned int spilled;		/* the thread's lane: its tid's, plus this */
+};
+extern PKS_TLS struct pks_defer_self pks_defer_self;
+
+enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
+
+bool pks_defer_admit(const struct pks_writer *w);
+void pks_defer_rouse(bool handler, int upto);
+int pks_defer_overflow(size_t n, bool interrupted, bool handler);
+uint64_t pks_defer_other(long tid, long o);
+struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
+				      uint64_t *stamp, long tid);
+void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
+		      const struct pks_writer *w);
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms);
 void pks_defer_wake(int upto);
 bool pks_defer_take(void);
@@ -145,5 +169,152 @@ const struct pks_defer_form *pks_defer_form_find(const char *fmt);
 const struct pks_defer_form *pks_defer_form_add(const struct pks_defer_form *f);
 bool pks_defer_map(void);
 bool pks_defer_spawn(void);
+
+/*
+ * The stamp of a line of thread @tid, taken before its reservation: a line
+ * reserved after it in the same lane, by another thread, then has the later
+ * stamp. While one thread alone writes lines (the owner), its stamps count
+ * up from the clock's when it began, and the clock is not read again. A
+ * line that the program orders after another thread's is ordered after
+ * that thread's store of PKS_DEFER_MANY in pks_defer_other() too, so the
+ * load here sees it, and its stamp comes from there, past the owner's
+ * last. One lane needs no merging.
+ */
+static inline uint64_t pks_defer_when(long tid)
+{
+	struct pks_defer_owner *w = &pks_defer_dq.owner;
+	/* relaxed: pairs with pks_defer_other()'s store through the program's own order (above) */
+	long o = atomic_load_explicit(&w->tid, memory_order_relaxed);
+	uint64_t s;
+
+	if (likely(o == tid)) {
+		/* relaxed: pairs with pks_defer_other()'s load through the
+		 * program's own order (see there); no one else stores it meanwhile */
+		s = atomic_load_explicit(&w->last, memory_order_relaxed) + 1;
+		atomic_store_explicit(&w->last, s, memory_order_relaxed);
+		return s;
+	}
+	if (pks_defer_dq.nlanes == 1)
+		return 0;
+	return pks_defer_other(tid, o);
+}
+
+/*
+ * Room for a record of @n bytes, stamped *@stamp, in thread @tid's lane
+ * (*@lane), or another; noted as this thread's (struct pks_defer_self), made
+ * in the frame holding @stamp.
+ */
+static inline struct pks_defer_rec *pks_defer_reserve(unsigned int *lane, size_t n,
+		struct pks_ring **ring, uint64_t *stamp, long tid)
+{
+	struct pks_defer_self *me = &pks_defer_self;
+	struct pks_defer_rec *r;
+
+	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
+	r = pks_ring_reserve_at(*ring, n, &me->mine);
+	if (unlikely(!r))
+		return pks_defer_spill(lane, n, ring, stamp, tid);
+	me->pending = r;
+	me->frame = (uintptr_t)stamp;
+	return r;
+}
+
+/*
+ * Fill @r with @l's and @w's facts, the payload @y and the caller's name,
+ * and commit it. Constant @text: @y is a line's text, one part.
+ */
+static inline __attribute__((always_inline)) void pks_defer_fill(struct pks_defer_rec *r,
+		uint64_t stamp, const struct pks_defer_payload *y, bool text, const char *func,
+		size_t fn, const struct pks_line *l, const struct pks_writer *w)
+{
+	char *p = r->data;
+
+	r->stamp = stamp;
+	r->n = (uint32_t)y->bytes;
+	r->kind = (uint8_t)y->kind;
+	r->level = (int8_t)l->level;
+	r->cont = l->cont;
+	r->in_handler = w->in_handler;
+	r->func_len = (uint8_t)fn;
+	r->tid = w->tid;
+	r->t_ns = l->t_ns;
+	r->site = l->site;
+	if (text)		/* a whole line: one call */
+		p = pks_put_mem(p, y->p[0], y->len[0]);
+	else			/* short parts */
+		for (unsigned int i = 0; i < y->n; i++)
+			p = pks_put_part(p, y->p[i], y->len[i]);
+	if (unlikely(fn))
+		memcpy(p, func, fn);
+	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
+	pks_defer_self.pending = NULL;
+}
+
+/*
+ * @l into the record buffer (printk-shim(7) RECORD BUFFER) by its caller, as
+ * it goes into the ring: the printer's writer never records (replay).
+ */
+static inline void pks_defer_record(struct pks_line *l, const struct pks_writer *w)
+{
+	if (unlikely(pks_rec_on))
+		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns, false);
+}
+
+/*
+ * A complete line, if deferred printing takes it, its payload @y; constant
+ * @text: a line's text, which the record buffer gets too
+ * (pks_defer_record()). Inline in its callers, pks_defer_line() and
+ * pks_defer_args(): the latter's payload stays in its frame.
+ * Return: true when the line is in the ring (or counted as dropped); false:
+ * the caller writes it now (this thread empties the ring, the ring is
+ * closed or could not start, or there is no room a handler may wait for).
+ */
+static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_line *l,
+		struct pks_writer *w, const struct pks_defer_payload *y, bool text)
+{
+	size_t fn = 0;
+	bool interrupted = pks_defer_reserving;
+	unsigned int lane;
+	struct pks_ring *ring;
+	struct pks_defer_rec *r;
+	const char *func = NULL;
+	uint64_t stamp;
+	int why;
+
+	if (pks_defer_consuming)
+		return false;
+	/* acquire: pairs with the seq_cst store of RUNNING once the printer is set up */
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
+		     /* relaxed: the state's acquire orders it */
+		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
+	    !pks_defer_admit(w))
+		return false;
+	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
+		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
+	lane = (unsigned int)w->tid + pks_defer_self.spilled;
+	stamp = pks_defer_when(w->tid);
+	pks_defer_reserving = true;
+	/* no pair: a count's hint; pks_defer_report() takes it whole by exchange */
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
+		pks_defer_report(&stamp, &lane, l, w);
+	while (!(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
+		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler);
+		if (why != PKS_DEFER_RETRY) {
+			pks_defer_reserving = interrupted;
+			if (why == PKS_DEFER_DROPPED && text)
+				pks_defer_record(l, w);
+			return why == PKS_DEFER_DROPPED;
+		}
+	}
+	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
+	pks_defer_reserving = interrupted;
+	if (text)
+		pks_defer_record(l, w);
+	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
+	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
+		pks_defer_rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP
+										: PKS_DEFER_IDLE);
+	return true;
+}
 
 #endif

@@ -207,7 +207,7 @@ static void settle(const struct pks_sink_batch *b)
 		if (l->done != l->pos)
 			pks_ring_release(&l->ring, l->done = l->pos);
 	}
-	/* pairs with overflow()'s load of space and its waiters count: a
+	/* pairs with pks_defer_overflow()'s load of space and its waiters count: a
 	 * waiter counted before our load is woken, a later one sees new space */
 	atomic_fetch_add(&pks_defer_dq.space, 1);
 	if (atomic_load(&pks_defer_dq.waiters))
@@ -640,7 +640,7 @@ void pks_defer_close(void)
 {
 	bool mine = ours();
 
-	/* pairs with the printer's loop and admit()'s loads: no line goes in after */
+	/* pairs with the printer's loop and pks_defer_admit()'s loads: no line goes in after */
 	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
 	pks_defer_abandoned(UINTPTR_MAX);
@@ -662,7 +662,7 @@ void pks_defer_crash(void)
 	bool mine = ours();
 	int free_ = 0;
 
-	/* pairs with admit()'s loads of crashing and state, and the printer's loop */
+	/* pairs with pks_defer_admit()'s loads of crashing and state, and the printer's loop */
 	atomic_store(&pks_defer_dq.crashing, true);
 	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;

@@ -2,8 +2,10 @@
 /*
  * Deferred printing's callers (printk-shim(7) DEFERRED PRINTING): a
  * complete line, with what is known of it at the call, copied into its
- * thread's lane of the ring (core/ring.c), or into another lane with room;
- * the ring and its printer started at the first line; the fork handlers.
+ * thread's lane of the ring (core/ring.c), or into another lane with room
+ * (the common way inline in internal.h, pks_defer_enqueue(); the rest
+ * here); the ring and its printer started at the first line; the fork
+ * handlers.
  * Thread-safety: pks_defer_line() from any thread and signal handler. A
  * thread between reserving a record and committing it is in its window
  * (pks_defer_in_window()): ctx/signals.c holds the program's handlers until
@@ -27,29 +29,22 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { RETRY, WRITE_IT, DROPPED };	/* what a full ring leaves a caller */
-
 struct pks_defer_state pks_defer_dq = {
 	.sleep_word = &pks_defer_dq.sleep_own,
 	.sleep_private = FUTEX_PRIVATE_FLAG,
 };
 PKS_TLS bool pks_defer_reserving;
-
-/* This thread's reservation not yet committed, and the frame that made it. */
-static PKS_TLS struct pks_defer_rec *pending;
-static PKS_TLS uintptr_t pending_frame;
-static PKS_TLS unsigned int spilled;	/* this thread's lane: its tid's, plus this */
-static PKS_TLS uint64_t mine;		/* the position past this thread's last record there */
+PKS_TLS struct pks_defer_self pks_defer_self;
 static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
 
 static bool start(void);
 
-/*
- * The printer is wanted (its sleep at @upto or deeper): wake it, or, when it
- * has ended (printer.c's park()), start another; a handler, which cannot
- * start a thread, writes the ring itself.
+/**
+ * pks_defer_rouse() - the printer is wanted (its sleep at @upto or deeper):
+ * wake it, or, when it has ended (printer.c's park()), start another; a
+ * handler, which cannot start a thread, writes the ring itself
  */
-static void rouse(bool handler, int upto)
+void pks_defer_rouse(bool handler, int upto)
 {
 	/* pairs with park()'s exchange to OFF and start()'s stores */
 	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF) {
@@ -62,12 +57,14 @@ static void rouse(bool handler, int upto)
 	}
 }
 
-/*
- * No room for a record of @n bytes in any lane. A handler that interrupted
- * this thread's own reservation cannot wait: the printer waits for that
- * record. @handler: a handler's line, whose drain makes no dladdr() call.
+/**
+ * pks_defer_overflow() - no room for a record of @n bytes in any lane. A
+ * handler that interrupted this thread's own reservation cannot wait: the
+ * printer waits for that record. @handler: a handler's line, whose drain
+ * makes no dladdr() call.
+ * Return: what the caller does: PKS_DEFER_RETRY, _WRITE_IT or _DROPPED.
  */
-static int overflow(size_t n, bool interrupted, bool handler)
+int pks_defer_overflow(size_t n, bool interrupted, bool handler)
 {
 	/* pairs with the printer's increment after each release (settle()) */
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
@@ -77,14 +74,14 @@ static int overflow(size_t n, bool interrupted, bool handler)
 			pks_defer_drain_now(handler);	/* too long for the ring: its elders first */
 			pks_defer_give();
 		}
-		return WRITE_IT;
+		return PKS_DEFER_WRITE_IT;
 	}
 	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
 		atomic_fetch_add(&pks_defer_dq.dropped, 1);	/* no pair: a count */
-		return DROPPED;
+		return PKS_DEFER_DROPPED;
 	}
 	if (pks_defer_consuming)
-		return WRITE_IT;
+		return PKS_DEFER_WRITE_IT;
 	if (interrupted) {
 		/*
 		 * The thread's own record is not committed until this handler
@@ -94,24 +91,17 @@ static int overflow(size_t n, bool interrupted, bool handler)
 			pks_defer_drain_now(true);
 			pks_defer_give();
 		}
-		return WRITE_IT;
+		return PKS_DEFER_WRITE_IT;
 	}
 	pks_defer_reserving = false;
 	/* pairs with settle()'s load of waiters after its increment of space:
 	 * counted before it looks, this waiter is woken; the futex compares seen */
 	atomic_fetch_add(&pks_defer_dq.waiters, 1);
-	rouse(handler, PKS_DEFER_NAP);
+	pks_defer_rouse(handler, PKS_DEFER_NAP);
 	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
 	atomic_fetch_sub(&pks_defer_dq.waiters, 1);	/* no pair: a wake too many is harmless */
 	pks_defer_reserving = true;
-	return RETRY;
-}
-
-/* This thread's reservation not yet committed, and the frame that made it. */
-static void note(struct pks_defer_rec *r)
-{
-	pending = r;
-	pending_frame = (uintptr_t)__builtin_frame_address(0);
+	return PKS_DEFER_RETRY;
 }
 
 /* A stamp past @last, and the clock's, if later: read after the stores below. */
@@ -127,18 +117,19 @@ static uint64_t recount(uint64_t last)
 {
 	uint64_t s = past(last);
 
-	/* relaxed: pairs with other()'s load through the program's order, as when()'s store */
+	/* relaxed: pairs with pks_defer_other()'s load through the program's order,
+	 * as pks_defer_when()'s store */
 	atomic_store_explicit(&pks_defer_dq.owner.last, s, memory_order_relaxed);
 	return s;
 }
 
-/*
- * The line of a thread that is not the owner (when()): it takes over when
- * there is none; otherwise every line is stamped by the clock from now on,
- * and this store comes before the clock is read. Not inline: the owner's
- * lines do without it.
+/**
+ * pks_defer_other() - the stamp of a line of thread @tid that is not the
+ * owner, @o (pks_defer_when()): it takes over when there is none; otherwise
+ * every line is stamped by the clock from now on, and this store comes
+ * before the clock is read. Not inline: the owner's lines do without it.
  */
-static __attribute__((noinline)) uint64_t other(long tid, long o)
+uint64_t pks_defer_other(long tid, long o)
 {
 	struct pks_defer_owner *w = &pks_defer_dq.owner;
 
@@ -148,51 +139,23 @@ static __attribute__((noinline)) uint64_t other(long tid, long o)
 		 * compare-and-swap, which ordered them before it */
 		return recount(atomic_load_explicit(&w->last, memory_order_relaxed));
 	}
-	if (o != PKS_DEFER_MANY)	/* seq_cst: pairs with when()'s load (see there) */
+	if (o != PKS_DEFER_MANY)	/* seq_cst: pairs with pks_defer_when()'s load (see there) */
 		atomic_store(&w->tid, PKS_DEFER_MANY);
-	/* relaxed: pairs with when()'s store through the program's order, as above */
+	/* relaxed: pairs with pks_defer_when()'s store through the program's order, as above */
 	return past(atomic_load_explicit(&w->last, memory_order_relaxed));
-}
-
-/*
- * The stamp of a line of thread @tid, taken before its reservation: a line
- * reserved after it in the same lane, by another thread, then has the later
- * stamp. While one thread alone writes lines (the owner), its stamps count
- * up from the clock's when it began, and the clock is not read again. A
- * line that the program orders after another thread's is ordered after
- * that thread's store of PKS_DEFER_MANY in other() too, so the load here
- * sees it, and its stamp comes from other(), past the owner's last. One
- * lane needs no merging.
- */
-static inline uint64_t when(long tid)
-{
-	struct pks_defer_owner *w = &pks_defer_dq.owner;
-	/* relaxed: pairs with other()'s store through the program's own order (above) */
-	long o = atomic_load_explicit(&w->tid, memory_order_relaxed);
-	uint64_t s;
-
-	if (likely(o == tid)) {
-		/* relaxed: pairs with other()'s load through the program's
-		 * own order (see there); no one else stores it meanwhile */
-		s = atomic_load_explicit(&w->last, memory_order_relaxed) + 1;
-		atomic_store_explicit(&w->last, s, memory_order_relaxed);
-		return s;
-	}
-	if (pks_defer_dq.nlanes == 1)
-		return 0;
-	return other(tid, o);
 }
 
 /*
  * The stamp of thread @tid's line, stamped @stamp, that goes to another
  * lane than its last. The owner's count orders its own lane; across lanes
  * its line must come after every line reserved before it, in any lane: so
- * it takes the clock's, as other() gives, and the count goes on from there.
+ * it takes the clock's, as pks_defer_other() gives, and the count goes on
+ * from there.
  */
 static uint64_t moved(uint64_t stamp, long tid)
 {
 	/* no pair: whether this thread is the owner, which only it and
-	 * other() change; another's line has the clock's already */
+	 * pks_defer_other() change; another's line has the clock's already */
 	if (atomic_load_explicit(&pks_defer_dq.owner.tid, memory_order_relaxed) != tid)
 		return stamp;
 	return recount(stamp);
@@ -200,35 +163,37 @@ static uint64_t moved(uint64_t stamp, long tid)
 
 /**
  * pks_defer_gone() - thread @tid writes no more lines: when it was the
- * owner (when()), the next thread to write one may be
+ * owner (pks_defer_when()), the next thread to write one may be
  */
 void pks_defer_gone(long tid)
 {
 	long o = tid;
 
-	/* seq_cst: pairs with other()'s compare-and-swap, which then reads this one */
+	/* seq_cst: pairs with pks_defer_other()'s compare-and-swap, which then reads this one */
 	atomic_compare_exchange_strong(&pks_defer_dq.owner.tid, &o, 0);
 }
 
-/*
- * No room in this thread's lane: the next lane with room, so that one
- * thread can fill the whole ring; it stays there (spilled) until that one
- * is full too. A line in another lane keeps its place: the printer merges
- * the lanes by stamp (moved()); and while this thread's records in the
- * lane it leaves are not all released, the new one carries that lane and
- * where they end, for the printer to write them first (struct
- * pks_defer_rec's after): a record of another thread not yet committed
- * before them would hide them from the merge meanwhile. It is put past
- * the record's @n bytes, in room that put() never writes and that the
- * ring gave zeroed.
+/**
+ * pks_defer_spill() - no room in this thread's lane: the next lane with
+ * room, so that one thread can fill the whole ring; it stays there
+ * (spilled) until that one is full too. A line in another lane keeps its
+ * place: the printer merges the lanes by stamp (moved()); and while this
+ * thread's records in the lane it leaves are not all released, the new one
+ * carries that lane and where they end, for the printer to write them
+ * first (struct pks_defer_rec's after): a record of another thread not yet
+ * committed before them would hide them from the merge meanwhile. It is
+ * put past the record's @n bytes, in room that pks_defer_fill() never
+ * writes and that the ring gave zeroed. Noted as pks_defer_reserve() notes
+ * it.
  */
-static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring **ring,
-				   uint64_t *stamp, long tid)
+struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
+				      uint64_t *stamp, long tid)
 {
+	struct pks_defer_self *me = &pks_defer_self;
 	unsigned int k = (unsigned int)pks_defer_dq.nlanes, from = *lane & (k - 1);
 	/* no pair: a hint; a release missed here is seen at the next line */
 	uint32_t seen = atomic_load_explicit(&pks_defer_dq.space, memory_order_relaxed);
-	uint64_t upto = mine;
+	uint64_t upto = me->mine;
 	struct pks_defer_rec *r;
 	bool after;
 
@@ -239,15 +204,16 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 	*stamp = moved(*stamp, tid);
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
-		r = pks_ring_reserve_at(*ring, n + (after ? sizeof(upto) : 0), &mine);
+		r = pks_ring_reserve_at(*ring, n + (after ? sizeof(upto) : 0), &me->mine);
 		if (r) {
-			spilled += i;
+			me->spilled += i;
 			*lane += i;
 			if (after) {
 				r->after = (uint8_t)(from + 1);
 				memcpy((char *)r + n, &upto, sizeof(upto));
 			}
-			note(r);
+			me->pending = r;
+			me->frame = (uintptr_t)stamp;
 			return r;
 		}
 	}
@@ -255,56 +221,11 @@ static struct pks_defer_rec *spill(unsigned int *lane, size_t n, struct pks_ring
 	return NULL;
 }
 
-/*
- * Room for a record of @n bytes, stamped *@stamp, in thread @tid's lane
- * (*@lane), or another.
+/**
+ * pks_defer_report() - the count of lines dropped so far, as a line where
+ * they went missing
  */
-static inline struct pks_defer_rec *reserve(unsigned int *lane, size_t n, struct pks_ring **ring,
-					    uint64_t *stamp, long tid)
-{
-	struct pks_defer_rec *r;
-
-	*ring = &pks_defer_dq.lanes[*lane & (unsigned int)(pks_defer_dq.nlanes - 1)].ring;
-	r = pks_ring_reserve_at(*ring, n, &mine);
-	if (unlikely(!r))
-		return spill(lane, n, ring, stamp, tid);
-	note(r);
-	return r;
-}
-
-/*
- * Fill @r with @l's and @w's facts, the payload @y and the caller's name,
- * and commit it. Constant @text: @y is a line's text, one part.
- */
-static inline __attribute__((always_inline)) void put(struct pks_defer_rec *r, uint64_t stamp,
-		const struct pks_defer_payload *y, bool text, const char *func, size_t fn,
-		const struct pks_line *l, const struct pks_writer *w)
-{
-	char *p = r->data;
-
-	r->stamp = stamp;
-	r->n = (uint32_t)y->bytes;
-	r->kind = (uint8_t)y->kind;
-	r->level = (int8_t)l->level;
-	r->cont = l->cont;
-	r->in_handler = w->in_handler;
-	r->func_len = (uint8_t)fn;
-	r->tid = w->tid;
-	r->t_ns = l->t_ns;
-	r->site = l->site;
-	if (text)		/* a whole line: one call */
-		p = pks_put_mem(p, y->p[0], y->len[0]);
-	else			/* short parts */
-		for (unsigned int i = 0; i < y->n; i++)
-			p = pks_put_part(p, y->p[i], y->len[i]);
-	if (unlikely(fn))
-		memcpy(p, func, fn);
-	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
-	pending = NULL;
-}
-
-/* The count of lines dropped so far, as a line where they went missing. */
-static void report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
+void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
 		   const struct pks_writer *w)
 {
 	/* no pair: a count, taken whole; what it counts was never stored */
@@ -312,10 +233,11 @@ static void report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l
 	char text[64];
 	size_t n = pks_defer_drop_text(text, k);
 	struct pks_ring *ring;
-	struct pks_defer_rec *r = k ? reserve(lane, sizeof(*r) + n, &ring, stamp, w->tid) : NULL;
+	struct pks_defer_rec *r = k ? pks_defer_reserve(lane, sizeof(*r) + n, &ring, stamp, w->tid)
+				    : NULL;
 
 	if (r)
-		put(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n, { text }, { (uint32_t)n } },
+		pks_defer_fill(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n, { text }, { (uint32_t)n } },
 		    true, NULL, 0, l, w);
 	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
@@ -333,7 +255,7 @@ static bool start(void)
 	 */
 	if (getpid() != pks_pid())
 		return false;
-	/* pairs with park()'s exchanges and admit()'s, rouse()'s and ours()'s loads:
+	/* pairs with park()'s exchanges and pks_defer_admit()'s, _rouse()'s and ours()'s loads:
 	 * one starter; RUNNING is stored once the ring is mapped (and below) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
 		return false;
@@ -343,13 +265,16 @@ static bool start(void)
 		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);	/* pairs with the loads above */
 		return false;
 	}
-	/* pairs with admit()'s load: a RUNNING ring is mapped */
+	/* pairs with pks_defer_admit()'s load: a RUNNING ring is mapped */
 	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
 	return true;
 }
 
-/* The ring is not running, or not this process's: may @w's line go into it? */
-static bool admit(const struct pks_writer *w)
+/**
+ * pks_defer_admit() - the ring is not running, or not this process's: may
+ * @w's line go into it?
+ */
+bool pks_defer_admit(const struct pks_writer *w)
 {
 	/* acquire: pairs with pks_defer_map()'s release */
 	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
@@ -369,82 +294,12 @@ static bool admit(const struct pks_writer *w)
 	return s == PKS_DEFER_RUNNING;
 }
 
-/*
- * @l into the record buffer (printk-shim(7) RECORD BUFFER) by its caller, as
- * it goes into the ring: the printer's writer never records (replay).
- */
-static inline void record(struct pks_line *l, const struct pks_writer *w)
-{
-	if (unlikely(pks_rec_on))
-		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns, false);
-}
-
-/*
- * A complete line, if deferred printing takes it, its payload @y; constant
- * @text: a line's text, which the record buffer gets too (record()).
- * Return: true when the line is in the ring (or counted as dropped); false:
- * the caller writes it now (this thread empties the ring, the ring is
- * closed or could not start, or there is no room a handler may wait for).
- */
-static inline __attribute__((always_inline)) bool enqueue(struct pks_line *l,
-		struct pks_writer *w, const struct pks_defer_payload *y, bool text)
-{
-	size_t fn = 0;
-	bool interrupted = pks_defer_reserving;
-	unsigned int lane;
-	struct pks_ring *ring;
-	struct pks_defer_rec *r;
-	const char *func = NULL;
-	uint64_t stamp;
-	int why;
-
-	if (pks_defer_consuming)
-		return false;
-	/* acquire: pairs with the seq_cst store of RUNNING once the printer is set up */
-	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
-		     /* relaxed: the state's acquire orders it */
-		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
-	    !admit(w))
-		return false;
-	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
-		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
-	lane = (unsigned int)w->tid + spilled;
-	stamp = when(w->tid);
-	pks_defer_reserving = true;
-	/* no pair: a count's hint; report() takes it whole by exchange */
-	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
-		report(&stamp, &lane, l, w);
-	while (!(r = reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
-		why = overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler);
-		if (why != RETRY) {
-			pks_defer_reserving = interrupted;
-			if (why == DROPPED && text)
-				record(l, w);
-			return why == DROPPED;
-		}
-	}
-	put(r, stamp, y, text, func, fn, l, w);
-	pks_defer_reserving = interrupted;
-	if (text)
-		record(l, w);
-	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
-	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
-		rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP : PKS_DEFER_IDLE);
-	return true;
-}
-
-/** pks_defer_put() - enqueue() of a line kept as its arguments (args.c) */
-bool pks_defer_put(struct pks_line *l, struct pks_writer *w, const struct pks_defer_payload *y)
-{
-	return enqueue(l, w, y, false);
-}
-
-/** pks_defer_line() - enqueue() of @l's text */
+/** pks_defer_line() - pks_defer_enqueue() of @l's text */
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 {
 	size_t n = seq_buf_used(&l->sb);
 
-	return enqueue(l, w, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
+	return pks_defer_enqueue(l, w, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
 		       { l->sb.buffer }, { (uint32_t)n } }, true);
 }
 
@@ -456,10 +311,11 @@ bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
  */
 void pks_defer_abandoned(uintptr_t below)
 {
-	struct pks_defer_rec *r = pending;
+	struct pks_defer_self *me = &pks_defer_self;
+	struct pks_defer_rec *r = me->pending;
 
-	if (r && pending_frame < below) {
-		pending = NULL;
+	if (r && me->frame < below) {
+		me->pending = NULL;
 		pks_defer_reserving = false;
 		pks_ring_discard(r);	/* release: pairs with pks_ring_read()'s acquire */
 	}
@@ -499,7 +355,5 @@ void pks_defer_forked(void)
 	atomic_store(&pks_defer_dq.owner.tid, 0);	/* no pair: one thread */
 	pks_defer_consuming = false;
 	pks_defer_reserving = false;
-	pending = NULL;
-	spilled = 0;
-	mine = 0;
+	pks_defer_self = (struct pks_defer_self){ NULL, 0, 0, 0 };
 }
