@@ -595,7 +595,7 @@ static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list
 	    unlikely(x->line.open || x->line.sent))
 		return held(x, fmt, ap, caller);
 	l = &x->line;
-	err = &errno;	/* the ring may wait or wake */
+	err = x->err;	/* the ring may wait or wake */
 	saved = *err;
 	level = p == fmt ? pks_cfg.set.default_level : fmt[1] - '0';
 	t = pks_cfg.need_time ? pks_now_ns() : 0;
@@ -627,7 +627,7 @@ static __attribute__((noipa)) int appended(const char *p, const char *fmt, va_li
 	if (unlikely(!x) || unlikely(!(s = pks_shape_steady(x->cache, SHAPES, p))) ||
 	    unlikely(!x->line.open) || unlikely(x->line.level > pks_cfg.set.level))
 		return held(x, fmt, ap, caller);
-	err = &errno;	/* the line may go to the ring */
+	err = x->err;	/* the line may go to the ring */
 	saved = *err;
 	len = direct(x, s, p, ap);
 	*err = saved;

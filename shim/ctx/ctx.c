@@ -33,6 +33,7 @@
 #include "defer/defer.h"
 #include "sink/sink.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -112,6 +113,7 @@ void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 	carve(x, buf, line ? line : 1, pks_render_room(c->format, 1) > 0);
 	x->w.tid = gettid();
 	x->w.in_handler = pks_sig_unwind_depth() > 0;
+	x->err = &errno;
 }
 
 static void thread_gone(void *p);
@@ -196,6 +198,7 @@ static struct pks_node *attach(void)
 		n->ctx[i].w.tid = n->tid;
 		n->ctx[i].w.in_handler = i > 0;
 		n->ctx[i].cache = n->cache[i];
+		n->ctx[i].err = &errno;	/* a fork child's thread has the same */
 	}
 	pks_ctx_self = n;
 	if (key_ok)

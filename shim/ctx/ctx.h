@@ -46,6 +46,7 @@ struct pks_ctx {
 	char *map;		/* the mapping line, scratch and kmsg room live in */
 	size_t map_size;
 	struct pks_spill big;	/* fragments longer than scratch (emit.c), kept for the next */
+	int *err;		/* &errno of its thread: the quick ways keep errno without a call */
 };
 
 struct pks_node {
