@@ -602,11 +602,12 @@ static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list
 	if (likely(s->quick) && !s->nl && likely(!pks_rec_on) && !pks_vfork_child()) {
 		pks_line_head(l, level, t, caller);
 		len = pks_defer_args(l, &x->w, s, ap) - 1;	/* the newline not counted */
-		if (likely(len >= 0))
-			goto out;
+		/* a line the ring did not take keeps its head: nothing else lives across the call */
+		if (unlikely(len < 0))
+			len = started(x, s, p, ap, l->level, l->t_ns, l->site);
+	} else {
+		len = started(x, s, p, ap, level, t, caller);
 	}
-	len = started(x, s, p, ap, level, t, caller);
-out:
 	*err = saved;
 	pks_ctx_leave(x);
 	return len;
