@@ -17,10 +17,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern PKS_TLS bool pks_defer_reserving;	/* between reserving a record and committing it */
-extern PKS_TLS bool pks_defer_consuming;	/* holding the consumer word */
-
+struct pks_defer_rec;
 struct pks_shape;
+
+/*
+ * A thread's side of the ring, in one place: one look-up finds it all.
+ * Outside defer/, only the window's two flags are read (pks_defer_in_window()).
+ */
+struct pks_defer_self {
+	bool reserving;			/* between reserving a record and committing it */
+	bool consuming;			/* holding the consumer word */
+	struct pks_defer_rec *pending;	/* the reservation not yet committed */
+	uintptr_t frame;		/* an address in the frame that made it */
+	uint64_t mine;			/* the position past the thread's last record in its lane */
+	unsigned int spilled;		/* the thread's lane: its tid's, plus this */
+};
+extern PKS_TLS struct pks_defer_self pks_defer_self;
 
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w);
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap);
@@ -39,7 +51,7 @@ void pks_defer_share(_Atomic int *word, _Atomic uint32_t *drained);
  */
 static inline bool pks_defer_in_window(void)
 {
-	return pks_defer_reserving || pks_defer_consuming;
+	return pks_defer_self.reserving || pks_defer_self.consuming;
 }
 
 #endif

@@ -138,15 +138,6 @@ struct pks_defer_state {
 
 extern struct pks_defer_state pks_defer_dq;
 
-/* A thread's side of the ring, in one place: one look-up finds it all. */
-struct pks_defer_self {
-	struct pks_defer_rec *pending;	/* the reservation not yet committed */
-	uintptr_t frame;		/* an address in the frame that made it */
-	uint64_t mine;			/* the position past the thread's last record in its lane */
-	unsigned int spilled;		/* the thread's lane: its tid's, plus this */
-};
-extern PKS_TLS struct pks_defer_self pks_defer_self;
-
 enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
 
 bool pks_defer_admit(const struct pks_writer *w);
@@ -273,7 +264,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		struct pks_writer *w, const struct pks_defer_payload *y, bool text)
 {
 	size_t fn = 0;
-	bool interrupted = pks_defer_reserving;
+	bool interrupted = pks_defer_self.reserving;
 	unsigned int lane;
 	struct pks_ring *ring;
 	struct pks_defer_rec *r;
@@ -281,7 +272,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	uint64_t stamp;
 	int why;
 
-	if (pks_defer_consuming)
+	if (pks_defer_self.consuming)
 		return false;
 	/* acquire: pairs with the seq_cst store of RUNNING once the printer is set up */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.state, memory_order_acquire) != PKS_DEFER_RUNNING ||
@@ -293,21 +284,21 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
 	lane = (unsigned int)w->tid + pks_defer_self.spilled;
 	stamp = pks_defer_when(w->tid);
-	pks_defer_reserving = true;
+	pks_defer_self.reserving = true;
 	/* no pair: a count's hint; pks_defer_report() takes it whole by exchange */
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		pks_defer_report(&stamp, &lane, l, w);
 	while (!(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
 		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler);
 		if (why != PKS_DEFER_RETRY) {
-			pks_defer_reserving = interrupted;
+			pks_defer_self.reserving = interrupted;
 			if (why == PKS_DEFER_DROPPED && text)
 				pks_defer_record(l, w);
 			return why == PKS_DEFER_DROPPED;
 		}
 	}
 	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
-	pks_defer_reserving = interrupted;
+	pks_defer_self.reserving = interrupted;
 	if (text)
 		pks_defer_record(l, w);
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */

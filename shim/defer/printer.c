@@ -43,7 +43,6 @@
 #define IDLE_MS		1000		/* an empty ring's wait for a line before the printer ends */
 #define LANE_MIN	(64u << 10)
 
-PKS_TLS bool pks_defer_consuming;
 static PKS_TLS bool printing;	/* this thread is the printer, with every signal blocked */
 
 /* The consumer's: the batches, and a record again as a line with head and tail room. */
@@ -85,9 +84,9 @@ bool pks_defer_take(void)
 {
 	int free_ = 0;
 
-	if (pks_defer_consuming)
+	if (pks_defer_self.consuming)
 		return false;
-	pks_defer_consuming = true;	/* first: from here a handler of ours is held */
+	pks_defer_self.consuming = true;	/* first: from here a handler of ours is held */
 	/* pairs with pks_defer_give()'s exchange: the last consumer's releases
 	 * and positions before ours (a futex lock: 0 free, 1 taken, 2 waited for) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
@@ -102,7 +101,7 @@ void pks_defer_give(void)
 	/* pairs with pks_defer_take()'s exchanges: our work before the next consumer's */
 	if (atomic_exchange(&pks_defer_dq.busy, 0) == 2)
 		pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAKE, 1, 0);
-	pks_defer_consuming = false;
+	pks_defer_self.consuming = false;
 }
 
 /* --- records to the outputs --------------------------------------------- */
@@ -667,7 +666,7 @@ void pks_defer_crash(void)
 	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
 		return;
 	pks_defer_abandoned(UINTPTR_MAX);
-	for (int ms = 0; !pks_defer_consuming && ms < CRASH_WAIT_MS; ms++) {
+	for (int ms = 0; !pks_defer_self.consuming && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
 
 		free_ = 0;
@@ -676,7 +675,7 @@ void pks_defer_crash(void)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	pks_defer_consuming = true;
+	pks_defer_self.consuming = true;
 	pks_defer_drain_now(true);
 	report_now();
 }

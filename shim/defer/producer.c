@@ -33,7 +33,6 @@ struct pks_defer_state pks_defer_dq = {
 	.sleep_word = &pks_defer_dq.sleep_own,
 	.sleep_private = FUTEX_PRIVATE_FLAG,
 };
-PKS_TLS bool pks_defer_reserving;
 PKS_TLS struct pks_defer_self pks_defer_self;
 static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
 
@@ -80,7 +79,7 @@ int pks_defer_overflow(size_t n, bool interrupted, bool handler)
 		atomic_fetch_add(&pks_defer_dq.dropped, 1);	/* no pair: a count */
 		return PKS_DEFER_DROPPED;
 	}
-	if (pks_defer_consuming)
+	if (pks_defer_self.consuming)
 		return PKS_DEFER_WRITE_IT;
 	if (interrupted) {
 		/*
@@ -93,14 +92,14 @@ int pks_defer_overflow(size_t n, bool interrupted, bool handler)
 		}
 		return PKS_DEFER_WRITE_IT;
 	}
-	pks_defer_reserving = false;
+	pks_defer_self.reserving = false;
 	/* pairs with settle()'s load of waiters after its increment of space:
 	 * counted before it looks, this waiter is woken; the futex compares seen */
 	atomic_fetch_add(&pks_defer_dq.waiters, 1);
 	pks_defer_rouse(handler, PKS_DEFER_NAP);
 	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
 	atomic_fetch_sub(&pks_defer_dq.waiters, 1);	/* no pair: a wake too many is harmless */
-	pks_defer_reserving = true;
+	pks_defer_self.reserving = true;
 	return PKS_DEFER_RETRY;
 }
 
@@ -316,7 +315,7 @@ void pks_defer_abandoned(uintptr_t below)
 
 	if (r && me->frame < below) {
 		me->pending = NULL;
-		pks_defer_reserving = false;
+		pks_defer_self.reserving = false;
 		pks_ring_discard(r);	/* release: pairs with pks_ring_read()'s acquire */
 	}
 }
@@ -353,7 +352,5 @@ void pks_defer_forked(void)
 	atomic_store(&pks_defer_dq.waiters, 0);
 	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
 	atomic_store(&pks_defer_dq.owner.tid, 0);	/* no pair: one thread */
-	pks_defer_consuming = false;
-	pks_defer_reserving = false;
-	pks_defer_self = (struct pks_defer_self){ NULL, 0, 0, 0 };
+	pks_defer_self = (struct pks_defer_self){ false, false, NULL, 0, 0, 0 };
 }
