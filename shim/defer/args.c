@@ -147,7 +147,7 @@ nhex:
 			if (!p)
 				p = "(null)";
 			n = pks_strline(p, &nl);
-			if (nl || n > UINT32_MAX)
+			if (nl)	/* past UINT32_MAX, len passes INT32_MAX below */
 				return -1;
 			v = put(v, n, 4);
 			dig[i] = 0;
