@@ -136,24 +136,21 @@ static inline size_t pks_strlen(const char *p)
 static inline size_t pks_strline(const char *p, bool *nl)
 {
 #ifdef PKS_STRLEN_SSE2
+	/* a byte that is 0 or '\n' is 0 as the lesser of itself and itself ^ '\n' */
 	const __m128i *b = (const __m128i *)((uintptr_t)p & ~(uintptr_t)15);
 	const __m128i zero = _mm_setzero_si128(), eol = _mm_set1_epi8('\n');
-	unsigned int skip = (unsigned int)((uintptr_t)p & 15);
-	unsigned int z = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, zero)) >> skip;
-	unsigned int e = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, eol)) >> skip;
+	unsigned int m = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_min_epu8(*b, _mm_xor_si128(*b, eol)), zero)) >> ((uintptr_t)p & 15);
 	size_t at = 0;
 
-	while (!z) {
-		if (e) {
-			*nl = true;
-			return pks_strlen(p);
-		}
+	while (!m) {
 		at = (size_t)((const char *)++b - p);
-		z = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, zero));
-		e = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(*b, eol));
+		m = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_min_epu8(*b, _mm_xor_si128(*b, eol)), zero));
 	}
-	*nl = (e & ((z & -z) - 1)) != 0;	/* the newlines before the first NUL */
-	return at + (size_t)__builtin_ctz(z);
+	at += (size_t)__builtin_ctz(m);	/* the first NUL or newline */
+	*nl = p[at] != '\0';
+	return *nl ? pks_strlen(p) : at;
 #else
 	size_t n = strlen(p);
 
