@@ -230,11 +230,13 @@ static inline __attribute__((always_inline)) void pks_defer_fill(struct pks_defe
 	r->tid = w->tid;
 	r->t_ns = l->t_ns;
 	r->site = l->site;
-	if (text)		/* a whole line: one call */
+	if (text) {		/* a whole line: one call */
 		p = pks_put_mem(p, y->p[0], y->len[0]);
-	else			/* short parts */
-		for (unsigned int i = 0; i < y->n; i++)
+	} else {		/* short parts, the first always there (args.c's head) */
+		p = pks_put_part(p, y->p[0], y->len[0]);
+		for (unsigned int i = 1; i < y->n; i++)
 			p = pks_put_part(p, y->p[i], y->len[i]);
+	}
 	if (unlikely(fn))
 		memcpy(p, func, fn);
 	pks_ring_commit(r);	/* release: pairs with pks_ring_read()'s acquire */
