@@ -199,9 +199,28 @@ static __attribute__((noinline)) int slow(const struct pks_config *c, struct pks
 /* The line was exited with the process: write it now (pks_flush_all() came first). */
 static inline void exiting(struct pks_ctx *x)
 {
+	int *err, saved;
+
 	/* no pair: a flag, as in feed() */
-	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed)))
+	if (unlikely(atomic_load_explicit(&pks_exiting, memory_order_relaxed))) {
+		err = x->err;	/* appended() keeps errno only where a line goes out */
+		saved = *err;
 		pks_line_close(&x->line, pks_ctx_out, &x->w);
+		*err = saved;
+	}
+}
+
+/*
+ * pks_ctx_out() for a call that keeps errno only where its line goes out
+ * (appended()): the ring may wait or wake.
+ */
+static void kept(struct pks_line *l, void *writer)
+{
+	struct pks_ctx *x = (struct pks_ctx *)((char *)writer - offsetof(struct pks_ctx, w));
+	int *err = x->err, saved = *err;
+
+	pks_ctx_out(l, writer);
+	*err = saved;
 }
 
 /*
@@ -210,11 +229,13 @@ static inline void exiting(struct pks_ctx *x)
  */
 static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, va_list ap)
 {
+	int *err = x->err, saved = *err;	/* as kept() */
 	size_t n;
 	const char *s = scratch(x, fmt, ap, &n);
 
 	pks_line_feed(&x->line, s, n, pks_ctx_out, &x->w);
 	exiting(x);
+	*err = saved;
 	return (int)(n - (n && s[n - 1] == '\n'));
 }
 
@@ -224,10 +245,11 @@ static __attribute__((noinline)) int spill(struct pks_ctx *x, const char *fmt, v
  * pass, no copy, and only a %s or %c that brought a newline makes the text
  * searched for one. What does not fit there, a format the fast path does
  * not take, a newline before the last byte go to spill(). A NUL one past
- * the line's end lands in its tail room.
+ * the line's end lands in its tail room. A line it ends goes to @out:
+ * pks_ctx_out(), or kept() for a caller that has not kept errno.
  */
 static inline __attribute__((always_inline)) int direct(struct pks_ctx *x,
-		const struct pks_shape *s, const char *fmt, va_list ap)
+		const struct pks_shape *s, const char *fmt, va_list ap, pks_line_out *out)
 {
 	size_t room, n;
 	char *at = pks_line_end(&x->line, &room);
@@ -242,7 +264,7 @@ static inline __attribute__((always_inline)) int direct(struct pks_ctx *x,
 	nl = n && at[n - 1] == '\n';
 	if (unlikely(inner) && n > 1 && memchr(at, '\n', n - 1))
 		return spill(x, fmt, ap);
-	pks_line_took(&x->line, n, nl, pks_ctx_out, &x->w);
+	pks_line_took(&x->line, n, nl, out, &x->w);
 	exiting(x);
 	return (int)(n - nl);
 }
@@ -445,7 +467,7 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
 				return ret;
 		}
 	}
-	return direct(x, s, fmt + skip, ap);
+	return direct(x, s, fmt + skip, ap, pks_ctx_out);
 }
 
 /*
@@ -568,7 +590,7 @@ static __attribute__((noinline)) int started(struct pks_ctx *x, const struct pks
 {
 	pks_line_start(&x->line, level, false, t);
 	x->line.site = caller;
-	return direct(x, s, p, ap);
+	return direct(x, s, p, ap, pks_ctx_out);
 }
 
 /*
@@ -623,15 +645,12 @@ static __attribute__((noipa)) int appended(const char *p, const char *fmt, va_li
 {
 	struct pks_ctx *x = pks_ctx_try();
 	const struct pks_shape *s;
-	int *err, saved, len;
+	int len;
 
 	if (unlikely(!x) || unlikely(!(s = pks_shape_steady(x->cache, SHAPES, p))) ||
 	    unlikely(!x->line.open) || unlikely(x->line.level > pks_cfg.set.level))
 		return held(x, fmt, ap, caller);
-	err = x->err;	/* the line may go to the ring */
-	saved = *err;
-	len = direct(x, s, p, ap);
-	*err = saved;
+	len = direct(x, s, p, ap, kept);	/* errno kept where the line goes out */
 	pks_ctx_leave(x);
 	return len;
 }
