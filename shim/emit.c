@@ -261,9 +261,9 @@ static inline __attribute__((always_inline)) int direct(struct pks_ctx *x,
 	if (unlikely(ret < 0 || (size_t)ret > room))
 		return spill(x, fmt, ap);
 	n = (size_t)ret;
-	nl = n && at[n - 1] == '\n';
 	if (unlikely(inner) && n > 1 && memchr(at, '\n', n - 1))
 		return spill(x, fmt, ap);
+	nl = n && at[n - 1] == '\n';
 	pks_line_took(&x->line, n, nl, out, &x->w);
 	exiting(x);
 	return (int)(n - nl);
