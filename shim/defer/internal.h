@@ -191,9 +191,19 @@ static inline uint64_t pks_defer_when(long tid)
 }
 
 /*
+ * @r, just reserved, as this thread's record not yet committed, made in the
+ * frame holding @stamp: any address in it compares with a handler's frame
+ * as the frame itself does (pks_defer_abandoned()).
+ */
+static inline void pks_defer_note(struct pks_defer_rec *r, const uint64_t *stamp)
+{
+	pks_defer_self.pending = r;
+	pks_defer_self.frame = (uintptr_t)stamp;
+}
+
+/*
  * Room for a record of @n bytes, stamped *@stamp, in thread @tid's lane
- * (*@lane), or another; noted as this thread's (struct pks_defer_self), made
- * in the frame holding @stamp.
+ * (*@lane), or another; noted (pks_defer_note()).
  */
 static inline struct pks_defer_rec *pks_defer_reserve(unsigned int *lane, size_t n,
 		struct pks_ring **ring, uint64_t *stamp, long tid)
@@ -205,8 +215,7 @@ static inline struct pks_defer_rec *pks_defer_reserve(unsigned int *lane, size_t
 	r = pks_ring_reserve_at(*ring, n, &me->mine);
 	if (unlikely(!r))
 		return pks_defer_spill(lane, n, ring, stamp, tid);
-	me->pending = r;
-	me->frame = (uintptr_t)stamp;
+	pks_defer_note(r, stamp);
 	return r;
 }
 

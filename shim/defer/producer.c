@@ -182,8 +182,7 @@ void pks_defer_gone(long tid)
  * first (struct pks_defer_rec's after): a record of another thread not yet
  * committed before them would hide them from the merge meanwhile. It is
  * put past the record's @n bytes, in room that pks_defer_fill() never
- * writes and that the ring gave zeroed. Noted as pks_defer_reserve() notes
- * it.
+ * writes and that the ring gave zeroed. Noted (pks_defer_note()).
  */
 struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				      uint64_t *stamp, long tid)
@@ -211,8 +210,7 @@ struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_r
 				r->after = (uint8_t)(from + 1);
 				memcpy((char *)r + n, &upto, sizeof(upto));
 			}
-			me->pending = r;
-			me->frame = (uintptr_t)stamp;
+			pks_defer_note(r, stamp);
 			return r;
 		}
 	}
@@ -225,7 +223,7 @@ struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_r
  * they went missing
  */
 void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
-		   const struct pks_writer *w)
+		      const struct pks_writer *w)
 {
 	/* no pair: a count, taken whole; what it counts was never stored */
 	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
@@ -236,8 +234,8 @@ void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line
 				    : NULL;
 
 	if (r)
-		pks_defer_fill(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n, { text }, { (uint32_t)n } },
-		    true, NULL, 0, l, w);
+		pks_defer_fill(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
+			       { text }, { (uint32_t)n } }, true, NULL, 0, l, w);
 	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
@@ -315,7 +313,7 @@ void pks_defer_abandoned(uintptr_t below)
 
 	if (r && me->frame < below) {
 		me->pending = NULL;
-		pks_defer_self.reserving = false;
+		me->reserving = false;
 		pks_ring_discard(r);	/* release: pairs with pks_ring_read()'s acquire */
 	}
 }
@@ -352,5 +350,5 @@ void pks_defer_forked(void)
 	atomic_store(&pks_defer_dq.waiters, 0);
 	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
 	atomic_store(&pks_defer_dq.owner.tid, 0);	/* no pair: one thread */
-	pks_defer_self = (struct pks_defer_self){ false, false, NULL, 0, 0, 0 };
+	pks_defer_self = (struct pks_defer_self){ .pending = NULL };	/* every word zero */
 }
