@@ -106,6 +106,27 @@ jshim() {
 	[ "$output" -gt 0 ]
 }
 
+@test "journal: deferred, every other batch refused: each entry sent again from its record, once" {
+	err=$BATS_TEST_TMPDIR/err
+	# journald stopped: the lines pile up in the ring, so the printer's
+	# batches fill up mid-drain; the refused ones are sent one by one.
+	kill -STOP "$(cat "$BATS_FILE_TMPDIR/journald.pid")"
+	FAULT_WRITE=mmsg-nomem FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" PRINTK_SHIM_DEFER=1 \
+		PRINTK_SHIM_OUTPUT=journal PRINTK_SHIM_JOURNAL_SOCKET="$JSOCK" \
+		LD_PRELOAD="$MODULE:$FIX/.libs/libfault-write.so" \
+		"$FIX/syslog-flood" 2 3000 0 >/dev/null 2>"$err" &
+	flood=$!
+	# Not a poll: long enough for the callers to get well ahead of the printer.
+	sleep 0.5
+	kill -CONT "$(cat "$BATS_FILE_TMPDIR/journald.pid")"
+	wait "$flood"
+	[ ! -s "$err" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/faults")" -gt 1 ]
+	for _ in $(seq 500); do [ "$(stored "$flood")" -ge 6000 ] && break; sleep 0.02; done
+	journalctl --namespace="$NS" _PID="$flood" -o cat --no-pager | sort -s -k1,1 >"$BATS_TEST_TMPDIR/stored"
+	for t in 0 1; do seq 0 2999 | sed "s/.*/t$t l& end/"; done | diff - "$BATS_TEST_TMPDIR/stored"
+}
+
 @test "journal: control bytes and invalid UTF-8 arrive as they were" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'\0016a\x02b\xff\xfe\t\xc3\xa9\n'
 	err_is ''

@@ -337,6 +337,26 @@ t0 l2 end
 	same <(flood_lines 2 1000 | sort) <(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
+@test "syslog: deferred, every other batch refused: each line sent again from its record, once" {
+	rs_start
+	# The daemon stopped: the lines pile up in the ring, so the printer's
+	# batches fill up mid-drain; the refused ones are sent one by one.
+	kill -STOP "$RS_PID"
+	env FAULT_WRITE=mmsg-nomem FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" \
+		"${SLOG[@]}" "LD_PRELOAD=$MODULE:$FIX/.libs/libfault-write.so" PRINTK_SHIM_DEFER=1 \
+		"$FIX/syslog-flood" 2 2000 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	CLIENT_PID=$!
+	# Not a poll: long enough for the callers to get well ahead of the printer.
+	sleep 0.5
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/faults")" -gt 1 ]
+	wait_for "4000 messages" rs_has 4000
+	same <(flood_lines 2 2000) <(cut -d' ' -f3- "$RS/out.log" | sort -s -k1,1)
+}
+
 @test "syslog: with the daemon stopped, calls wait in their send, not in poll(2)" {
 	rs_start
 	kill -STOP "$RS_PID"

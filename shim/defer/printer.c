@@ -130,8 +130,11 @@ static __attribute__((noinline)) void write_line(const struct pks_defer_rec *r,
 {
 	line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 	if (b && b->dg) {
-		if (!pks_batch_dg_room(b->dg, line.sb.len))
+		if (!pks_batch_dg_room(b->dg, line.sb.len)) {
+			/* its redo() makes the lines it sends again in line: ours anew after */
 			pks_batch_dg_flush(b->dg);
+			line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
+		}
 		b->dg->key = r;
 	}
 	line.level = r->level;
