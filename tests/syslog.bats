@@ -247,6 +247,54 @@ t0 l2 end
 "
 }
 
+# long N: emit's "@long N" line
+long() {
+	local s
+	s=$(printf '0123456789%.0s' $(seq $(($1 / 10 + 1))))
+	printf '%s\n' "${s:0:$1}"
+}
+
+@test "syslog: deferred, syslog and the journal both down: a line the batch took for one only is on stderr once" {
+	rs_paths
+	# 40000 bytes: syslog's message fits the printer's batch, the
+	# journal's then does not and is sent at once; both fall back.
+	capture slog PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=syslog,journal PRINTK_SHIM_LINE_MAX=100000 \
+		PRINTK_SHIM_JOURNAL_SOCKET="$RS/journal.sock" "$FIX/emit" $'a\n' @long 40000 $'c\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: syslog: $RS_SOCK: No such file or directory; writing its lines to stderr until it is back
+printk-shim: warning: journal: $RS/journal.sock: No such file or directory; writing its lines to stderr until it is back
+a
+$(long 40000)
+c
+"
+}
+
+@test "syslog: deferred, daemon down: lines the batch took and one it did not reach stderr in order" {
+	rs_paths
+	# 65300 bytes: too long for the datagrams' batch, not for stderr's
+	capture slog PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=4M PRINTK_SHIM_LINE_MAX=100000 \
+		"$FIX/emit" $'a\n' @long 65300 $'c\n' $'d\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: syslog: $RS_SOCK: No such file or directory; writing its lines to stderr until it is back
+a
+$(long 65300)
+c
+d
+"
+}
+
+@test "syslog: deferred, daemon down, FORMAT=kmsg: a line keeps its number on stderr and in the file" {
+	rs_paths
+	capture slog PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=kmsg PRINTK_SHIM_OUTPUT="syslog,file:$RS/k.log" \
+		"$FIX/emit" $'a\n' $'b\n'
+	[ "$status" -eq 0 ]
+	run sed -n 's/^4,\([0-9]*\),[0-9]*,-;\(.*\)/\1 \2/p' "$ERR"
+	[ "$output" = $'0 a\n1 b' ]
+	run sed 's/^4,\([0-9]*\),[0-9]*,-;\(.*\)/\1 \2/' "$RS/k.log"
+	[ "$output" = $'0 a\n1 b' ]
+	[ "$(grep -v '^printk-shim: ' "$ERR" | cut -d, -f1,2,3)" = "$(cut -d, -f1,2,3 "$RS/k.log")" ]
+}
+
 # restart_check [VAR=VALUE]...: 2 threads x 2000 lines, the daemon killed
 # and restarted while they run: each line once, in syslog or on stderr.
 restart_check() {

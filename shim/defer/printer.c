@@ -172,13 +172,17 @@ static inline void write_rec(const struct pks_defer_rec *r, const struct pks_sin
 }
 
 /*
- * A daemon's message that its batch did not deliver: the record again,
- * to output @out alone, written now (which may write it to stderr, unless
- * @told: it is there). Return: whether stderr has it now.
+ * A daemon's message @m that its batch did not deliver: the record again,
+ * to that output alone, sent now; a line it writes to stderr instead
+ * (unless told: it is there) goes into the descriptors' batch, after the
+ * lines before it. Return: whether stderr has it now.
  */
-static bool redo(const void *key, int out, bool told)
+static bool redo(const struct pks_dgram *m)
 {
-	write_rec(key, &(struct pks_sink_batch){ .only = out, .told = &told }, false);
+	bool told = m->told;
+
+	write_rec(m->key, &(struct pks_sink_batch){ &fd_batch, NULL, m->out, &told, m->seq },
+		  false);
 	return told;
 }
 
@@ -560,7 +564,7 @@ bool pks_defer_map(void)
 	dgrams.buf = p;
 	dgrams.cap = BATCH_BYTES;
 	p += BATCH_BYTES;
-	batch = (struct pks_sink_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1, NULL };
+	batch = (struct pks_sink_batch){ &fd_batch, dgrams.daemons ? &dgrams : NULL, -1, NULL, 0 };
 	pks_line_init(&line, p + PKS_HEAD_MAX, lmax);
 	p += PKS_HEAD_MAX + lmax + PKS_TAIL_MAX;
 	memset(&writer, 0, sizeof(writer));

@@ -105,10 +105,20 @@ bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n)
 	       b->cap - b->used >= (size_t)b->daemons * (HEAD_ROOM + n);
 }
 
-/* @m again, to output @i alone; once a line is on stderr, no other output's redo writes it there. */
-static void redo(struct pks_dgrams *b, const struct pks_dgram *m, int i)
+/**
+ * pks_batch_dg_told() - stderr has the line being written (@b->key): the
+ * redo of a message of it queued for a daemon does not write it there again
+ */
+void pks_batch_dg_told(struct pks_dgrams *b)
 {
-	if (!b->redo(m->key, i, m->told) || m->told)
+	for (int j = b->n - 1; j >= 0 && b->m[j].key == b->key; j--)
+		b->m[j].told = true;
+}
+
+/* @m again, to its output alone; once a line is on stderr, no other output's redo writes it there. */
+static void redo(struct pks_dgrams *b, const struct pks_dgram *m)
+{
+	if (!b->redo(m) || m->told)
 		return;
 	for (int j = 0; j < b->n; j++)
 		if (b->m[j].key == m->key)
@@ -143,7 +153,7 @@ void pks_batch_dg_flush(struct pks_dgrams *b)
 		else
 			sent = pks_syslog_send_many(c, v, k);
 		while (sent < k)
-			redo(b, &b->m[at[sent++]], i);
+			redo(b, &b->m[at[sent++]]);
 	}
 	b->n = 0;
 	b->used = 0;

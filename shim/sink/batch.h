@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 #define PKS_BATCH_FDS	8
@@ -38,14 +39,16 @@ struct pks_dgrams {
 	size_t used, cap;
 	char *buf;			/* @cap bytes */
 	const void *key;		/* the line being written, as @redo knows it */
-	/* Return: whether stderr has the line now; @told: it had it already. */
-	bool (*redo)(const void *key, int out, bool told);
+	uint64_t seq;			/* its number in the kmsg format, kept for @redo */
 	struct pks_dgram {
 		int out;		/* the output's index */
 		const void *key;
+		uint64_t seq;
 		size_t off, len;	/* the message in @buf */
-		bool told;		/* another output's redo wrote the line to stderr */
+		bool told;		/* stderr has the line: the writer's fallback, or a redo */
 	} m[PKS_DGRAMS_MAX];
+	/* Return: whether stderr has @m's line now. */
+	bool (*redo)(const struct pks_dgram *m);
 };
 
 /* What pks_sink_line() is given besides the line; a NULL member: write now. */
@@ -54,6 +57,7 @@ struct pks_sink_batch {
 	struct pks_dgrams *dg;
 	int only;			/* an output's index: that output alone; -1: all */
 	bool *told;			/* stderr has the line already, in and out; or NULL */
+	uint64_t seq;			/* with @only: the line's kmsg number, as first written */
 };
 
 int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
@@ -61,6 +65,7 @@ char *pks_batch_room_slow(struct pks_fd_batch *b, int fd, int tag, size_t n, int
 void pks_batch_fd_flush(struct pks_fd_batch *b);
 int pks_batch_daemons(const struct pks_config *c);
 bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n);
+void pks_batch_dg_told(struct pks_dgrams *b);
 void pks_batch_dg_flush(struct pks_dgrams *b);
 
 /**

@@ -186,7 +186,7 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 		len = pks_syslog_render(c, m, text, n, at, room);
 	if (!len)
 		return false;
-	b->m[b->n++] = (struct pks_dgram){ i, b->key, b->used, len, false };
+	b->m[b->n++] = (struct pks_dgram){ i, b->key, b->seq, b->used, len, false };
 	b->used += len;
 	return true;
 }
@@ -315,12 +315,16 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		.format = c->format, .time = c->set.time, .caller = c->set.caller,
 		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
 	};
-	if (c->format == PKS_LINE_KMSG)
+	only = b ? b->only : -1;
+	if (c->format == PKS_LINE_KMSG && only >= 0)
+		r.seq = b->seq;		/* a redo: the number the line first had */
+	else if (c->format == PKS_LINE_KMSG)
 		/* no pair: a number, unique by the read-modify-write alone */
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
+	if (b && b->dg)
+		b->dg->seq = r.seq;
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
-	only = b ? b->only : -1;
 	told = c->has_stderr || (b && b->told && *b->told);
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
@@ -342,4 +346,6 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	}
 	if (b && b->told)
 		*b->told = told;
+	if (b && b->dg && told)
+		pks_batch_dg_told(b->dg);	/* this pass wrote it there, or stderr is an output */
 }
