@@ -558,3 +558,18 @@ long 1006" ]
 <6>six -1 2 3 4 5 6
 <6>long 18446744073709551615 $(printf 'y%.0s' {1..980})" ]
 }
+
+@test "defer: threads that print while another starts the printer wait for it: one writer, no torn line" {
+	# Short writes, each finished by another write(2): two writers at
+	# once would tear each other's lines; the printer is the only one.
+	for _ in 1 2 3 4 5; do
+		env FAULT_WRITE=short LD_PRELOAD="$MODULE:$FIX/.libs/libfault-write.so" PRINTK_SHIM_DEFER=1 \
+			"$FIX/syslog-flood" 4 500 0 2>"$BATS_TEST_TMPDIR/err"
+		run grep -cvx 't[0-3] l[0-9]* end' "$BATS_TEST_TMPDIR/err"
+		[ "$output" = 0 ]
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" = 2000 ]
+		for t in 0 1 2 3; do
+			seq 0 499 | sed "s/.*/t$t l& end/" | diff - <(grep "^t$t " "$BATS_TEST_TMPDIR/err")
+		done
+	done
+}

@@ -23,6 +23,7 @@
 #include "ctl/record.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <stdint.h>
 #include <string.h>
@@ -260,11 +261,37 @@ static bool start(void)
 		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
 			 pks_strerror(errno));
 		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);	/* pairs with the loads above */
+		pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);	/* started()'s waiters */
 		return false;
 	}
 	/* pairs with pks_defer_admit()'s load: a RUNNING ring is mapped */
 	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
+	pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);
 	return true;
+}
+
+/*
+ * Another thread of this process is starting the printer: wait for it,
+ * rather than write the line now, beside the ring's and perhaps between
+ * the parts of another thread's (printk-shim(7) DEFERRED PRINTING). A
+ * while at most, and once: a starter that a handler left by a jump never
+ * ends. Return: the state then.
+ */
+static int started(void)
+{
+	static _Atomic bool stuck;
+	int s = PKS_DEFER_STARTING;
+
+	/* no pair: a flag, no data behind it */
+	if (atomic_load_explicit(&stuck, memory_order_relaxed) || getpid() != pks_pid())
+		return s;	/* or a vfork child: the starter is its parent's */
+	for (int i = 0; i < 20 && s == PKS_DEFER_STARTING; i++) {
+		pks_defer_futex(&pks_defer_dq.state, FUTEX_WAIT, PKS_DEFER_STARTING, 5);
+		s = atomic_load(&pks_defer_dq.state);	/* pairs with start()'s stores */
+	}
+	if (s == PKS_DEFER_STARTING)
+		atomic_store_explicit(&stuck, true, memory_order_relaxed);	/* as above */
+	return s;
 }
 
 /**
@@ -281,8 +308,13 @@ bool pks_defer_admit(const struct pks_writer *w)
 		pks_defer_forked();	/* a child made without the fork handlers */
 	/* pairs with start()'s stores and pks_defer_close()'s and _crash()'s exchanges */
 	s = atomic_load(&pks_defer_dq.state);
-	if (s == PKS_DEFER_OFF && !w->in_handler)
-		return start();
+	if (s == PKS_DEFER_OFF && !w->in_handler) {
+		if (start())
+			return true;
+		s = atomic_load(&pks_defer_dq.state);	/* pairs with start()'s stores: another may start it */
+	}
+	if (s == PKS_DEFER_STARTING && !w->in_handler)
+		s = started();
 	/* crashing pairs with pks_defer_crash()'s store, before its exchange of state */
 	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_defer_dq.crashing) && pks_defer_take()) {
 		pks_defer_drain_now(w->in_handler);	/* the ring's lines first: this one follows them */
