@@ -575,3 +575,14 @@ long 1006" ]
 		done
 	done
 }
+
+@test "defer: a handler that jumps out while the first line starts the printer: that line kept, the printer started" {
+	capture env FAULT_WRITE=mmap-raise:10:1048576 FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" \
+		LD_PRELOAD="$MODULE:$FIX/.libs/libfault-write.so" PRINTK_SHIM_DEFER=1 "$FIX/fault-sig" jump-start
+	[ "$status" -eq 0 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/faults")" = 1 ]
+	# the handler waits for the line it interrupted; the later lines go
+	# through the printer thread, the process's second
+	err_is $'first 1\nwatchdog\nline 0\nline 1\nline 2\n'
+	out_is $'threads 2\n'
+}

@@ -37,7 +37,7 @@ struct pks_defer_state pks_defer_dq = {
 PKS_TLS struct pks_defer_self pks_defer_self;
 static PKS_TLS uint32_t full_at;	/* pks_defer_dq.space + 1 when every lane was full */
 
-static bool start(void);
+static bool start(bool line);
 
 /**
  * pks_defer_rouse() - the printer is wanted (its sleep at @upto or deeper):
@@ -49,7 +49,7 @@ void pks_defer_rouse(bool handler, int upto)
 	/* pairs with park()'s exchange to OFF and start()'s stores */
 	if (atomic_load(&pks_defer_dq.state) != PKS_DEFER_OFF) {
 		pks_defer_wake(upto);
-	} else if (handler || !start()) {
+	} else if (handler || !start(false)) {
 		if (pks_defer_take()) {
 			pks_defer_drain_now(handler);
 			pks_defer_give();
@@ -241,18 +241,11 @@ void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
 
-/* The first deferred line of this process: the ring and its printer. */
-static bool start(void)
+/* start()'s work, in the window: one starter, which makes the ring and the printer. */
+static bool starting(void)
 {
 	int off = PKS_DEFER_OFF;
 
-	/*
-	 * In memory not this process's own (a vfork child that went past
-	 * the vfork hook, a clone sharing memory), the ring would be the
-	 * parent's: the line is written now, the state left alone.
-	 */
-	if (getpid() != pks_pid())
-		return false;
 	/* pairs with park()'s exchanges and pks_defer_admit()'s, _rouse()'s and ours()'s loads:
 	 * one starter; RUNNING is stored once the ring is mapped (and below) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
@@ -268,6 +261,31 @@ static bool start(void)
 	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
 	pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);
 	return true;
+}
+
+/*
+ * The first deferred line of this process: the ring and its printer, made
+ * inside the ring's window (printk-shim(7) DEFERRED PRINTING): a handler
+ * that arrives meanwhile waits (ctx/signals.c), as one that left by a jump
+ * would leave the state STARTING for good. @line: a line is on its way
+ * into the ring, and the window stays open for it: the handler waits for
+ * that line too.
+ */
+static bool start(bool line)
+{
+	bool was = pks_defer_self.reserving, ok;
+
+	/*
+	 * In memory not this process's own (a vfork child that went past
+	 * the vfork hook, a clone sharing memory), the ring would be the
+	 * parent's: the line is written now, the state left alone.
+	 */
+	if (getpid() != pks_pid())
+		return false;
+	pks_defer_self.reserving = true;
+	ok = starting();
+	pks_defer_self.reserving = was || (ok && line);	/* pks_defer_enqueue() closes it */
+	return ok;
 }
 
 /*
@@ -309,7 +327,7 @@ bool pks_defer_admit(const struct pks_writer *w)
 	/* pairs with start()'s stores and pks_defer_close()'s and _crash()'s exchanges */
 	s = atomic_load(&pks_defer_dq.state);
 	if (s == PKS_DEFER_OFF && !w->in_handler) {
-		if (start())
+		if (start(true))
 			return true;
 		s = atomic_load(&pks_defer_dq.state);	/* pairs with start()'s stores: another may start it */
 	}
