@@ -195,3 +195,20 @@ N
 	[ "$(check_storm "$ERR" raw) raw_inside=some" = "$(cat "$OUT")" ]
 	grep -q '^lines=5000 alrm=[1-9][0-9]* raw=[1-9]' "$OUT"
 }
+
+@test "signals: SIGTERM ends a program whose stderr is a pipe nobody reads, with its status, in both modes" {
+	local fifo=$BATS_TEST_TMPDIR/fifo
+	mkfifo "$fifo"
+	# holds the read end and never reads: every write blocks once it is full
+	sleep 60 <"$fifo" 3>&- &
+	reader=$!
+	for mode in 0 1; do
+		status=0
+		timeout --preserve-status -k 10 1 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode \
+			"$FIX/syslog-flood" 1 100000000 0 2>"$fifo" || status=$?
+		# 143: killed by the SIGTERM, its lines' writing cut short by the
+		# deadline; 137 would be timeout's SIGKILL 10 s later
+		[ "$status" -eq 143 ]
+	done
+	kill "$reader"
+}

@@ -36,9 +36,11 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEPTH_MAX 16
+#define DYING_NS	(2 * 1000000000L)	/* the longest dying() may write */
 #define HELD_MAX 4
 
 enum { OWNER_PROGRAM, OWNER_WRAPPED, OWNER_CRASH };	/* whose handler the kernel has */
@@ -261,22 +263,42 @@ static void dying(void)
 }
 
 /*
- * A signal that ends the process, at its default: dying(), then the
- * default action, with the same signal.
+ * @sig to this thread in DYING_NS, by a timer of the kernel's (raw system
+ * calls: the C library's timer_create() is not async-signal-safe).
+ */
+static void deadline(int sig)
+{
+	struct sigevent ev = { .sigev_signo = sig, .sigev_notify = SIGEV_THREAD_ID };
+	struct itimerspec at = { .it_value = { DYING_NS / 1000000000L, DYING_NS % 1000000000L } };
+	int id;
+
+	ev._sigev_un._tid = gettid();
+	if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &id) == 0)
+		syscall(SYS_timer_settime, id, 0, &at, NULL);
+}
+
+/*
+ * A signal that ends the process, at its default: the default action put
+ * back and let through first, so that the same signal sent again (by the
+ * deadline, or by the sender's patience) ends the process at once, even in
+ * a write(2) to a pipe nobody reads; then dying(), then that action.
  */
 static void crashed(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t set;
+	int err = errno;
 
 	(void)si, (void)uc;
-	dying();
 	/* pairs with do_sigaction()'s load: a later sigaction() sees the default back */
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
+	deadline(sig);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	errno = err;	/* %m in the lines written: as the program left it */
+	dying();
 	raise(sig);
 }
 
