@@ -83,6 +83,15 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	err_is $'<5>MAIN partial rest\n'"$TAIL"
 }
 
+@test "abnormal: a vfork child's own lines, one left open: written at once, the parent's open line stays whole" {
+	for mode in 0 1; do
+		capture shim PRINTK_SHIM_DEFER=$mode "$FIX/abnormal" vfork-print
+		[ "$status" -eq 0 ]
+		out_is $'child status 32512\n'
+		err_is $'<3>CHILD hello\n<3>CHILD open\n<5>MAIN partial rest\n'"$TAIL"
+	done
+}
+
 @test "abnormal: posix_spawn and system: the parent's open line stays whole" {
 	capture shim "$FIX/abnormal" spawn
 	[ "$status" -eq 0 ]

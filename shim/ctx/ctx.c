@@ -250,7 +250,8 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 	struct pks_ctx *x;
 	int want = PKS_IDLE, d;
 
-	if (unlikely(!n) && !(n = attached()))
+	/* a vfork child's contexts are its parent's: it gets one on its stack */
+	if (pks_vfork_child() || (unlikely(!n) && !(n = attached())))
 		return NULL;
 	d = pks_sig_unwind_depth();
 	x = &n->ctx[d < PKS_NCTX ? d : PKS_NCTX - 1];

@@ -81,8 +81,8 @@ extern const struct pks_sig_ops pks_ctx_sig_ops;	/* handed to ctx/signals.c by p
 
 /**
  * pks_ctx_try() - own the calling context for one call, if that is quick:
- * a thread outside any handler whose context is mapped and free. Nothing
- * is made, no system call made, errno untouched.
+ * a thread outside any handler and any vfork of its own, whose context is
+ * mapped and free. Nothing is made, no system call made, errno untouched.
  * Return: the context, or NULL.
  */
 static inline struct pks_ctx *pks_ctx_try(void)
@@ -91,7 +91,7 @@ static inline struct pks_ctx *pks_ctx_try(void)
 	struct pks_ctx *x;
 	int want = PKS_IDLE;
 
-	if (unlikely(!n) || unlikely(pks_depth != 0))
+	if (unlikely(!n) || unlikely(pks_depth != 0) || unlikely(pks_vfork_tid != 0))
 		return NULL;
 	x = &n->ctx[0];
 	/* acquire: pairs with the release of pks_ctx_leave(), the last owner's */
