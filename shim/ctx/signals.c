@@ -211,7 +211,12 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	int d, hid;
 	uintptr_t saved;
 
-	if (unlikely(pks_defer_in_window()) && !synchronous(sig, si)) {
+	/*
+	 * Not under ThreadSanitizer: its runtime runs handlers at moments of
+	 * its own, and one sent again would come back inside a later window,
+	 * or, left by a jump, undo its bookkeeping (printk-shim(7) SANITIZERS).
+	 */
+	if (unlikely(pks_defer_in_window()) && !synchronous(sig, si) && !pks_tsan_present()) {
 		hold(sig, si);
 		return;
 	}
