@@ -67,6 +67,19 @@ rs_start() {
 	wait_for "the rsyslogd socket" test -S "$RS_SOCK"
 }
 
+# while_stopped CMD...: CMD in the background, its stderr in $BATS_TEST_TMPDIR/err,
+# while the daemon is stopped for half a second (not a poll: long enough for
+# the senders to fill its queue and get ahead), then until CMD ends.
+while_stopped() {
+	kill -STOP "$RS_PID"
+	"$@" >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	CLIENT_PID=$!
+	sleep 0.5
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+}
+
 # rs_stop: stop it cleanly (also when stopped by SIGSTOP); rs_kill: crash it.
 rs_stop() {
 	[ -n "${RS_PID:-}" ] || return 0

@@ -389,16 +389,9 @@ t0 l2 end
 	rs_start
 	# The daemon stopped: the lines pile up in the ring, so the printer's
 	# batches fill up mid-drain; the refused ones are sent one by one.
-	kill -STOP "$RS_PID"
-	env FAULT_WRITE=mmsg-nomem FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" \
+	while_stopped env FAULT_WRITE=mmsg-nomem FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" \
 		"${SLOG[@]}" "LD_PRELOAD=$MODULE:$FIX/.libs/libfault-write.so" PRINTK_SHIM_DEFER=1 \
-		"$FIX/syslog-flood" 2 2000 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
-	CLIENT_PID=$!
-	# Not a poll: long enough for the callers to get well ahead of the printer.
-	sleep 0.5
-	kill -CONT "$RS_PID"
-	wait "$CLIENT_PID"
-	CLIENT_PID=
+		"$FIX/syslog-flood" 2 2000 0
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 	[ "$(cat "$BATS_TEST_TMPDIR/faults")" -gt 1 ]
 	wait_for "4000 messages" rs_has 4000
@@ -407,15 +400,9 @@ t0 l2 end
 
 @test "syslog: with the daemon stopped, calls wait in their send, not in poll(2)" {
 	rs_start
-	kill -STOP "$RS_PID"
-	strace -f -qq -e trace=poll,ppoll,sendmsg,nanosleep,clock_nanosleep -o "$BATS_TEST_TMPDIR/trace" \
-		"${SLOG[@]}" "$FIX/syslog-flood" 2 1000 0 >/dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
-	CLIENT_PID=$!
-	# Not a poll: the senders fill the queue and must then wait, however long.
-	sleep 0.5
-	kill -CONT "$RS_PID"
-	wait "$CLIENT_PID"
-	CLIENT_PID=
+	# the senders fill the queue and must then wait, however long
+	while_stopped strace -f -qq -e trace=poll,ppoll,sendmsg,nanosleep,clock_nanosleep \
+		-o "$BATS_TEST_TMPDIR/trace" "${SLOG[@]}" "$FIX/syslog-flood" 2 1000 0
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 	wait_for "2000 messages" rs_has 2000
 	run grep -E '^[0-9]+ +(poll|ppoll|nanosleep|clock_nanosleep)\(' "$BATS_TEST_TMPDIR/trace"
