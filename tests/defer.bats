@@ -577,8 +577,8 @@ long 1006" ]
 }
 
 @test "defer: a handler that jumps out while the first line starts the printer: that line kept, the printer started" {
-	capture env FAULT_WRITE=mmap-raise:10:1048576 FAULT_WRITE_REPORT="$BATS_TEST_TMPDIR/faults" \
-		LD_PRELOAD="$MODULE:$FIX/.libs/libfault-write.so" PRINTK_SHIM_DEFER=1 "$FIX/fault-sig" jump-start
+	capture env FAULT_MAP=10:1048576 FAULT_MAP_REPORT="$BATS_TEST_TMPDIR/faults" \
+		LD_PRELOAD="$MODULE:$FIX/.libs/libfault-map.so" PRINTK_SHIM_DEFER=1 "$FIX/fault-sig" jump-start
 	[ "$status" -eq 0 ]
 	[ "$(cat "$BATS_TEST_TMPDIR/faults")" = 1 ]
 	# the handler waits for the line it interrupted; the later lines go
