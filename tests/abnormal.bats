@@ -57,6 +57,22 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	err_is $'<5>M start\n<5>T partial line\n'"$TAIL"
 }
 
+@test "abnormal: a thread cancelled while it waits (its write, or room in a full deferred ring): joined, every line once" {
+	local mode k pad
+	pad=$(printf 'y%.0s' {1..200})
+	for mode in 0 1; do
+		capture timeout 30 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_DEFER_SIZE=64K \
+			PRINTK_SHIM_DEFER_FULL=block "$FIX/abnormal" cancel-full
+		[ "$status" -eq 0 ]
+		[[ $(cat "$OUT") =~ ^joined\ after\ ([0-9]+)\ calls$ ]]
+		k=${BASH_REMATCH[1]}
+		# deferred, the ring held lines before its caller had to wait
+		[ "$mode" = 0 ] || [ "$k" -gt 100 ]
+		# the cancelled call's line comes last, once the next thread starts
+		err_is $'<5>M start\n'"$(seq 0 "$k" | sed "s/.*/<5>T & $pad/")"$'\n'"$TAIL"
+	done
+}
+
 @test "abnormal: pthread_exit from a handler inside printk: the line is written at thread exit" {
 	capture shim "$FIX/abnormal" exit-handler
 	[ "$status" -eq 0 ]

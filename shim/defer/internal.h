@@ -142,7 +142,7 @@ enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_ov
 
 bool pks_defer_admit(const struct pks_writer *w);
 void pks_defer_rouse(bool handler, int upto);
-int pks_defer_overflow(size_t n, bool interrupted, bool handler);
+int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text);
 uint64_t pks_defer_other(long tid, long o);
 struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				      uint64_t *stamp, long tid);
@@ -300,7 +300,8 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
 		pks_defer_report(&stamp, &lane, l, w);
 	while (!(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
-		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler);
+		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler,
+					 text);
 		if (why != PKS_DEFER_RETRY) {
 			pks_defer_self.reserving = interrupted;
 			if (why == PKS_DEFER_DROPPED && text)

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -61,10 +62,13 @@ void pks_defer_rouse(bool handler, int upto)
  * pks_defer_overflow() - no room for a record of @n bytes in any lane. A
  * handler that interrupted this thread's own reservation cannot wait: the
  * printer waits for that record. @handler: a handler's line, whose drain
- * makes no dladdr() call.
+ * makes no dladdr() call. @text: the line's text is on its context's line,
+ * where a thread cancelled in the wait leaves it to be written later
+ * (printk-shim(7) WHEN A LINE IS WRITTEN); a line kept as its arguments is
+ * nowhere else, so it is made into text before it waits.
  * Return: what the caller does: PKS_DEFER_RETRY, _WRITE_IT or _DROPPED.
  */
-int pks_defer_overflow(size_t n, bool interrupted, bool handler)
+int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text)
 {
 	/* pairs with the printer's increment after each release (settle()) */
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
@@ -93,6 +97,8 @@ int pks_defer_overflow(size_t n, bool interrupted, bool handler)
 		}
 		return PKS_DEFER_WRITE_IT;
 	}
+	if (!text)
+		return PKS_DEFER_WRITE_IT;
 	pks_defer_self.reserving = false;
 	/* pairs with settle()'s load of waiters after its increment of space:
 	 * counted before it looks, this waiter is woken; the futex compares seen */
@@ -100,6 +106,10 @@ int pks_defer_overflow(size_t n, bool interrupted, bool handler)
 	pks_defer_rouse(handler, PKS_DEFER_NAP);
 	pks_defer_futex(&pks_defer_dq.space, FUTEX_WAIT, (int)seen, pks_config()->set.defer_latency);
 	atomic_fetch_sub(&pks_defer_dq.waiters, 1);	/* no pair: a wake too many is harmless */
+	/* a cancellation point, as the write(2) it stands for: a few ms at most
+	 * after pthread_cancel(), the wait being bounded by the latency */
+	if (!handler)
+		pthread_testcancel();
 	pks_defer_self.reserving = true;
 	return PKS_DEFER_RETRY;
 }
