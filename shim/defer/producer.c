@@ -251,26 +251,30 @@ void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
 }
 
+/* The started state @s, to every thread, and to started()'s waiters. Return: it runs. */
+static bool publish(int s)
+{
+	/* pairs with pks_defer_admit()'s and started()'s loads: a RUNNING ring is mapped */
+	atomic_store(&pks_defer_dq.state, s);
+	pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);
+	return s == PKS_DEFER_RUNNING;
+}
+
 /* start()'s work, in the window: one starter, which makes the ring and the printer. */
 static bool starting(void)
 {
 	int off = PKS_DEFER_OFF;
 
 	/* pairs with park()'s exchanges and pks_defer_admit()'s, _rouse()'s and ours()'s loads:
-	 * one starter; RUNNING is stored once the ring is mapped (and below) */
+	 * one starter; RUNNING is stored once the ring is mapped (publish()) */
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_STARTING))
 		return false;
 	if (!pks_defer_map() || !pks_defer_spawn()) {
 		pks_warn("PRINTK_SHIM_DEFER: no printer thread: %s; writing every line at once",
 			 pks_strerror(errno));
-		atomic_store(&pks_defer_dq.state, PKS_DEFER_FAILED);	/* pairs with the loads above */
-		pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);	/* started()'s waiters */
-		return false;
+		return publish(PKS_DEFER_FAILED);
 	}
-	/* pairs with pks_defer_admit()'s load: a RUNNING ring is mapped */
-	atomic_store(&pks_defer_dq.state, PKS_DEFER_RUNNING);
-	pks_defer_futex(&pks_defer_dq.state, FUTEX_WAKE, INT_MAX, 0);
-	return true;
+	return publish(PKS_DEFER_RUNNING);
 }
 
 /*
