@@ -11,6 +11,7 @@
  */
 #include "control.h"
 #include "dyndbg.h"
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/say.h"
 #include "config/config.h"
@@ -22,6 +23,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -80,6 +82,39 @@ static void apply(void)
 	pks_ctl_publish(c);
 }
 
+/*
+ * The frame of this thread's apply(), while it runs: a call that finds
+ * itself the applier below it is a handler inside apply() (one installed
+ * by a raw system call, which the unwind depth does not count); above it,
+ * the apply() was left by a jump from a handler, and is taken up again.
+ */
+static PKS_TLS uintptr_t applying;
+
+/* The wait for another thread's apply(): at most this, then the call goes on. */
+#define WAIT_NS		2000000000ull
+
+/* The applier's claim let go: its apply() is done, or cut off by cancellation or pthread_exit. */
+static void release(void *unused)
+{
+	(void)unused;
+	applying = 0;
+	atomic_store(&applier, 0);	/* pairs with the claim in pks_control_apply() */
+}
+
+/* apply() as the applier, @w the request it saw. */
+static void run(uint64_t w)
+{
+	applying = (uintptr_t)__builtin_frame_address(0);
+	pthread_cleanup_push(release, NULL);
+	apply();
+	/*
+	 * A request made meanwhile stays asked, and is applied next round:
+	 * pairs with the command's increment of ask.
+	 */
+	atomic_compare_exchange_strong(&pks_ctl_area.p.ask, &w, 0);
+	pthread_cleanup_pop(1);
+}
+
 /**
  * pks_control_apply() - a request is pending (pks_ctl_asked()): apply it,
  * or wait for the thread applying it. A fork child no atfork handler ran
@@ -88,29 +123,31 @@ static void apply(void)
 void pks_control_apply(void)
 {
 	long me = gettid(), none;
-	uint64_t w;
+	uint64_t until = 0;
+	int saved = errno;
 
 	if (pks_sig_unwind_depth() > 0 || !pks_ctl_mine())
 		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
 	while (pks_ctl_asked()) {
 		none = 0;
-		/* pairs with the store of 0 below, the last applier's: its apply() is done */
+		/* pairs with release()'s store of 0, the last applier's: its apply() is over */
 		if (atomic_compare_exchange_strong(&applier, &none, me)) {
 			/* pairs with the command's release when it adds its request */
-			w = atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire);
-			apply();
-			/*
-			 * A request made meanwhile stays asked, and is applied next
-			 * round: pairs with the command's increment of ask.
-			 */
-			atomic_compare_exchange_strong(&pks_ctl_area.p.ask, &w, 0);
-			atomic_store(&applier, 0);	/* pairs with the claim above */
+			run(atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire));
 		} else if (none == me) {
-			return;
+			if (applying && (uintptr_t)__builtin_frame_address(0) < applying)
+				break;	/* inside our own apply() */
+			/* pairs with the command's release, as above */
+			run(atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire));
+		} else if (!until) {
+			until = pks_now_ns() + WAIT_NS;
+		} else if (pks_now_ns() > until) {
+			break;	/* an applier stuck in its output: go on as things are */
 		} else {
 			sched_yield();
 		}
 	}
+	errno = saved;
 }
 
 /** pks_control_forked() - in a fork child: no thread of the parent applies here */

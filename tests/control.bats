@@ -160,6 +160,17 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$(tail -n 1 "$LOG")" = 'info d' ]
 }
 
+@test "control: a thread cancelled while it applies a request lets the others go on" {
+	mkdir "$BATS_TEST_TMPDIR/d"
+	capture timeout 30 env LD_PRELOAD="$MODULE" PRINTK_SHIM_FORMAT=prefix \
+		PRINTK_SHIM_OUTPUT=file:"$BATS_TEST_TMPDIR/d/log" ABN_DIR="$BATS_TEST_TMPDIR/d" \
+		ABN_WRAPPER="$WRAPPER" "$FIX/abnormal" cancel-apply
+	[ "$status" -eq 0 ]
+	out_is $'later returned\n'
+	# the cancelled call never started its line; the file was kept
+	file_is "$BATS_TEST_TMPDIR/d.old/log" $'<5>M start\n<5>L later\n<5>U one two\n<5>M one two\n'
+}
+
 @test "control: --flush writes what the deferred ring holds before it returns" {
 	start PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000 PRINTK_SHIM_OUTPUT=file:"$LOG"
 	tell "info first"
