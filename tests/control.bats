@@ -364,6 +364,32 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	err_is $'printk-shim: --all: no process of yours runs the printk-shim module with runtime control\n'
 }
 
+@test "control: a full file system: control and the record buffer off with a warning; sites not listed; nothing dies" {
+	local small=$BATS_TEST_TMPDIR/small
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	mkdir -m 700 "$small"
+	# full before the start: no file is made
+	capture unshare -m sh -c "mount -t tmpfs -o size=1m,mode=700 none '$small' || exit 9
+		mkdir -m 700 '$small/printk-shim'; dd if=/dev/zero of='$small/fill' bs=4k 2>/dev/null
+		exec env XDG_RUNTIME_DIR='$small' PRINTK_SHIM_RECORD=64K LD_PRELOAD='$MODULE' '$FIX/emit' hello"
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_CONTROL: $small/printk-shim: cannot make the control file: No space left on device; runtime control is off
+printk-shim: warning: PRINTK_SHIM_RECORD: $small/printk-shim: cannot make the record buffer: No space left on device; recording nothing
+hello
+"
+	# full once it runs: the dynamic debug sites that come later are not listed
+	capture unshare -m bash -c "mount -t tmpfs -o size=1m,mode=700 none '$small' || exit 9
+		{ echo 'info a'; echo 'sync s1'
+		  until [ -e '$BATS_TEST_TMPDIR/filled' ]; do sleep 0.05; done
+		  echo 'built b'; echo 'plain c'; echo 'info d'; echo quit; } |
+		env XDG_RUNTIME_DIR='$small' PRINTK_SHIM_DYNDBG=+p LD_PRELOAD='$MODULE' '$FIX/ctl-run' &
+		until grep -qx s1 '$OUT' 2>/dev/null; do sleep 0.05; done
+		dd if=/dev/zero of='$small/fill' bs=4k 2>/dev/null; touch '$BATS_TEST_TMPDIR/filled'; wait \$!"
+	[ "$status" -eq 0 ]
+	out_is $'s1\n'
+	err_is $'info a\nbuilt b\nplain c\ninfo d\n'
+}
+
 @test "control: a killed process's file is removed by the next process, and by --all" {
 	start
 	kill -KILL "$PID"

@@ -33,6 +33,9 @@ union pks_ctl_area pks_ctl_area __attribute__((aligned(PKS_CTL_HEAD)));
 static struct pks_ctl_site *sites;	/* PKS_CTL_SITES of them, after the head */
 static char dir[PKS_PATH_MAX];
 static bool on;
+static dev_t dev;		/* the file's, to know it again */
+static ino_t ino;
+static _Atomic uint32_t held;	/* sites whose bytes have the file's blocks */
 
 static void names(char *path, char *tmp, pid_t pid)
 {
@@ -139,6 +142,7 @@ static bool make(bool copy)
 	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
 	/* no pair: a fork's child copies the count its parent left */
 	uint32_t n = copy ? atomic_load(&HEAD.nsites) : 0;
+	struct stat st;
 	int fd;
 	bool ok;
 
@@ -146,13 +150,18 @@ static bool make(bool copy)
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return false;
-	ok = !ftruncate(fd, PKS_CTL_SIZE);
+	/* the head's blocks now: a store into a hole of a full file system raises SIGBUS */
+	ok = !ftruncate(fd, PKS_CTL_SIZE) && !fstat(fd, &st) && !(errno = posix_fallocate(fd, 0, PKS_CTL_HEAD));
 	if (ok && copy) {
 		n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
 		ok = pwrite(fd, &HEAD, sizeof(HEAD), 0) == (ssize_t)sizeof(HEAD) &&
 		     pwrite(fd, sites, n * sizeof(*sites), PKS_CTL_HEAD) == (ssize_t)(n * sizeof(*sites));
 	}
 	ok = ok && map(fd, copy ? sites : NULL);
+	dev = st.st_dev;
+	ino = st.st_ino;
+	/* no pair: this thread's alone yet (start, or a fork's child); the pwrite gave them blocks */
+	atomic_store_explicit(&held, copy ? n : 0, memory_order_relaxed);
 	close(fd);
 	if (ok) {
 		stamp();
@@ -276,6 +285,43 @@ static void copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
+/* Sites given the file's blocks at a time: a few pages. */
+#define HELD_STEP	64
+
+/*
+ * Blocks for the file's site @i before anything is stored there, as for
+ * the head (make()). The file is opened again by its name, and used only
+ * when it is still the one mapped.
+ * Return: whether site @i may be written.
+ */
+static bool room(uint32_t i)
+{
+	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
+	/* no pair: a hint; a thread that misses a raise allocates the same blocks again */
+	uint32_t h = atomic_load_explicit(&held, memory_order_relaxed);
+	uint32_t want = (i / HELD_STEP + 1) * HELD_STEP;
+	struct stat st;
+	int fd, err;
+
+	if (i < h)
+		return true;
+	want = want < PKS_CTL_SITES ? want : PKS_CTL_SITES;
+	names(path, tmp, pks_pid());
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	err = fstat(fd, &st) || st.st_dev != dev || st.st_ino != ino ||
+	      posix_fallocate(fd, PKS_CTL_HEAD, (off_t)(want * sizeof(*sites)));
+	close(fd);
+	if (err)
+		return false;
+	/* no pair: a count of what is done, as above; it only grows */
+	while (h < want && !atomic_compare_exchange_weak_explicit(&held, &h, want,
+			memory_order_relaxed, memory_order_relaxed))
+		;
+	return true;
+}
+
 /**
  * pks_ctl_site_add() - list a dynamic debug call site
  * Return: its index for pks_ctl_site(), or -1: not listed.
@@ -289,7 +335,7 @@ int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built
 		return -1;
 	/* no pair: it claims a slot; the release of ready below shows the site */
 	i = atomic_fetch_add_explicit(&HEAD.nsites, 1, memory_order_relaxed);
-	if (i >= PKS_CTL_SITES) {
+	if (i >= PKS_CTL_SITES || !room(i)) {
 		/* no pair: a count the command prints */
 		__atomic_fetch_add(&HEAD.sites_lost, 1, __ATOMIC_RELAXED);
 		return -1;
