@@ -483,6 +483,7 @@ static int every(struct ask *a)
 	char dir[PATH_MAX];
 	const char *why;
 	struct dirent *e;
+	uint64_t mine = pks_ctl_pidns();
 	DIR *d;
 
 	if (pks_ctl_dir(dir, sizeof(dir), false, false, &why)) {
@@ -499,9 +500,10 @@ static int every(struct ask *a)
 
 		if (!pid)
 			continue;
-		if (pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino))
-			a->pids[a->npids++] = pid;
-		else if (errno == ESRCH || errno == ENOENT)
+		if (pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino) ||
+		    errno == EACCES || errno == EPERM)
+			a->pids[a->npids++] = pid;	/* not dumpable: attach() checks the file is its own */
+		else if (pks_ctl_dead(dirfd(d), e->d_name, pid, mine))
 			unlinkat(dirfd(d), e->d_name, 0);	/* a dead process's */
 	}
 	closedir(d);

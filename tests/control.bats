@@ -269,6 +269,13 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$status" -eq 0 ]
 	[ ! -s "$ERR" ]
 	tell "plain by-nobody"
+	# --all finds it through its file in the caller's directory
+	capture as_nobody "$PWRAPPER" --all --level=notice
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "info hidden-by-all"
+	capture as_nobody "$PWRAPPER" --all --level=debug
+	[ "$status" -eq 0 ]
 	capture as_daemon "$PWRAPPER" --pid="$BG" --level=err
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $BG: permission denied: only its user and root may control it
@@ -411,6 +418,25 @@ hello
 	start
 	[ ! -e "$CTL/$old.ctl" ]
 	[ -f "$CTL/$PID.ctl" ]
+}
+
+@test "control: a process with no /proc of its own, or in another pid namespace, leaves the others' files alone" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	start PRINTK_SHIM_LEVEL=info
+	# its pids cannot be judged there: kill(2) and /proc/PID/stat say nothing true
+	# (a sanitizer's runtime in the module cannot start without /proc)
+	if ! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)'; then
+		unshare -m sh -c "mount -t tmpfs none /proc && exec env LD_PRELOAD='$MODULE' /bin/true"
+		unshare -m sh -c "mount -t tmpfs none /proc && exec '$WRAPPER' --all --reopen" || true
+	fi
+	unshare -p -f --mount-proc env LD_PRELOAD="$MODULE" /bin/true
+	unshare -p -f --mount-proc "$WRAPPER" --all --reopen || true
+	[ -f "$CTL/$PID.ctl" ]
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	tell "plain still-controlled"
+	quit
+	file_is "$PE" $'plain still-controlled\n'
 }
 
 @test "control: --pid takes a list; each process that did not take the change is named" {

@@ -43,31 +43,12 @@ static void names(char *path, char *tmp, pid_t pid)
 	snprintf(tmp, PKS_PATH_MAX + 32, "%s/.%d%s.new", dir, (int)pid, PKS_CTL_SUFFIX);
 }
 
-/* A file of a process that is gone: its pid is free, or another process's now. */
-static bool dead(int dfd, const char *name, pid_t pid)
-{
-	struct pks_ctl_page h;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
-
-	if (kill(pid, 0) && errno == ESRCH) {
-		if (fd >= 0)
-			close(fd);
-		return true;
-	}
-	if (fd < 0)
-		return false;
-	n = pread(fd, &h, sizeof(h), 0);
-	close(fd);
-	return n == (ssize_t)sizeof(h) && h.magic == PKS_CTL_MAGIC &&
-	       h.start != pks_ctl_start_time(pid);
-}
-
 /* Remove what dead processes left: their control files and half-made ones. */
 static void sweep(void)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	uint64_t mine = pks_ctl_pidns();
 	int budget = 4096;
 
 	if (!d)
@@ -75,9 +56,10 @@ static void sweep(void)
 	while ((e = readdir(d)) && budget--) {
 		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
 
-		if (pid && pid != pks_pid() && dead(dirfd(d), e->d_name, pid))
+		if (pid && pid != pks_pid() && pks_ctl_dead(dirfd(d), e->d_name, pid, mine))
 			unlinkat(dirfd(d), e->d_name, 0);
-		else if (!pid && (pid = pks_ctl_tmp_pid(e->d_name)) && kill(pid, 0) && errno == ESRCH)
+		else if (!pid && mine && (pid = pks_ctl_tmp_pid(e->d_name)) && kill(pid, 0) &&
+			 errno == ESRCH)
 			unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
 	}
 	closedir(d);
@@ -119,6 +101,7 @@ static void stamp(void)
 	h->pid = pks_pid();
 	h->uid = geteuid();
 	h->start = pks_ctl_start_time(h->pid);
+	h->pidns = pks_ctl_pidns();
 	h->version = PKS_CTL_VERSION;
 	/* last: another process's sweep takes a file with the magic for whole */
 	/* release: pairs with dead()'s pread(2) of the magic, another process's: fields first */

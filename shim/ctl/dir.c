@@ -7,6 +7,7 @@
  * Which process maps which control file is read from /proc/PID/maps.
  */
 #include "ctl/dir.h"
+#include "ctl/page.h"
 #include "ctl/recbuf.h"
 
 #include <dirent.h>
@@ -183,26 +184,61 @@ bool pks_ctl_own(pid_t pid, const char *suffix, char *path, size_t size)
 	       st.st_uid == geteuid();
 }
 
-/** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
-bool pks_rec_dead(int dfd, const char *name, pid_t pid)
+/**
+ * pks_ctl_pidns() - Return: this process's pid namespace, the inode of
+ * /proc/self/ns/pid, or 0: no /proc of its own says (none mounted, or
+ * another namespace's), and no pid of a file can be judged.
+ */
+uint64_t pks_ctl_pidns(void)
 {
-	struct pks_rec_head h;
-	int fd;
-	ssize_t n;
+	struct stat st;
 
+	return stat("/proc/self/ns/pid", &st) ? 0 : (uint64_t)st.st_ino;
+}
+
+/*
+ * Whether the file of @pid, stamped @start and @theirs (its pid
+ * namespace, 0: not stamped), is of a process that ended, as one in pid
+ * namespace @mine tells: its pid free, or another process's now. A file
+ * of another namespace, or any when @mine is 0, is not this one's to
+ * judge: its pids mean other processes here.
+ */
+static bool ended(pid_t pid, bool whole, uint64_t start, uint64_t theirs, uint64_t mine)
+{
+	if (!mine || (whole && theirs && theirs != mine))
+		return false;
 	if (kill(pid, 0) && errno == ESRCH)
 		return true;
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = pread(fd, &h, sizeof(h), 0);
-	close(fd);
-	/*
-	 * The pid is another process's now, or ours ran exec and did not
-	 * record again. No pair: h is pread(2)'s copy of the file.
-	 */
-	return n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC &&
-	       (h.start != pks_ctl_start_time(pid) || atomic_load(&h.exited));
+	return whole && start != pks_ctl_start_time(pid);
+}
+
+/** pks_ctl_dead() - Return: whether control file @name in @dfd is of a process that ended. */
+bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
+{
+	struct pks_ctl_page h = { 0 };
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, &h, sizeof(h), 0);
+
+	if (fd >= 0)
+		close(fd);
+	return ended(pid, n == (ssize_t)sizeof(h) && h.magic == PKS_CTL_MAGIC, h.start, h.pidns,
+		     pidns);
+}
+
+/** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
+bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
+{
+	struct pks_rec_head h = { 0 };
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : pread(fd, &h, sizeof(h), 0);
+	bool whole = n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC;
+
+	if (fd >= 0)
+		close(fd);
+	/* or ours ran exec and did not record again */
+	return ended(pid, whole, h.start, h.pidns, pidns) ||
+	       /* no pair: h is pread(2)'s copy of the file */
+	       (whole && pidns && (!h.pidns || h.pidns == pidns) && atomic_load(&h.exited));
 }
 
 struct dead {
@@ -229,6 +265,7 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 	time_t now = time(NULL);
 	struct dirent *e;
 	struct stat st;
+	uint64_t mine = pks_ctl_pidns();
 	int n = 0;
 
 	if (!d)
@@ -238,12 +275,12 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 
 		if (!pid) {
 			pid = pks_ctl_tmp_pid(e->d_name);
-			if (pid && pid != self && kill(pid, 0) && errno == ESRCH)
+			if (pid && pid != self && mine && kill(pid, 0) && errno == ESRCH)
 				unlinkat(dirfd(d), e->d_name, 0);	/* half-made by a process now gone */
 			continue;
 		}
 		if (pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !pks_rec_dead(dirfd(d), e->d_name, pid))
+		    !pks_rec_dead(dirfd(d), e->d_name, pid, mine))
 			continue;
 		if (now - st.st_mtime > age || n == (int)(sizeof(dead) / sizeof(dead[0]))) {
 			unlinkat(dirfd(d), e->d_name, 0);

@@ -73,6 +73,7 @@ struct pks_ctl_page {
 	uint32_t sites_lost;		/* sites past PKS_CTL_SITES, not listed */
 	struct pks_ctl_req req;
 	struct pks_ctl_state st;
+	uint64_t pidns;			/* the process's pid namespace (pks_ctl_pidns()); 0: unknown */
 };
 
 /* The head's pages whole: nothing else of the module's lies in them. */

@@ -29,6 +29,7 @@ struct pks_rec_head {
 	_Atomic uint64_t seq;		/* records reserved since the start */
 	_Atomic int32_t exited;		/* 1: exit ran (a crash or SIGKILL leaves 0) */
 	char program[64];
+	uint64_t pidns;			/* the process's pid namespace (pks_ctl_pidns()); 0: unknown */
 };
 
 /*

@@ -66,6 +66,7 @@ static bool make(void *at, const struct pks_config *c)
 	rh->pid = pks_pid();
 	rh->uid = geteuid();
 	rh->start = pks_ctl_start_time(rh->pid);
+	rh->pidns = pks_ctl_pidns();
 	rh->size = mask + 1;
 	rh->version = PKS_REC_VERSION;
 	rh->magic = PKS_REC_MAGIC;
