@@ -11,6 +11,7 @@
 #include "cmd/control.h"
 #include "config/vars.h"
 #include "core/ddquery.h"
+#include "core/escape.h"
 #include "core/level.h"
 #include "ctl/dir.h"
 #include "ctl/page.h"
@@ -116,6 +117,34 @@ static void bad_query(void *arg, const char *q, size_t n, const char *why)
 	say("", "--dyndbg: \"%.*s\": %s; nothing is changed", (int)n, q, why);
 	exit(EXIT_USAGE);
 }
+
+/* A query the target's file holds and does not parse: the process refuses it too. */
+static void passed_over(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	(void)q;
+	(void)n;
+	(void)why;
+}
+
+/*
+ * The string of at most @n bytes at @s, in the target's file, which its
+ * user may have written anything into: ended within them, and escaped as
+ * the kernel's control file escapes (core/escape.c), so that none ends a
+ * line or reaches a terminal raw. In @buf of @size bytes, returned.
+ */
+static const char *shown(char *buf, size_t size, const char *s, size_t n)
+{
+	char raw[PKS_DD_POOL + 1];
+
+	n = strnlen(s, n < PKS_DD_POOL ? n : PKS_DD_POOL);
+	memcpy(raw, s, n);
+	raw[n] = '\0';
+	pks_escape(buf, size, raw);
+	return buf;
+}
+#define SHOWN(field)	shown((char[4 * sizeof(field) + 1]){ 0 }, 4 * sizeof(field) + 1, \
+			      (field), sizeof(field))
 
 /* --name=VALUE or --name VALUE: the value of option @name at argv[*i], or NULL. */
 static const char *value(int argc, char **argv, int *i, const char *name)
@@ -287,7 +316,7 @@ static int rules_after(const struct pks_ctl_page *h)
 		return h->st.nrules;
 	memcpy(text, h->req.dd + from, to - from);
 	text[to - from] = '\0';
-	return h->st.nrules + pks_dd_parse(&r, text, bad_query, NULL);
+	return h->st.nrules + pks_dd_parse(&r, text, passed_over, NULL);
 }
 
 /* The request, written whole before the process can see it. Return: NULL or why not. */
@@ -374,7 +403,7 @@ static void show_output(const struct pks_ctl_page *h, int i)
 		printf("journal");
 		break;
 	case PKS_OUT_FILE:
-		printf("file:%s", o->path);
+		printf("file:%s", SHOWN(o->path));
 		break;
 	default:
 		printf("fd:%d", o->fd);
@@ -391,25 +420,26 @@ static void show_sites(const struct target *t)
 	static struct pks_dd_rules pending;
 	const struct pks_ctl_page *h = t->h;
 	uint32_t n = atomic_load(&h->nsites), from = h->st.dd_done, to = h->req.dd_len;
-	char text[PKS_DD_POOL + 1], line[1024];
+	char text[PKS_DD_POOL + 1], line[4 * sizeof(struct pks_ctl_site) + 128];	/* each name escaped */
 
 	pending.n = 0;
 	if (to <= sizeof(h->req.dd) && from < to) {
 		memcpy(text, h->req.dd + from, to - from);
 		text[to - from] = '\0';
-		pks_dd_parse(&pending, text, bad_query, NULL);
+		pks_dd_parse(&pending, text, passed_over, NULL);
 	}
 	n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
 	puts("# filename:lineno [module]function flags format");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pks_ctl_site *l = &t->sites[i];
-		struct pks_dd_site s = { l->module, l->function[0] ? l->function : NULL,
-					 l->file[0] ? l->file : NULL, l->format, l->lineno,
-					 false, 0, NULL };
+		struct pks_dd_site s = { SHOWN(l->module), SHOWN(l->function), SHOWN(l->file),
+					 SHOWN(l->format), l->lineno, false, 0, NULL };
 
 		/* pairs with the module's release store of ready, after the names */
 		if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
 			continue;
+		s.function = s.function[0] ? s.function : NULL;
+		s.filename = s.filename[0] ? s.filename : NULL;
 		pks_dd_site_text(line, sizeof(line), &s,
 				 pks_dd_apply(&pending, &s, __atomic_load_n(&l->flags, __ATOMIC_RELAXED)));
 		fputs(line, stdout);
@@ -425,17 +455,18 @@ static void show(const struct target *t)
 	int level = h->req.level >= 0 ? h->req.level : h->st.level;
 	uint32_t dd = h->req.dd_len < sizeof(h->req.dd) ? h->req.dd_len : 0;
 
-	printf("pid: %d\nprogram: %.64s\n", (int)t->pid, h->st.program);
+	printf("pid: %d\nprogram: %s\n", (int)t->pid, SHOWN(h->st.program));
 	printf("level: %d (%s)\n", level, pks_level_name(level));
 	printf("default level: %d (%s)\n", h->st.default_level, pks_level_name(h->st.default_level));
 	printf("format: %s\n", format_name(h->st.format));
 	printf("deferred: %s\n", h->st.defer ? "yes" : "no");
-	printf("dyndbg: %.*s\n", (int)sizeof(h->st.dyndbg), h->st.dyndbg[0] ? h->st.dyndbg : "none");
+	printf("dyndbg: %s\n", h->st.dyndbg[0] ? SHOWN(h->st.dyndbg) : "none");
 	for (const char *q = h->req.dd, *e; q < h->req.dd + dd; q = e + 1) {
 		e = memchr(q, '\n', (size_t)(h->req.dd + dd - q));
 		if (!e)
 			break;
-		printf("dyndbg since: %.*s\n", (int)(e - q), q);
+		printf("dyndbg since: %s\n", shown((char[4 * PKS_DD_POOL + 1]){ 0 }, 4 * PKS_DD_POOL + 1,
+						   q, (size_t)(e - q)));
 	}
 	for (int i = 0; i < h->st.nout && i < PKS_OUTPUTS_MAX; i++)
 		show_output(h, i);

@@ -439,6 +439,23 @@ hello
 	file_is "$PE" $'plain still-controlled\n'
 }
 
+@test "control: the listing takes nothing in the process's file on trust: names cut at their size, control bytes escaped" {
+	start
+	# site 0 (its file, after the 64 KiB head): every name filled to its end, no NUL
+	python3 -c '
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(65536 + 16)
+    f.write(b"\x1b]0;T\x07" + b"M" * 42 + b"F" * 64 + b"P" * 128 + b"\x1b[31m" + b"A" * 243)
+' "$CTL/$PID.ctl"
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	run grep -c . "$OUT"
+	[ "$output" = 12 ]
+	[ "$(tail -n 1 "$OUT")" = "$(printf 'P%.0s' {1..128}):$BUILT [\\e]0;T\\a$(printf 'M%.0s' {1..42})]$(printf 'F%.0s' {1..64}) =_ \"\\e[31m$(printf 'A%.0s' {1..243})\"" ]
+	quit
+}
+
 @test "control: --pid takes a list; each process that did not take the change is named" {
 	start PRINTK_SHIM_LEVEL=info
 	ctl --pid="$PID,999999999" --level=debug
