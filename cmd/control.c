@@ -180,6 +180,28 @@ static void setting(struct pks_settings *s, const char *var, const char *opt, co
 	}
 }
 
+/*
+ * The queries of every --dyndbg so far, @had, and @v: each option one
+ * write to the kernel's control file, in order. Return: all of them.
+ */
+static const char *more_queries(const char *had, const char *v)
+{
+	static char all[PKS_DD_POOL];
+	size_t n = had ? strlen(had) : 0;
+
+	if (!had)
+		return v;
+	if (n + 1 + strlen(v) >= sizeof(all)) {
+		say("", "--dyndbg: more than %zu bytes of queries in all; nothing is changed",
+		    sizeof(all) - 1);
+		exit(EXIT_USAGE);
+	}
+	if (had != all)
+		memcpy(all, had, n + 1);
+	snprintf(all + n, sizeof(all) - n, ";%s", v);
+	return all;
+}
+
 static void parse(int argc, char **argv, struct ask *a)
 {
 	static struct pks_dd_rules rules;
@@ -205,8 +227,8 @@ static void parse(int argc, char **argv, struct ask *a)
 			setting(&s, "LEVEL", "--level", v, "changed");
 			a->level = s.level;
 		} else if ((v = value(argc, argv, &i, "--dyndbg"))) {
-			a->dyndbg = v;
-			a->nqueries = pks_dd_parse(&rules, v, bad_query, NULL);
+			a->nqueries += pks_dd_parse(&rules, v, bad_query, NULL);
+			a->dyndbg = more_queries(a->dyndbg, v);
 		} else if (!strncmp(argv[i], "--", 2)) {
 			say("", "%s: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush, --dmesg, --format); nothing is done",
 			    argv[i]);

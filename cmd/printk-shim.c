@@ -251,17 +251,33 @@ static bool drop_repeats(const struct pks_settings *s, const char *list, char *b
 	return dropped;
 }
 
+/*
+ * Repeated --symbol and --dyndbg options add up, joined by @sep (a list's
+ * comma, a query's semicolon); the first replaces the environment's.
+ * Return: @value, or the whole in @all of @size bytes.
+ */
+static const char *add_up(const struct pks_var *v, const char *value, char *all, size_t size)
+{
+	static int seen[2];
+	int k = !strcmp(v->name, "SYMBOLS") ? 0 : !strcmp(v->name, "DYNDBG") ? 1 : -1;
+	char name[80];
+	const char *was;
+
+	if (k < 0 || !*value || !seen[k]++)
+		return value;
+	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
+	was = getenv(name);
+	if (was && (size_t)snprintf(all, size, "%s%c%s", was, k ? ';' : ',', value) < size)
+		return all;
+	return value;
+}
+
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
-	static int symbols_seen;
 	struct pks_settings s;
 	char name[80], all[4096], once[PKS_OUTPUTS_MAX * (PKS_PATH_MAX + 8)];
 
-	/* Repeated --symbol options add up; the first replaces the environment's. */
-	if (!strcmp(v->name, "SYMBOLS") && *value && symbols_seen++ &&
-	    getenv("PRINTK_SHIM_SYMBOLS") &&
-	    (size_t)snprintf(all, sizeof(all), "%s,%s", getenv("PRINTK_SHIM_SYMBOLS"), value) < sizeof(all))
-		value = all;
+	value = add_up(v, value, all, sizeof(all));
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
 		refuse(v, arg, value);

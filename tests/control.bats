@@ -54,6 +54,15 @@ setup() {
 	file_is "$PE" $'plain on\nbuilt on\nbuilt on2\nctl-run:plain: plain on2\n'
 }
 
+@test "control: repeated --dyndbg options add up, in order" {
+	start
+	ctl --pid="$PID" --dyndbg='func built +p' --dyndbg='func plain -p' --dyndbg='func built +f'
+	[ "$status" -eq 0 ]
+	tell "built on" "plain off"
+	quit
+	file_is "$PE" $'built: built on\n'
+}
+
 @test "control: a query is kept for an object loaded after it" {
 	start
 	ctl --pid="$PID" --dyndbg='func ddlate_hello +pf'

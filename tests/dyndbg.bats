@@ -241,6 +241,12 @@ ddb: alpha 1
 '
 }
 
+@test "dyndbg: repeated --dyndbg options add up, in order, each a write of its own" {
+	capture "$WRAPPER" --dyndbg='func alpha +p' --dyndbg='func beta +pl' --dyndbg='func alpha -p' --print-env
+	[ "$status" -eq 0 ]
+	grep -qx "export PRINTK_SHIM_DYNDBG='func alpha +p;func beta +pl;func alpha -p'" "$OUT"
+}
+
 # --- code built without our headers -------------------------------------------
 
 @test "dyndbg: plain KERN_DEBUG calls print as before until a query names them" {
