@@ -472,18 +472,20 @@ static bool open_in(const struct pks_elf_image *exe, const char *dirs, const cha
 /*
  * Find DT_NEEDED @name of @exe (at @exe_path) where the dynamic linker looks:
  * DT_RPATH (without DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, then the
- * default directories; /etc/ld.so.cache is not read.
+ * default directories; /etc/ld.so.cache is not read. $ORIGIN is the folder
+ * of a @program's own file, its links followed (the dynamic linker reads
+ * /proc/self/exe), or of the path a library was found at.
  */
-static bool open_needed(struct pks_elf_image *exe, const char *exe_path, const char *name,
-			struct pks_elf_image *lib)
+static bool open_needed(struct pks_elf_image *exe, const char *exe_path, bool program,
+			const char *name, struct pks_elf_image *lib)
 {
-	char origin[4096], defaults[512] = "";
+	char origin[4096], defaults[512] = "", *real = program ? realpath(exe_path, NULL) : NULL;
 	uint64_t strtab = 0, rpath = 0, runpath = 0;
 	bool has_run, has_r;
-	const char *slash = strrchr(exe_path, '/');
+	const char *at = real ? real : exe_path, *slash = strrchr(at, '/');
 
-	snprintf(origin, sizeof(origin), "%.*s", slash ? (int)(slash - exe_path) : 1,
-		 slash ? exe_path : ".");
+	snprintf(origin, sizeof(origin), "%.*s", slash ? (int)(slash - at) : 1, slash ? at : ".");
+	free(real);
 	if (strchr(name, '/'))
 		return !pks_elf_open(lib, name) || (memset(lib, 0, sizeof(*lib)), false);
 	pks_elf_dynamic(exe, DT_STRTAB, &strtab);
@@ -524,7 +526,7 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 		struct pks_elf_image lib;
 		char who[160] = "its library ";
 
-		if (!name || !open_needed(im, path, name, &lib))
+		if (!name || !open_needed(im, path, exe, name, &lib))
 			continue;
 		/* a name from the file, escaped as --index escapes, so no newline forges a line */
 		pks_escape(who + strlen(who), sizeof(who) - strlen(who), name);

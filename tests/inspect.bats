@@ -184,6 +184,20 @@ check_is() {
 		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
 }
 
+@test "check: \$ORIGIN is the folder of the program's own file, its links followed" {
+	mkdir -p "$TMP/real/bin" "$TMP/real/lib" "$TMP/link"
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \
+		'int lib(void) { return printk("\0016x\n"); }' >"$TMP/real/lib/short.c"
+	$CC -O2 -fcf-protection=none -fPIC -shared -Wl,-Bsymbolic -o "$TMP/real/lib/libshort.so" "$TMP/real/lib/short.c"
+	program "$TMP/real/bin/uses" 'int lib(void); int main(void) { return lib(); }' \
+		-L"$TMP/real/lib" -lshort -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib'
+	ln -s ../real/bin/uses "$TMP/link/uses"
+	run "$TMP/link/uses"	# the dynamic linker finds the library so: its printk returns 1
+	[ "$status" -eq 1 ]
+	check_is "$TMP/link/uses" 1 \
+		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
+}
+
 @test "check: a library's name from the file is escaped as --index escapes" {
 	local name=$'libn\nforged: patched.so'
 	mkdir "$TMP/lib"
