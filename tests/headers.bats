@@ -133,6 +133,20 @@ frame() {
 	[ "$(grep -c '^<4> ' "$ERR")" -ge 4 ]
 }
 
+@test "headers: ratelimit_state_exit() names the program, cut at 15 bytes as comm, without _GNU_SOURCE too" {
+	printf '%s\n' '#include <linux/ratelimit.h>' 'int main(void) {' \
+		'	static DEFINE_RATELIMIT_STATE(rs, 100000, 1);' \
+		'	ratelimit_set_flags(&rs, RATELIMIT_MSG_ON_RELEASE);' \
+		'	for (int i = 0; i < 4; i++) __ratelimit(&rs);' \
+		'	ratelimit_state_exit(&rs); return 0; }' >"$TMP/rl.c"
+	$CC -std=c11 -Wall -Werror -I"$INC" "$TMP/rl.c" -o "$TMP/a-long-program-name" \
+		-L"$abs_top_builddir/examples/.libs" -lkcompat
+	capture shim env PRINTK_SHIM_FORMAT=prefix LD_LIBRARY_PATH="$abs_top_builddir/examples/.libs" \
+		"$TMP/a-long-program-name"
+	[ "$status" -eq 0 ]
+	err_is $'<4>a-long-program-: 3 output lines suppressed due to ratelimiting\n'
+}
+
 # port CASE: run headers-port CASE under the shim, levels shown as "<N>".
 port_run() {
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" "$1"

@@ -4,8 +4,8 @@
  * <linux/ratelimit.h>): init, flags, the miss counter, a new interval and
  * the report at exit; the state and __ratelimit() are in
  * <linux/ratelimit_types.h>. ratelimit_state_exit() names the program
- * (glibc's program_invocation_short_name with _GNU_SOURCE, else
- * "ratelimit") where the kernel names the current task.
+ * (the C library's program_invocation_short_name, cut at 15 bytes as the
+ * kernel's comm is) where the kernel names the current task.
  * Thread-safety: initialise a state before sharing it; the rest may run
  * beside __ratelimit() in other threads.
  */
@@ -72,11 +72,8 @@ static inline void ratelimit_state_reset_interval(struct ratelimit_state *rs,
 	__atomic_clear(&rs->lock, __ATOMIC_RELEASE);
 }
 
-#ifdef __USE_GNU
-#define PKS_RATELIMIT_COMM	program_invocation_short_name
-#else
-#define PKS_RATELIMIT_COMM	"ratelimit"
-#endif
+/* glibc and musl define it; <errno.h> declares it only with _GNU_SOURCE. */
+extern char *program_invocation_short_name;
 
 /* With RATELIMIT_MSG_ON_RELEASE: report what was suppressed, once. */
 static inline void ratelimit_state_exit(struct ratelimit_state *rs)
@@ -88,8 +85,8 @@ static inline void ratelimit_state_exit(struct ratelimit_state *rs)
 	missed = ratelimit_state_reset_miss(rs);
 	/* pr_warn() spelled out: its comma elision is not ISO C. */
 	if (missed)
-		printk(KERN_WARNING pr_fmt("%s: %d output lines suppressed due to ratelimiting\n"),
-		       PKS_RATELIMIT_COMM, missed);
+		printk(KERN_WARNING pr_fmt("%.15s: %d output lines suppressed due to ratelimiting\n"),
+		       program_invocation_short_name, missed);
 }
 
 #ifdef __cplusplus

@@ -151,9 +151,8 @@ static void msg_on_release(void)
 	is_int(deferred_calls, 0, "on release: no report at the interval");
 	is_int(rs.missed, 3, "on release: misses kept");
 	ratelimit_state_exit(&rs);
-	ok(strstr(printed, KERN_WARNING "rl: ") == printed &&
-	   strstr(printed, ": 3 output lines suppressed due to ratelimiting\n") != NULL,
-	   "ratelimit_state_exit reports with pr_warn");
+	is_str(printed, KERN_WARNING "rl: ratelimit-test: 3 output lines suppressed due to ratelimiting\n",
+	       "ratelimit_state_exit reports with pr_warn, naming the program (built without _GNU_SOURCE)");
 	is_int(rs.missed, 0, "ratelimit_state_exit resets missed");
 }
 
