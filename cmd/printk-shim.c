@@ -563,8 +563,8 @@ struct elf {
 /*
  * The ELF and program headers of the file at @path and its dynamic
  * section's DT_FLAGS_1 and DT_NEEDED, read by elf/elf.c without blocking.
- * Return: 0, or pks_elf_open()'s error: -ENOEXEC, PKS_ELF_NOT_REGULAR (a
- * FIFO is no program) or one of open(2).
+ * Return: 0, or pks_elf_open()'s error: -ENOEXEC, PKS_ELF_CORRUPT,
+ * PKS_ELF_NOT_REGULAR (a FIFO is no program) or one of open(2).
  */
 static int elf_read(const char *path, struct elf *e)
 {
@@ -662,7 +662,7 @@ static void check_module(const struct module *mod, const struct elf *target, con
 	int err = elf_read(mod->file, &e);
 	bool elf = !err;
 
-	if (err && err != -ENOEXEC && err != PKS_ELF_NOT_REGULAR)
+	if (err && err != -ENOEXEC && err != PKS_ELF_CORRUPT && err != PKS_ELF_NOT_REGULAR)
 		return;	/* cannot be read: the dynamic linker says so itself */
 	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
 		target = NULL;

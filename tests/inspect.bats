@@ -312,8 +312,39 @@ int main(int argc, char **argv) { (void)argv; return noise[argc][0] + fmt[0]; }'
 	err_is "printk-shim: --check: '$TMP/missing': No such file or directory: expected an ELF program or shared object; skipped
 printk-shim: --check: '$TMP': Is a directory: expected an ELF program or shared object; skipped
 printk-shim: --check: '$TMP/script': not an ELF file: expected an ELF program or shared object; skipped
-printk-shim: --check: '$TMP/cut': not an ELF file: expected an ELF program or shared object; skipped
+printk-shim: --check: '$TMP/cut': an ELF file cut short or corrupt (its headers do not fit it): expected an ELF program or shared object; skipped
 "
+}
+
+@test "check, index, dyndbg-list: program headers or a symbol table out of the file: refused, never judged" {
+	# e_phoff past the end (once read as "statically linked"); the symbol
+	# tables' sh_offset past it (once "stripped")
+	python3 - "$FIX/patch-nopie" "$TMP" <<'PY'
+import struct, sys
+src, tmp = sys.argv[1], sys.argv[2]
+b = bytearray(open(src, "rb").read())
+open(tmp + "/phoff", "wb").write(b[:32] + struct.pack("<Q", 0xfffffffffffffff0) + b[40:])
+shoff, = struct.unpack_from("<Q", b, 40)
+shnum, = struct.unpack_from("<H", b, 60)
+for i in range(shnum):
+    at = shoff + 64 * i
+    if struct.unpack_from("<I", b, at + 4)[0] in (2, 11):    # SHT_SYMTAB, SHT_DYNSYM
+        struct.pack_into("<Q", b, at + 24, len(b) + 4096)
+open(tmp + "/symoff", "wb").write(b)
+PY
+	for f in phoff symoff; do
+		for opt in --check --index; do
+			capture timeout 10 "$WRAPPER" $opt "$TMP/$f"
+			[ "$status" -eq 125 ]
+			file_is "$OUT" ''
+			err_is "printk-shim: $opt: '$TMP/$f': an ELF file cut short or corrupt (its headers do not fit it): expected an ELF program or shared object; skipped
+"
+		done
+		capture timeout 10 "$WRAPPER" --dyndbg-list "$TMP/$f"
+		[ "$status" -eq 1 ]
+		err_is "printk-shim: warning: --dyndbg-list: $TMP/$f: an ELF file cut short or corrupt (its headers do not fit it); skipping it
+"
+	done
 }
 
 @test "index, check, dyndbg-list: a FIFO is refused at once, one line on stderr, the others listed" {

@@ -129,7 +129,11 @@ static void section(const struct pks_elf_image *im, unsigned i, struct shdr *sh)
 	};
 }
 
-/* The ELF header: class, byte order, type, machine, program headers. -ENOEXEC when unsound. */
+/*
+ * The ELF header: class, byte order, type, machine, program headers.
+ * -ENOEXEC when not ELF; PKS_ELF_CORRUPT when cut short, or when its
+ * program headers do not lie whole in the file.
+ */
 static int elf_header(struct pks_elf_image *im)
 {
 	const unsigned char *eh = im->base;
@@ -143,21 +147,26 @@ static int elf_header(struct pks_elf_image *im)
 	im->cls = eh[EI_CLASS];
 	im->msb = eh[EI_DATA] == ELFDATA2MSB;
 	if (im->size < (wide(im) ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return -ENOEXEC;
+		return PKS_ELF_CORRUPT;
 	im->type = (unsigned)field(im, eh, EH_TYPE, 2);
 	im->machine = (unsigned)field(im, eh, EH_MACHINE, 2);
 	phoff = field(im, eh, EH_PHOFF, word(im));
 	phentsize = (unsigned)field(im, eh, EH_PHENTSIZE, 2);
 	im->phnum = (unsigned)field(im, eh, EH_PHNUM, 2);
-	if (phoff && phentsize == at[PH_BYTES][wide(im)] &&
-	    within(im, phoff, (uint64_t)im->phnum * phentsize))
-		im->phdrs = im->base + phoff;
-	else
-		im->phnum = 0;
+	if (!im->phnum)
+		return 0;	/* an object file's, say */
+	if (!phoff || phentsize != at[PH_BYTES][wide(im)] || im->phnum == PN_XNUM ||
+	    !within(im, phoff, (uint64_t)im->phnum * phentsize))
+		return PKS_ELF_CORRUPT;
+	im->phdrs = im->base + phoff;
 	return 0;
 }
 
-/* The file's section headers and their names, checked; -ENOEXEC when unsound. */
+/*
+ * The file's section headers and their names, checked, and each section
+ * with bytes in the file lying whole in it, a symbol table's entries of
+ * their size: PKS_ELF_CORRUPT when not, rather than a section missing.
+ */
 static int section_headers(struct pks_elf_image *im)
 {
 	const unsigned char *eh = im->base;
@@ -174,7 +183,7 @@ static int section_headers(struct pks_elf_image *im)
 		return 0;	/* no section headers: nothing to find, not an error */
 	}
 	if (shentsize != at[SH_BYTES][wide(im)] || !within(im, shoff, shentsize))
-		return -ENOEXEC;
+		return PKS_ELF_CORRUPT;
 	im->shdrs = im->base + shoff;
 	section(im, 0, &sh);	/* extended numbering: header 0 holds the counts */
 	if (im->shnum == 0)
@@ -182,13 +191,20 @@ static int section_headers(struct pks_elf_image *im)
 	if (strndx == SHN_XINDEX)
 		strndx = (unsigned)sh.link;
 	if (!within(im, shoff, (uint64_t)im->shnum * shentsize) || strndx >= im->shnum)
-		return -ENOEXEC;
+		return PKS_ELF_CORRUPT;
 	section(im, strndx, &sh);
 	if (sh.type != SHT_STRTAB || sh.size == 0 || !within(im, sh.offset, sh.size) ||
 	    im->base[sh.offset + sh.size - 1] != '\0')
-		return -ENOEXEC;
+		return PKS_ELF_CORRUPT;
 	im->shstr = (const char *)im->base + sh.offset;
 	im->shstr_size = sh.size;
+	for (unsigned i = 1; i < im->shnum; i++) {
+		section(im, i, &sh);
+		if ((sh.type != SHT_NOBITS && sh.type != SHT_NULL && !within(im, sh.offset, sh.size)) ||
+		    ((sh.type == SHT_SYMTAB || sh.type == SHT_DYNSYM) &&
+		     (sh.entsize != at[ST_BYTES][wide(im)] || sh.link >= im->shnum)))
+			return PKS_ELF_CORRUPT;
+	}
 	return 0;
 }
 
@@ -247,8 +263,8 @@ static int open_image(struct pks_elf_image *im, const char *path, bool strict)
  * pks_elf_open() - map the ELF file at @path (either class, either byte order)
  * Return: 0, or -errno: the file cannot be read, -EISDIR for a directory,
  * PKS_ELF_NOT_REGULAR for another file that is not regular, -ENOEXEC when
- * it is not ELF or its headers do not fit inside it. A file without
- * section headers opens, with no sections.
+ * it is not ELF, PKS_ELF_CORRUPT when its headers do not fit inside it. A
+ * file without section headers opens, with no sections.
  */
 int pks_elf_open(struct pks_elf_image *im, const char *path)
 {
@@ -281,6 +297,8 @@ const char *pks_elf_strerror(int err)
 {
 	if (err == -ENOEXEC)
 		return "not an ELF file";
+	if (err == PKS_ELF_CORRUPT)
+		return "an ELF file cut short or corrupt (its headers do not fit it)";
 	if (err == PKS_ELF_NOT_REGULAR)
 		return "not a regular file";
 	return strerror(-err);
@@ -724,7 +742,7 @@ int pks_elf_map(struct pks_elf *e, const char *path)
 	int err = pks_elf_open(&im, path);
 
 	*e = (struct pks_elf){ .im = im };
-	if (err && err != -ENOEXEC) {
+	if (err && err != -ENOEXEC && err != PKS_ELF_CORRUPT) {
 		errno = err == PKS_ELF_NOT_REGULAR ? ENODEV : -err;
 		return -1;
 	}

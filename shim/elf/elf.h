@@ -16,6 +16,7 @@
 
 /* Errors besides -errno of open(2), fstat(2) and mmap(2). */
 #define PKS_ELF_NOT_REGULAR	(-ENODEV)	/* a FIFO, a device, a socket */
+#define PKS_ELF_CORRUPT		(-EBADMSG)	/* ELF, its headers cut short or out of it */
 
 /*
  * An ELF file of either class and byte order, mapped read-only. Every
