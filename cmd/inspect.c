@@ -522,7 +522,7 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 	object(im, exe, "it", &v);
 	pks_elf_dynamic(im, DT_STRTAB, &strtab);
 	for (unsigned i = 0; i < n; i++) {
-		const char *name = pks_elf_string(im, strtab + needed[i]);
+		const char *name = pks_elf_string(im, strtab + needed[i]), *kind;
 		struct pks_elf_image lib;
 		char who[160] = "its library ";
 
@@ -530,7 +530,11 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 			continue;
 		/* a name from the file, escaped as --index escapes, so no newline forges a line */
 		pks_escape(who + strlen(who), sizeof(who) - strlen(who), name);
-		object(&lib, false, who, &lv);
+		if ((kind = pks_elf_unlinked(&lib)))	/* found first, so the loader stops there */
+			set(&lv, R_UNREACHED, "not reachable: %s is %s, which the dynamic linker "
+			    "refuses to load: the program does not start", who, kind);
+		else
+			object(&lib, false, who, &lv);
 		if (lv.reach > v.reach)
 			v = lv;
 		pks_elf_close(&lib);

@@ -198,6 +198,19 @@ check_is() {
 		'not reachable: its library libshort.so defines printk itself, and cannot be patched: 4 bytes, the jump needs 13'
 }
 
+@test "check: a library it names that is an object file: the program does not start, and is not reachable" {
+	mkdir "$TMP/lib"
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' >"$TMP/lib/k.c"
+	$CC -O2 -fPIC -shared -o "$TMP/lib/libk.so" "$TMP/lib/k.c"
+	program "$TMP/uses" 'int printk(const char *f, ...); int main(void) { return printk("\0016x\n"); }' \
+		-L"$TMP/lib" -lk
+	$CC -O2 -fPIC -c -o "$TMP/lib/libk.so" "$TMP/lib/k.c"
+	capture env LD_LIBRARY_PATH="$TMP/lib" "$TMP/uses"
+	[ "$status" -eq 127 ]	# the dynamic linker's "only ET_DYN and ET_EXEC can be loaded"
+	LD_LIBRARY_PATH=$TMP/lib check_is "$TMP/uses" 1 \
+		'not reachable: its library libk.so is a relocatable object (an object file or a kernel module), which the dynamic linker refuses to load: the program does not start'
+}
+
 @test "check: a library's name from the file is escaped as --index escapes" {
 	local name=$'libn\nforged: patched.so'
 	mkdir "$TMP/lib"
