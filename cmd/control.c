@@ -327,18 +327,26 @@ static void detach(struct target *t)
 	close(t->fd);
 }
 
-/* The rules the process holds and those it has still to take, counted. */
-static int rules_after(const struct pks_ctl_page *h)
+/*
+ * Whether the queries of @a fit the rules of the process whose file has
+ * @h, kept as the module keeps them: those it started with, those written
+ * since, then these, PKS_DD_QUERIES queries and PKS_DD_POOL bytes of their
+ * words in all.
+ */
+static bool fits(const struct pks_ctl_page *h, const struct ask *a)
 {
 	static struct pks_dd_rules r;
 	char text[PKS_DD_POOL + 1];
-	uint32_t from = h->st.dd_done, to = h->req.dd_len;
+	uint32_t to = h->req.dd_len <= sizeof(h->req.dd) ? h->req.dd_len : 0;
+	int before;
 
-	if (to > sizeof(h->req.dd) || from >= to)
-		return h->st.nrules;
-	memcpy(text, h->req.dd + from, to - from);
-	text[to - from] = '\0';
-	return h->st.nrules + pks_dd_parse(&r, text, passed_over, NULL);
+	memcpy(text, h->st.dyndbg, sizeof(h->st.dyndbg));
+	text[sizeof(h->st.dyndbg)] = '\0';
+	pks_dd_parse(&r, text, passed_over, NULL);
+	memcpy(text, h->req.dd, to);
+	text[to] = '\0';
+	before = pks_dd_parse_more(&r, text, passed_over, NULL);
+	return pks_dd_parse_more(&r, a->dyndbg, passed_over, NULL) - before == a->nqueries;
 }
 
 /* The request, written whole before the process can see it. Return: NULL or why not. */
@@ -351,9 +359,8 @@ static const char *request(struct target *t, const struct ask *a)
 
 	if (flock(t->fd, LOCK_EX))
 		return strerror(errno);
-	if (a->dyndbg && (q->dd_len + n + 1 > sizeof(q->dd) ||
-			  rules_after(t->h) + a->nqueries > PKS_DD_QUERIES)) {
-		snprintf(full, sizeof(full), "its dynamic debug rules are full (at most %d queries, %zu bytes in all); nothing is changed",
+	if (a->dyndbg && (q->dd_len + n + 1 > sizeof(q->dd) || !fits(t->h, a))) {
+		snprintf(full, sizeof(full), "its dynamic debug rules are full (at most %d queries, %zu bytes of their words, in all); nothing is changed",
 			 PKS_DD_QUERIES, sizeof(q->dd));
 		why = full;
 	} else {

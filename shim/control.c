@@ -56,8 +56,8 @@ static void queries(struct pks_ctl_page *h, uint32_t to)
 	memcpy(text, h->req.dd + from, to - from);
 	text[to - from] = '\0';
 	if (!pks_dyndbg_more(text))
-		pks_warn("--dyndbg: more than %d queries in all; objects loaded from now on do not see the last ones",
-			 PKS_DD_QUERIES);
+		pks_warn("--dyndbg: more than %d queries, or %d bytes of their words, in all; objects loaded from now on do not see the last ones",
+			 PKS_DD_QUERIES, PKS_DD_POOL);
 	h->st.dd_done = to;
 }
 

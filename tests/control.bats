@@ -63,6 +63,22 @@ setup() {
 	file_is "$PE" $'built: built on\n'
 }
 
+@test "control: a query that does not fit the rules' words is refused, not accepted and lost" {
+	local z star
+	z=$(printf 'z%.0s' {1..3000})
+	star=$(printf '*%.0s' {1..1100})
+	start PRINTK_SHIM_DYNDBG="func $z -p"
+	ctl --pid="$PID" --dyndbg="func built$star +p"
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: its dynamic debug rules are full (at most 32 queries, 4096 bytes of their words, in all); nothing is changed
+"
+	ctl --pid="$PID" --dyndbg="func built +p"
+	[ "$status" -eq 0 ]
+	tell "built on"
+	quit
+	file_is "$PE" $'built on\n'
+}
+
 @test "control: a query is kept for an object loaded after it" {
 	start
 	ctl --pid="$PID" --dyndbg='func ddlate_hello +pf'
