@@ -462,13 +462,15 @@ static void show_sites(const struct target *t)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pks_ctl_site *l = &t->sites[i];
 		struct pks_dd_site s = { SHOWN(l->module), SHOWN(l->function), SHOWN(l->file),
-					 SHOWN(l->format), l->lineno, false, 0, NULL };
+					 SHOWN(l->format), l->lineno, l->classed, l->class_id,
+					 SHOWN(l->class_name) };
 
 		/* pairs with the module's release store of ready, after the names */
 		if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
 			continue;
 		s.function = s.function[0] ? s.function : NULL;
 		s.filename = s.filename[0] ? s.filename : NULL;
+		s.class_name = s.class_name[0] ? s.class_name : NULL;
 		pks_dd_site_text(line, sizeof(line), &s,
 				 pks_dd_apply(&pending, &s, __atomic_load_n(&l->flags, __ATOMIC_RELAXED)));
 		fputs(line, stdout);

@@ -391,7 +391,7 @@ static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
 {
 	return (struct pks_dd_site){ l->module, l->function[0] ? l->function : NULL,
 				     l->file[0] ? l->file : NULL, l->format, l->lineno,
-				     false, 0, NULL };
+				     l->classed, l->class_id, l->class_name[0] ? l->class_name : NULL };
 }
 
 /**

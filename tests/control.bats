@@ -79,6 +79,29 @@ setup() {
 	file_is "$PE" $'built on\n'
 }
 
+@test "control: the listing names each site's class, and a pending query treats it as the process will" {
+	local src
+	src=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/dd-class\.c' "$FIX/dd-class" | head -n 1)
+	env LD_PRELOAD="$MODULE" "$FIX/dd-class" wait <"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	for _ in $(seq 1 200); do	# until its sites are listed
+		grep -qa 'plain %d' "$CTL/$BG.ctl" 2>/dev/null && break
+		sleep 0.05
+	done
+	# pending until its next call: a query without "class" leaves classed sites alone
+	ctl --pid="$BG" --dyndbg='class D2_CORE +p; +p'
+	[ "$status" -eq 0 ]
+	ctl --pid="$BG"
+	[ "$status" -eq 0 ]
+	# in the order the object holds them
+	[ "$(tail -n 4 "$OUT")" = "$src:32 [ddcls]main =p \"plain %d\\n\"
+$src:31 [ddcls]main =_ \"kms %d\\n\" class:D2_KMS
+$src:30 [ddcls]main =_ \"driver %d\\n\" class:D2_DRIVER
+$src:29 [ddcls]main =p \"core %d\\n\" class:D2_CORE" ]
+	quit
+}
+
 @test "control: a query is kept for an object loaded after it" {
 	start
 	ctl --pid="$PID" --dyndbg='func ddlate_hello +pf'

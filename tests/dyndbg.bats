@@ -421,9 +421,9 @@ $abs_top_srcdir/tests/fixtures/ddlib.c:19 [libdd32]ddlib_hello =pl \"hello %d\\n
 	capture "$WRAPPER" --dyndbg='class D2_KMS +p' --dyndbg-list "$FIX/dd-class"
 	[ "$status" -eq 0 ]
 	out_is "# filename:lineno [module]function flags format
-$src:25 [ddcls]main =_ \"core %d\\n\" class:D2_CORE
-$src:26 [ddcls]main =_ \"driver %d\\n\" class:D2_DRIVER
-$src:27 [ddcls]main =p \"kms %d\\n\" class:D2_KMS
-$src:28 [ddcls]main =_ \"plain %d\\n\"
+$src:29 [ddcls]main =_ \"core %d\\n\" class:D2_CORE
+$src:30 [ddcls]main =_ \"driver %d\\n\" class:D2_DRIVER
+$src:31 [ddcls]main =p \"kms %d\\n\" class:D2_KMS
+$src:32 [ddcls]main =_ \"plain %d\\n\"
 "
 }

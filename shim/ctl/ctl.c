@@ -331,6 +331,9 @@ int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built
 	copy(t->function, sizeof(t->function), s->function);
 	copy(t->file, sizeof(t->file), s->filename);
 	copy(t->format, sizeof(t->format), s->format);
+	t->classed = s->classed;
+	t->class_id = s->class_id;
+	copy(t->class_name, sizeof(t->class_name), s->classed ? s->class_name : NULL);
 	/* pairs with the command's acquire load of ready before it reads the names */
 	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
 	return (int)i;

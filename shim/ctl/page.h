@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define PKS_CTL_MAGIC	0x6b74636bu	/* "kctk" */
-#define PKS_CTL_VERSION	1
+#define PKS_CTL_VERSION	2
 #define PKS_CTL_HEAD	65536		/* the header's bytes: the largest page size */
 #define PKS_CTL_SITES	4096		/* dynamic debug sites listed */
 #define PKS_CTL_SIZE	(PKS_CTL_HEAD + PKS_CTL_SITES * sizeof(struct pks_ctl_site))
@@ -25,6 +25,8 @@ struct pks_ctl_site {
 	uint32_t built;			/* 1: code built with our headers; 0: plain KERN_DEBUG */
 	uint32_t ready;			/* 1 once the names below are written */
 	char module[48], function[64], file[128], format[248];
+	uint32_t classed, class_id;	/* of a class, not the default one, and which */
+	char class_name[32];		/* its name in the object's class maps, or "" */
 };
 
 /* What the command asks for; written under flock(LOCK_EX) on the file. */
