@@ -90,43 +90,6 @@ bool pks_control_wanted(int argc, char **argv)
 	return false;
 }
 
-static void add_pids(struct ask *a, const char *list)
-{
-	char *end;
-
-	for (const char *p = list;; p = end + 1) {
-		long v;
-
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ',') ||
-		    a->npids == PIDS_MAX) {
-			say("", "--pid=%s: expected PID[,PID...] (at most %d); nothing is done", list,
-			    PIDS_MAX);
-			exit(EXIT_USAGE);
-		}
-		a->pids[a->npids++] = (pid_t)v;
-		if (!*end)
-			return;
-	}
-}
-
-static void bad_query(void *arg, const char *q, size_t n, const char *why)
-{
-	(void)arg;
-	say("", "--dyndbg: \"%.*s\": %s; nothing is changed", (int)n, q, why);
-	exit(EXIT_USAGE);
-}
-
-/* A query the target's file holds and does not parse: the process refuses it too. */
-static void passed_over(void *arg, const char *q, size_t n, const char *why)
-{
-	(void)arg;
-	(void)q;
-	(void)n;
-	(void)why;
-}
-
 /*
  * The string of at most @n bytes at @s, in the target's file, which its
  * user may have written anything into: ended within them, and escaped as
@@ -145,6 +108,55 @@ static const char *shown(char *buf, size_t size, const char *s, size_t n)
 }
 #define SHOWN(field)	shown((char[4 * sizeof(field) + 1]){ 0 }, 4 * sizeof(field) + 1, \
 			      (field), sizeof(field))
+
+static bool listed(const struct ask *a, pid_t pid)
+{
+	for (int i = 0; i < a->npids; i++)
+		if (a->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void add_pids(struct ask *a, const char *list)
+{
+	char *end;
+
+	for (const char *p = list;; p = end + 1) {
+		long v;
+
+		errno = 0;
+		end = (char *)p;
+		v = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;	/* no sign, no space */
+		if (errno || v <= 0 || v > INT_MAX || (*end && *end != ',') ||
+		    a->npids == PIDS_MAX) {
+			say("", "--pid=%s: expected PID[,PID...] (at most %d); nothing is done",
+			    shown((char[4 * PKS_DD_POOL + 1]){ 0 }, 4 * PKS_DD_POOL + 1, list, strlen(list)),
+			    PIDS_MAX);
+			exit(EXIT_USAGE);
+		}
+		if (!listed(a, (pid_t)v))	/* a pid named twice is one process */
+			a->pids[a->npids++] = (pid_t)v;
+		if (!*end)
+			return;
+	}
+}
+
+static void bad_query(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	say("", "--dyndbg: \"%s\": %s; nothing is changed", shown((char[4 * PKS_DD_POOL + 1]){ 0 },
+	    4 * PKS_DD_POOL + 1, q, n), why);
+	exit(EXIT_USAGE);
+}
+
+/* A query the target's file holds and does not parse: the process refuses it too. */
+static void passed_over(void *arg, const char *q, size_t n, const char *why)
+{
+	(void)arg;
+	(void)q;
+	(void)n;
+	(void)why;
+}
 
 /* --name=VALUE or --name VALUE: the value of option @name at argv[*i], or NULL. */
 static const char *value(int argc, char **argv, int *i, const char *name)

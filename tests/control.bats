@@ -407,6 +407,16 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ -z "$(ls -A "$CTL")" ]
 }
 
+@test "control: a runtime directory whose path holds a newline: one warning, control off" {
+	local odd=$BATS_TEST_TMPDIR/a$'\n'b
+	mkdir -m 700 "$odd"
+	capture env XDG_RUNTIME_DIR="$odd" LD_PRELOAD="$MODULE" "$FIX/emit" hello
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_CONTROL: $BATS_TEST_TMPDIR/a\\nb/printk-shim: its path holds a newline, which the command could not find it by; runtime control is off
+hello
+"
+}
+
 @test "control: PRINTK_SHIM_CONTROL=0 makes no file, and the command says so" {
 	start PRINTK_SHIM_CONTROL=0
 	[ ! -e "$CTL" ] || [ -z "$(ls -A "$CTL")" ]
@@ -506,6 +516,10 @@ with open(sys.argv[1], "r+b") as f:
 
 @test "control: --pid takes a list; each process that did not take the change is named" {
 	start PRINTK_SHIM_LEVEL=info
+	# a process named twice is listed once
+	ctl --pid="$PID,$PID" --pid="$PID"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^pid: ' "$OUT")" = 1 ]
 	ctl --pid="$PID,999999999" --level=debug
 	[ "$status" -eq 1 ]
 	err_is $'printk-shim: pid 999999999: no such process\n'
@@ -526,6 +540,16 @@ with open(sys.argv[1], "r+b") as f:
 	ctl --pid=12x
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: --pid=12x: expected PID[,PID...] (at most 1024); nothing is done\n'
+	for bad in " $PID" "+$PID" "$PID, $PID"; do
+		ctl --pid="$bad"
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: --pid=$bad: expected PID[,PID...] (at most 1024); nothing is done
+"
+	done
+	# a value's control bytes are escaped: none reaches the terminal raw
+	ctl --pid="$PID" --dyndbg=$'fnuc\033[2J +p'
+	[ "$status" -eq 125 ]
+	grep -q '^printk-shim: --dyndbg: "fnuc\\e\[2J +p": .*; nothing is changed$' "$ERR"
 	ctl --pid="$PID" --output=syslog
 	[ "$status" -eq 125 ]
 	ctl --pid="$PID" ls

@@ -69,6 +69,10 @@ int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why
 		*why = "its path is too long";
 		return -1;
 	}
+	if (strchr(buf, '\n')) {	/* /proc/PID/maps, where the command looks, shows it as \012 */
+		*why = "its path holds a newline, which the command could not find it by";
+		return -1;
+	}
 	if (make && mkdir(buf, 0700) && errno != EEXIST) {
 		*why = strerror(errno);
 		return -1;
