@@ -239,6 +239,8 @@ static void parse(int argc, char **argv, struct ask *a)
 			setting(&s, "LEVEL", "--level", v, "changed");
 			a->level = s.level;
 		} else if ((v = value(argc, argv, &i, "--dyndbg"))) {
+			if (!v[strspn(v, " \t\n;")])
+				usage_error("--dyndbg: expected one or more queries, got none");
 			a->nqueries += pks_dd_parse(&rules, v, bad_query, NULL);
 			a->dyndbg = more_queries(a->dyndbg, v);
 		} else if (!strncmp(argv[i], "--", 2)) {

@@ -546,6 +546,9 @@ with open(sys.argv[1], "r+b") as f:
 		err_is "printk-shim: --pid=$bad: expected PID[,PID...] (at most 1024); nothing is done
 "
 	done
+	ctl --pid="$PID" --dyndbg=' ; '
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --dyndbg: expected one or more queries, got none; see --help\n'
 	# a value's control bytes are escaped: none reaches the terminal raw
 	ctl --pid="$PID" --dyndbg=$'fnuc\033[2J +p'
 	[ "$status" -eq 125 ]
