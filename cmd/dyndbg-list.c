@@ -13,6 +13,7 @@
  * __dyndbg_classes is two pointers and three 32-bit words.
  */
 #include "cmd/dyndbg-list.h"
+#include "cmd/quote.h"
 #include "core/ddquery.h"
 #include "core/escape.h"
 #include "elf/elf.h"
@@ -150,7 +151,7 @@ static int list(const struct ctx *c, const char *path)
 	const char *why = err ? NULL : pks_elf_unlinked(&im);
 
 	if (err || why) {
-		c->warn("--dyndbg-list: %s: %s; skipping it", shown ? shown : "?",
+		c->warn("--dyndbg-list: %s: %s; skipping it", pks_quote(path),
 			why ? why : err == -ENOEXEC ? "not an ELF file this reads" : pks_elf_strerror(err));
 		if (why)
 			pks_elf_close(&im);
@@ -163,7 +164,7 @@ static int list(const struct ctx *c, const char *path)
 	sec = pks_elf_section(&im, "__dyndbg", &size);
 	maps = pks_elf_section(&im, "__dyndbg_classes", &msize);
 	if (sec && size >= rec && !(t = calloc(size / rec, sizeof(*t)))) {
-		c->warn("--dyndbg-list: %s: %s; skipping it", shown ? shown : "?", strerror(ENOMEM));
+		c->warn("--dyndbg-list: %s: %s; skipping it", pks_quote(path), strerror(ENOMEM));
 		free(shown);
 		pks_elf_close(&im);
 		return -1;

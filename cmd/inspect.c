@@ -11,6 +11,7 @@
  * printk-shim(1) has both output formats.
  */
 #include "cmd/inspect.h"
+#include "cmd/quote.h"
 #include "base/sym.h"
 #include "core/escape.h"
 #include "core/level.h"
@@ -202,10 +203,8 @@ static bool print_partial(FILE *out, const struct pks_elf_image *im)
  */
 static int cannot(const char *opt, const char *path, int err, const char *why)
 {
-	fprintf(stderr, "printk-shim: %s: '", opt);
-	escape(stderr, path);
-	fprintf(stderr, "': %s: expected an ELF program or shared object; skipped\n",
-		why ? why : pks_elf_strerror(err));
+	fprintf(stderr, "printk-shim: %s: '%s': %s: expected an ELF program or shared object; skipped\n",
+		opt, pks_quote(path), why ? why : pks_elf_strerror(err));
 	return PKS_INSPECT_ERROR;
 }
 

@@ -13,6 +13,7 @@
 #include "cmd/inspect.h"
 #include "cmd/control.h"
 #include "cmd/dyndbg-list.h"
+#include "cmd/quote.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -52,37 +53,7 @@ enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";
 
-/*
- * @s as a message may quote it: newline, tab and backslash as \n, \t, \\,
- * other control bytes as \xNN, as the kernel's %pE does, so that a value
- * cannot end the message and forge a line of its own. The result lives
- * until four more calls.
- */
-static const char *esc(const char *s)
-{
-	static char *ring[4];
-	static unsigned int next;
-	char **slot = &ring[next++ % 4], *o;
-
-	free(*slot);
-	*slot = o = malloc(4 * strlen(s) + 1);
-	if (!o)
-		return "(out of memory)";
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n' || c == '\t' || c == '\\')
-			o += sprintf(o, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : '\\');
-		else if (c < 0x20 || c == 0x7f)
-			o += sprintf(o, "\\x%02x", c);
-		else
-			*o++ = (char)c;
-	}
-	*o = '\0';
-	return *slot;
-}
-
-/* One line on stderr: "printk-shim: [KIND: ]..."; values in it go through esc(). */
+/* One line on stderr: "printk-shim: [KIND: ]..."; values in it go through pks_quote(). */
 static void say(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s%s", prog, kind, *kind ? ": " : "");
@@ -207,10 +178,10 @@ static const char *shown(const char *arg, const char *value)
 	char buf[4096];
 
 	if (strchr(arg, '='))
-		return esc(arg);
+		return pks_quote(arg);
 	if (snprintf(buf, sizeof(buf), "%s=%s", arg, value) >= (int)sizeof(buf))
 		strcpy(buf + sizeof(buf) - 4, "...");
-	return esc(buf);
+	return pks_quote(buf);
 }
 
 /* Exit 125 for a value that @v's parser refused, with what was wrong with it. */
@@ -221,7 +192,7 @@ void refuse(const struct pks_var *v, const char *arg, const char *value)
 	const char *rel;
 
 	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
-		die(EXIT_USAGE, "%s: the path '%s' must be absolute", shown(arg, value), esc(rel));
+		die(EXIT_USAGE, "%s: the path '%s' must be absolute", shown(arg, value), pks_quote(rel));
 	die(EXIT_USAGE, "%s: expected %s", shown(arg, value), v->boolean ? BOOL_WORDS : v->expect);
 }
 
@@ -282,7 +253,7 @@ static void set_var(const struct pks_var *v, const char *arg, const char *value)
 	if (*value && v->parse(&s, value))
 		refuse(v, arg, value);
 	if (!strcmp(v->name, "OUTPUT") && *value && drop_repeats(&s, value, once, sizeof(once))) {
-		warn("%s: an output is listed more than once; using %s", shown(arg, value), esc(once));
+		warn("%s: an output is listed more than once; using %s", shown(arg, value), pks_quote(once));
 		value = once;
 	}
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
@@ -375,11 +346,11 @@ static struct module checked_module(void)
 
 	mod.file = own_class(mod.preload, buf, sizeof(buf));
 	if (bad_path(mod.preload))
-		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", esc(mod.preload));
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", pks_quote(mod.preload));
 	if (access(mod.file, R_OK) != 0) {
 		const char *why = strerror(errno);
 
-		die(EXIT_USAGE, "module '%s' not found: %s", esc(mod.file), why);
+		die(EXIT_USAGE, "module '%s' not found: %s", pks_quote(mod.file), why);
 	}
 	return mod;
 }
@@ -538,7 +509,7 @@ static const char *find(const char *cmd, char *buf, size_t size)
 		if (!p[n])
 			break;
 	}
-	die(EXIT_NOT_FOUND, "%s: command not found", esc(cmd));
+	die(EXIT_NOT_FOUND, "%s: command not found", pks_quote(cmd));
 	return NULL;
 }
 
@@ -668,9 +639,9 @@ static void check_module(const struct module *mod, const struct elf *target, con
 		target = NULL;
 	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
 		return;
-	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s", esc(mod->file),
+	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s", pks_quote(mod->file),
 	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
-	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", esc(cmd));
+	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", pks_quote(cmd));
 }
 
 /*
@@ -689,11 +660,11 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 		return false;
 	if ((bit = secure_bit(path, &st)))
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
-		     esc(cmd), bit == 'u' ? "user" : "group");
+		     pks_quote(cmd), bit == 'u' ? "user" : "group");
 	elf = !elf_read(path, &e);
 	/* a static program without a printk of its own has nothing to take over */
 	if (elf && !e.interp && !is_self(&st) && pks_inspect_may_printk(path))
-		warn("%s is statically linked: printk cannot be interposed", esc(cmd));
+		warn("%s is statically linked: printk cannot be interposed", pks_quote(cmd));
 	check_module(mod, elf && e.interp ? &e : NULL, cmd);
 	return elf && e.asan;
 }
@@ -702,7 +673,7 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 static __attribute__((noreturn))
 void cannot_run(const char *cmd, int err)
 {
-	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", esc(cmd), strerror(err));
+	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", pks_quote(cmd), strerror(err));
 }
 
 /*
@@ -790,16 +761,16 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!(v = option(argv[i], &value, &has)))
-			die(EXIT_USAGE, "unknown option '%s'; see --help", esc(argv[i]));
+			die(EXIT_USAGE, "unknown option '%s'; see --help", pks_quote(argv[i]));
 		if (!has) {
 			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value: %s", esc(argv[i]), v->expect);
+				die(EXIT_USAGE, "%s needs a value: %s", pks_quote(argv[i]), v->expect);
 			value = argv[++i];
 		}
 		set_var(v, opt, value);
 	}
 	if (print && i < argc)
-		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", esc(argv[i]));
+		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", pks_quote(argv[i]));
 	mod = checked_module();
 	preload(mod.preload);
 	if (print)

@@ -360,6 +360,21 @@ PY
 	done
 }
 
+@test "index, check, dyndbg-list: a file name in a message is quoted as DIAGNOSTICS says" {
+	local f=$TMP/$'n\033[31m\001\\z'
+	printf x >"$f"
+	for opt in --index --check; do
+		capture "$WRAPPER" $opt "$f"
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: $opt: '$TMP/n\\x1b[31m\\x01\\\\z': not an ELF file: expected an ELF program or shared object; skipped
+"
+	done
+	capture "$WRAPPER" --dyndbg-list "$f"
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/n\\x1b[31m\\x01\\\\z: not an ELF file this reads; skipping it
+"
+}
+
 @test "index, check, dyndbg-list: a FIFO is refused at once, one line on stderr, the others listed" {
 	mkfifo "$TMP/fifo"
 	for opt in --index --check; do

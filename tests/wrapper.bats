@@ -354,7 +354,7 @@ lib_like() {
 	${CC:-cc} $SAN_CFLAGS $SAN_LDFLAGS -I"$src" -I"$abs_top_srcdir" -DPACKAGE_VERSION='"0"' -DPKS_BINDIR="\"$T/usr/bin\"" \
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
-		-o "$T/usr/bin/printk-shim" "$cmd/printk-shim.c" "$cmd/inspect.c" \
+		-o "$T/usr/bin/printk-shim" "$cmd/printk-shim.c" "$cmd/quote.c" "$cmd/inspect.c" \
 		"$cmd/dyndbg-list.c" "$cmd/control.c" "$cmd/dmesg.c" \
 		"$abs_top_builddir/shim/.libs/libpks-common.a"
 	capture "$T/usr/bin/printk-shim" --lib
