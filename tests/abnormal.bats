@@ -73,6 +73,18 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	done
 }
 
+@test "abnormal: lines printed while stderr is closed never land in the file the program opens there" {
+	local mode
+	for mode in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode "$FIX/abnormal" reuse "$BATS_TEST_TMPDIR/data"
+		[ "$status" -eq 0 ]
+		out_is ''
+		err_is $'<3>early\n'
+		# lost, as without the module: stderr was closed when they were printed
+		file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
+	done
+}
+
 @test "abnormal: pthread_exit from a handler inside printk: the line is written at thread exit" {
 	capture shim "$FIX/abnormal" exit-handler
 	[ "$status" -eq 0 ]

@@ -59,10 +59,18 @@ static int released(int ret, int lo, int hi)
 	return ret;
 }
 
+/* After @lo..@hi were closed (@ret >= 0): a line for one of them is lost now, not later. */
+static int closed(int ret, int lo, int hi)
+{
+	if (ret >= 0)
+		pks_defer_closed(lo, hi);
+	return released(ret, lo, hi);
+}
+
 PKS_EXPORT int close(int fd)
 {
 	before(fd, fd);
-	return released((int)syscall(SYS_close, fd), fd, fd);
+	return closed((int)syscall(SYS_close, fd), fd, fd);
 }
 
 PKS_EXPORT int dup2(int old, int new)
@@ -88,7 +96,7 @@ PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
 		return (int)syscall(SYS_close_range, lo, hi, flags);	/* nothing closed now */
 	before((int)lo, last);
 	ret = (int)syscall(SYS_close_range, lo, hi, flags);
-	return released(ret, (int)lo, last);
+	return closed(ret, (int)lo, last);
 }
 
 /* A kernel without close_range (before 5.9): the C library's walk of /proc/self/fd. */
@@ -103,7 +111,7 @@ PKS_EXPORT void closefrom(int lo)
 	    (fn = (void (*)(int))pks_next("closefrom", &next)) != NULL)
 		fn(lo);
 	errno = saved;
-	released(0, lo, INT_MAX);
+	closed(0, lo, INT_MAX);
 }
 
 static struct pks_next next_fclose, next_freopen, next_freopen64;

@@ -40,6 +40,7 @@ void pks_defer_abandoned(uintptr_t below);
 void pks_defer_gone(long tid);
 void pks_defer_drain(bool handler);
 bool pks_defer_feeds(int lo, int hi);
+void pks_defer_closed(int lo, int hi);
 void pks_defer_close(void);
 void pks_defer_crash(void);
 void pks_defer_forked(void);

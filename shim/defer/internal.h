@@ -121,6 +121,7 @@ struct pks_defer_state {
 	_Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
+	_Atomic bool fd_closed;		/* an output's descriptor may be closed (pks_defer_closed()) */
 	bool want_func;			/* the outputs show the caller's name: take it at the call */
 	char *mem;			/* the ring, the batch buffers and the consumer's line;
 					 * set before pid, kept when the printer ends */
@@ -141,6 +142,7 @@ extern struct pks_defer_state pks_defer_dq;
 enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
 
 bool pks_defer_admit(const struct pks_writer *w);
+bool pks_defer_fd_gone(void);
 void pks_defer_rouse(bool handler, int upto);
 int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text);
 uint64_t pks_defer_other(long tid, long o);
@@ -291,6 +293,10 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		     atomic_load_explicit(&pks_defer_dq.pid, memory_order_relaxed) != pks_pid()) &&
 	    !pks_defer_admit(w))
 		return false;
+	/* no pair: a hint, the kernel asked again (pks_defer_fd_gone()) */
+	if (unlikely(atomic_load_explicit(&pks_defer_dq.fd_closed, memory_order_relaxed)) &&
+	    pks_defer_fd_gone())
+		return false;	/* lost now, as without the ring: never later in what reuses it */
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
 	lane = (unsigned int)w->tid + pks_defer_self.spilled;

@@ -570,6 +570,8 @@ bool pks_defer_map(void)
 	memset(&writer, 0, sizeof(writer));
 	writer.render = room ? p : NULL;
 	writer.replay = true;	/* printk-shim(7) RECORD BUFFER: recorded by its caller */
+	/* no pair: a hint; an output's descriptor may be closed from the start (2>&-) */
+	atomic_store_explicit(&pks_defer_dq.fd_closed, true, memory_order_relaxed);
 	/* release: pairs with the acquire of ours() and the producer's ready() */
 	atomic_store_explicit(&pks_defer_dq.pid, pks_pid(), memory_order_release);
 	return true;

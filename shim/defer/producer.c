@@ -355,6 +355,33 @@ bool pks_defer_admit(const struct pks_writer *w)
 	return s == PKS_DEFER_RUNNING;
 }
 
+/**
+ * pks_defer_fd_gone() - an output's descriptor was closed by the program,
+ * or was at the start: while one still is, a line is written by its caller
+ * and lost as without the ring, rather than written later into whatever
+ * file the program opens on that number (printk-shim(7) DEFERRED
+ * PRINTING). Once all are open again, lines go into the ring.
+ * Return: whether one is closed now.
+ */
+bool pks_defer_fd_gone(void)
+{
+	if (pks_sink_fd_closed(pks_config()))
+		return true;
+	/* no pair: the hint cleared; a close after this sets it again */
+	atomic_store_explicit(&pks_defer_dq.fd_closed, false, memory_order_relaxed);
+	return false;
+}
+
+/**
+ * pks_defer_closed() - the program closed its descriptors @lo to @hi: if a
+ * line may go to one of them, the next line asks whether it still is
+ */
+void pks_defer_closed(int lo, int hi)
+{
+	if (pks_defer_feeds(lo, hi))	/* no pair: a hint, as in pks_defer_enqueue() */
+		atomic_store_explicit(&pks_defer_dq.fd_closed, true, memory_order_relaxed);
+}
+
 /** pks_defer_line() - pks_defer_enqueue() of @l's text */
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 {

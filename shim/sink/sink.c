@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +144,23 @@ bool pks_sink_on_fds(const struct pks_config *c, int lo, int hi)
 		if (c->out[i].kind != PKS_OUT_FILE && c->out[i].fd >= lo && c->out[i].fd <= hi)
 			return true;
 	return false;
+}
+
+/**
+ * pks_sink_fd_closed() - Return: whether the descriptor of an stderr or
+ * fd: output is closed now, so that a line written to it would be lost
+ * (EBADF). errno is kept.
+ */
+bool pks_sink_fd_closed(const struct pks_config *c)
+{
+	int saved = errno;
+	bool closed = false;
+
+	for (int i = 0; i < c->nout && !closed; i++)
+		closed = (c->out[i].kind == PKS_OUT_STDERR || c->out[i].kind == PKS_OUT_FD) &&
+			 fcntl(c->out[i].fd, F_GETFD) < 0 && errno == EBADF;
+	errno = saved;
+	return closed;
 }
 
 /* Bytes of a line to @fd: into the batch, if there is one, else written now. */
