@@ -222,6 +222,25 @@ printk-shim: warning: output 1 (fd:3): 50 lines lost (No space left on device)
 "
 }
 
+@test "defer: an fd output on a full file system: a batch's lines written whole are not counted lost" {
+	local mnt=$BATS_TEST_TMPDIR/mnt written n
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	mkdir "$mnt"
+	capture unshare -m sh -c "mount -t tmpfs -o size=64k none '$mnt' || exit 9
+		env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=fd:3 LD_PRELOAD='$MODULE' \
+			'$FIX/fault-host' lines 2000 100 3>'$mnt/log'
+		st=\$?
+		tr -cd '\\n' <'$mnt/log' | wc -c >'$BATS_TEST_TMPDIR/written'
+		exit \$st"
+	[ "$status" -eq 42 ]
+	written=$(cat "$BATS_TEST_TMPDIR/written")
+	[ "$written" -gt 500 ]
+	n=$((2000 - written))
+	err_is "printk-shim: warning: output 1 (fd:3): No space left on device; its lines are being lost
+printk-shim: warning: output 1 (fd:3): $n lines lost (No space left on device)
+"
+}
+
 # Each of the following runs in both modes: PRINTK_SHIM_DEFER=0 and 1.
 # ends MODE ARG...: tests/fixtures/ends with the module, deferred or not; a
 # long latency keeps the ring's lines there until something writes them.

@@ -18,15 +18,21 @@
 /**
  * pks_fd_write_rest() - the rest of pks_fd_write(), after a first write(2)
  * that returned @done (-1 with errno set, or fewer than @n bytes)
+ * @out: when not NULL, the bytes written in all, the failure's too
  * Return: 0 when all @n bytes were written, else the errno.
  */
-int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done)
+int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out)
 {
-	for (ssize_t w = done;; w = write(fd, p, n)) {
+	size_t sum = 0;
+
+	for (ssize_t w = done;; w = write(fd, p + sum, n - sum)) {
+		if (out)
+			*out = sum;
 		if (w >= 0) {
-			p += w;
-			n -= (size_t)w;
-			if (!n)
+			sum += (size_t)w;
+			if (out)
+				*out = sum;
+			if (sum == n)
 				return 0;
 			continue;
 		}

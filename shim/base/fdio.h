@@ -12,7 +12,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done);
+int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out);
 int pks_fd_above_stdio(int fd);
 int pks_fd_dup3(int old, int new, int flags);
 
@@ -28,7 +28,7 @@ static inline int pks_fd_write(int fd, const char *p, size_t n)
 	if (unlikely(!n))
 		return 0;
 	w = write(fd, p, n);
-	return likely(w == (ssize_t)n) ? 0 : pks_fd_write_rest(fd, p, n, w);
+	return likely(w == (ssize_t)n) ? 0 : pks_fd_write_rest(fd, p, n, w, NULL);
 }
 
 #endif

@@ -12,20 +12,35 @@
 
 #include <string.h>
 
-/* All @n bytes to @fd, the first write(2) included. */
-static int write_all(int fd, const char *p, size_t n)
+/* All @n bytes to @fd, the first write(2) included; those written in *@done, if asked. */
+static int write_all(int fd, const char *p, size_t n, size_t *done)
 {
-	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n)) : 0;
+	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n), done) : 0;
 }
 
-/** pks_batch_fd_flush() - write what @b holds; a failed write is told to @b->failed */
+/* The lines of the @n bytes at @p not written whole: each ends in its newline. */
+static unsigned int unwritten(const char *p, size_t n, unsigned int puts)
+{
+	unsigned int k = 0;
+
+	for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))) && k < puts; p++)
+		k++;
+	return k;
+}
+
+/**
+ * pks_batch_fd_flush() - write what @b holds; a failed write's lines that
+ * did not go out whole are told to @b->failed
+ */
 void pks_batch_fd_flush(struct pks_fd_batch *b)
 {
 	for (int i = 0; i < b->n; i++) {
-		int err = write_all(b->fd[i], b->buf[i], b->len[i]);
+		size_t done = 0;
+		int err = write_all(b->fd[i], b->buf[i], b->len[i], &done);
 
 		if (err && b->failed)
-			b->failed(b->tag[i], b->puts[i], err);
+			b->failed(b->tag[i], unwritten(b->buf[i] + done, b->len[i] - done, b->puts[i]),
+				  err);
 		b->len[i] = 0;
 		b->puts[i] = 0;
 	}
@@ -69,7 +84,7 @@ int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t
 	int i = slot(b, fd, tag, n);
 
 	if (i < 0)
-		return write_all(fd, p, n);
+		return write_all(fd, p, n, NULL);
 	memcpy(b->buf[i] + b->len[i], p, n);
 	pks_batch_took(b, i, n);
 	return 0;
