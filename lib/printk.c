@@ -18,18 +18,23 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #define LINE_BYTES	1024	/* the kernel's longest record text, near enough */
 #define THREADS_MAX	4096	/* open lines the destructor can find */
 
+enum { FREE, USED, TAKEN };	/* port_line.state */
+
 struct port_line {
 	struct pks_line line;
+	_Atomic int state;	/* USED by its thread in emit(); TAKEN for good by exit */
 	char text[LINE_BYTES];
 	char scratch[LINE_BYTES];
 };
@@ -37,7 +42,13 @@ struct port_line {
 static __thread struct port_line self;
 static __thread bool registered;
 static __thread bool unfound;	/* no slot in threads[]: its calls leave no line open */
-static __thread volatile bool busy;	/* in emit(): a handler's call must not touch self */
+/*
+ * emit()'s frame while it runs, 0 when it does not: a handler's call
+ * finds it set and its own frame below it, or runs on the alternate
+ * signal stack, and must not touch self; a call above it finds the one a
+ * handler left by siglongjmp.
+ */
+static __thread volatile uintptr_t busy;
 static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -95,9 +106,12 @@ static void put(struct pks_line *l, void *arg)
 static void leave(void *arg)
 {
 	struct port_line *p = arg;
+	int free = FREE;
 	size_t i;
 
-	pks_line_close(&p->line, put, NULL);
+	/* pairs with fini()'s claim: the line is written by one of them */
+	if (atomic_compare_exchange_strong(&p->state, &free, TAKEN))
+		pks_line_close(&p->line, put, NULL);
 	for (i = 0; i < THREADS_MAX; i++) {
 		struct port_line *want = p;
 
@@ -163,15 +177,22 @@ static void join(struct port_line *p)
 	unfound = true;
 }
 
-/* At exit and quick_exit, every thread's open line as it stands (another thread may still be writing it). */
+/*
+ * At exit and quick_exit, every thread's open line as it stands, taken
+ * from its thread for good: its later calls write each fragment at once.
+ * A line its thread is writing now is its thread's to finish.
+ */
 __attribute__((destructor)) static void fini(void)
 {
 	size_t i;
 
 	for (i = 0; i < THREADS_MAX; i++) {
+		/* pairs with join()'s compare-exchange: the line is initialised */
 		struct port_line *p = atomic_load(&threads[i]);
+		int free = FREE;
 
-		if (p)
+		/* pairs with emit()'s claim and release: not while its thread is in it */
+		if (p && atomic_compare_exchange_strong(&p->state, &free, TAKEN))
 			pks_line_close(&p->line, put, NULL);
 	}
 }
@@ -205,6 +226,26 @@ static int feed(struct port_line *p, const char *fmt, va_list ap)
 	return (int)(len - (len && text[len - 1] == '\n'));
 }
 
+/* Whether this runs on the alternate signal stack: a handler's, wherever it lies. */
+static bool on_altstack(void)
+{
+	stack_t ss;
+
+	return !sigaltstack(NULL, &ss) && (ss.ss_flags & SS_ONSTACK);
+}
+
+/* A call with a line of its own, on the stack, written before it returns. */
+static int alone(struct port_line *own, const char *fmt, va_list ap, int saved)
+{
+	int n;
+
+	pks_line_init(&own->line, own->text, sizeof(own->text));
+	n = feed(own, fmt, ap);
+	pks_line_close(&own->line, put, NULL);
+	errno = saved;
+	return n;
+}
+
 /*
  * Return: printk's value, the bytes of text without markers or the final
  * newline. A call that interrupts another of its thread (a signal
@@ -213,24 +254,33 @@ static int feed(struct port_line *p, const char *fmt, va_list ap)
  */
 static int emit(const char *fmt, va_list ap)
 {
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0), was = busy;
 	struct port_line own;
-	int saved = errno, n;
+	int saved = errno, n, free = FREE;
 
-	if (busy) {
-		pks_line_init(&own.line, own.text, sizeof(own.text));
-		n = feed(&own, fmt, ap);
-		pks_line_close(&own.line, put, NULL);
-	} else {
-		busy = true;
-		atomic_signal_fence(memory_order_seq_cst);	/* before the line is touched */
-		if (unlikely(!registered))
-			join(&self);
-		n = feed(&self, fmt, ap);
-		if (unlikely(unfound))	/* exit could not write it: written now */
-			pks_line_close(&self.line, put, NULL);
-		atomic_signal_fence(memory_order_seq_cst);	/* after it is left */
-		busy = false;
+	if (was && (here < was || on_altstack()))
+		return alone(&own, fmt, ap, saved);	/* a handler inside emit() */
+	busy = here;
+	atomic_signal_fence(memory_order_seq_cst);	/* before the line is touched */
+	if (unlikely(!registered))
+		join(&self);
+	if (unlikely(was)) {	/* a call left by a jump from its handler */
+		pks_line_cut(&self.line);
+		/* no pair: this thread's own claim, cut off before its release */
+		atomic_store_explicit(&self.state, FREE, memory_order_relaxed);
 	}
+	/* pairs with fini()'s claim: exit takes no line this thread is writing */
+	if (unlikely(!atomic_compare_exchange_strong(&self.state, &free, USED))) {
+		busy = 0;
+		return alone(&own, fmt, ap, saved);	/* taken by exit */
+	}
+	n = feed(&self, fmt, ap);
+	if (unlikely(unfound))	/* exit could not write it: written now */
+		pks_line_close(&self.line, put, NULL);
+	/* release: pairs with fini()'s claim, which then sees the line whole */
+	atomic_store_explicit(&self.state, FREE, memory_order_release);
+	atomic_signal_fence(memory_order_seq_cst);	/* after it is left */
+	busy = 0;
 	errno = saved;
 	return n;
 }

@@ -38,6 +38,25 @@ norm() {
 	[ "$(wc -l <"$ERR")" -eq $((20000 + n)) ]
 }
 
+@test "library: a handler left by siglongjmp inside printk: the line goes on, whole lines after" {
+	capture "$PL" jump
+	[ "$status" -eq 0 ]
+	err_is $'before: one two\nafter: A B\nxy\n'
+}
+
+@test "library: threads mid-line while the process exits: no line twice, none torn into another, no stray byte" {
+	for _ in 1 2 3 4 5; do
+		capture timeout 30 "$PL" exit-race
+		[ "$status" -eq 0 ]
+		# each whole line once; after exit took a thread's line, its later
+		# fragments come out one by one, as the man page says
+		run grep -c -v -a -E '^(T[0-7] L[0-9]+:( f[0-7])*( end)?|( f[0-7])+( end)?| end)$' "$ERR"
+		[ "$output" = 0 ]
+		run sh -c "grep -a -E '^T[0-7] L[0-9]+:' '$ERR' | cut -d: -f1 | sort | uniq -d | wc -l"
+		[ "$output" = 0 ]
+	done
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]
@@ -91,25 +110,25 @@ norm() {
 
 WARN_WANT='returned 0
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:63 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:67 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:64 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:68 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
 once 1
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:66 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:70 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 returned 3
 ------------[ cut here ]------------
 x is 2
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:65 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:69 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
@@ -129,7 +148,7 @@ returned 3'
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
 	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
 <4>------------[ cut here ]------------
-<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:63 port_warn_site+X/X
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:67 port_warn_site+X/X
 <4>Call Trace:
 <4> port_warn_site+X/X
 <4>---[ end trace 0000000000000000 ]---
@@ -142,13 +161,13 @@ returned 3'
 	capture "$PL" bug
 	[ "$status" -eq 134 ]
 	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
-kernel BUG at tests/fixtures/port-lib.c:74!
+kernel BUG at tests/fixtures/port-lib.c:78!
 Call Trace:
  port_bug_site+X/X
 ---[ end trace 0000000000000000 ]---'
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
 	[ "$status" -eq 134 ]
-	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:74!' ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:78!' ]
 	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
 }
 
@@ -165,7 +184,7 @@ returned 1
 port-drv port0: dev 2
 returned 1
 '
-	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:83 port_dev_warn_site+X/X$'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:87 port_dev_warn_site+X/X$'
 }
 
 @test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
