@@ -57,6 +57,12 @@ norm() {
 	done
 }
 
+@test "library: a line from a key destructor run after the library's is written, not lost" {
+	capture "$PL" key-dtor
+	[ "$status" -eq 0 ]
+	err_is $'main start\nworker 1 start\nworker 1 bye\nworker 2 start\nworker 2 bye\nworker 3 start\nworker 3 bye\n'
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]
@@ -110,25 +116,25 @@ norm() {
 
 WARN_WANT='returned 0
 ------------[ cut here ]------------
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:67 port_warn_site+X/X
-Call Trace:
- port_warn_site+X/X
----[ end trace 0000000000000000 ]---
-------------[ cut here ]------------
 WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:68 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 ------------[ cut here ]------------
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:69 port_warn_site+X/X
+Call Trace:
+ port_warn_site+X/X
+---[ end trace 0000000000000000 ]---
+------------[ cut here ]------------
 once 1
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:70 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:71 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
 returned 3
 ------------[ cut here ]------------
 x is 2
-WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:69 port_warn_site+X/X
+WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:70 port_warn_site+X/X
 Call Trace:
  port_warn_site+X/X
 ---[ end trace 0000000000000000 ]---
@@ -148,7 +154,7 @@ returned 3'
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"
 	file_is "$BATS_TEST_TMPDIR/lv" '<4>returned 0
 <4>------------[ cut here ]------------
-<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:67 port_warn_site+X/X
+<4>WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:68 port_warn_site+X/X
 <4>Call Trace:
 <4> port_warn_site+X/X
 <4>---[ end trace 0000000000000000 ]---
@@ -161,13 +167,13 @@ returned 3'
 	capture "$PL" bug
 	[ "$status" -eq 134 ]
 	assert_bytes "$(norm "$ERR")" '------------[ cut here ]------------
-kernel BUG at tests/fixtures/port-lib.c:78!
+kernel BUG at tests/fixtures/port-lib.c:79!
 Call Trace:
  port_bug_site+X/X
 ---[ end trace 0000000000000000 ]---'
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" bug
 	[ "$status" -eq 134 ]
-	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:78!' ]
+	[ "$(norm "$ERR" | sed -n 2p)" = '<2>kernel BUG at tests/fixtures/port-lib.c:79!' ]
 	[ "$(tail -n 1 "$ERR")" = '<4>---[ end trace 0000000000000000 ]---' ]
 }
 
@@ -184,7 +190,7 @@ returned 1
 port-drv port0: dev 2
 returned 1
 '
-	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:87 port_dev_warn_site+X/X$'
+	norm "$ERR" | grep -q '^WARNING: CPU: N PID: N at tests/fixtures/port-lib.c:88 port_dev_warn_site+X/X$'
 }
 
 @test "library: installed, a port links it with pkg-config --cflags --libs and runs with and without the module" {
