@@ -125,13 +125,27 @@ static void leave(void *arg)
 
 static void fini(void);
 
+static _Atomic bool ready;	/* set holds the defaults */
+
+/*
+ * The defaults, at load or at the first call, whichever comes first: a
+ * library loaded before this one calls printk from its constructor, and
+ * .preinit_array runs before any. One thread then, or the constructor's.
+ */
+static void settle(void)
+{
+	pks_settings_default(&set);
+	/* no pair: one thread before main; the constructor's store ends any doubt */
+	atomic_store_explicit(&ready, true, memory_order_relaxed);
+}
+
 /*
  * At load: a handler's call may come while the first call is still in
  * join(); and quick_exit writes the open lines as exit does.
  */
 __attribute__((constructor)) static void defaults(void)
 {
-	pks_settings_default(&set);
+	settle();
 	at_quick_exit(fini);
 }
 
@@ -262,6 +276,9 @@ static int emit(const char *fmt, va_list ap)
 		return alone(&own, fmt, ap, saved);	/* a handler inside emit() */
 	busy = here;
 	atomic_signal_fence(memory_order_seq_cst);	/* before the line is touched */
+	/* no pair: as settle()'s store */
+	if (unlikely(!atomic_load_explicit(&ready, memory_order_relaxed)))
+		settle();
 	if (unlikely(!registered))
 		join(&self);
 	if (unlikely(was)) {	/* a call left by a jump from its handler */

@@ -63,6 +63,21 @@ norm() {
 	err_is $'main start\nworker 1 start\nworker 1 bye\nworker 2 start\nworker 2 bye\nworker 3 start\nworker 3 bye\n'
 }
 
+@test "library: a port's library that prints from its constructor before the library's own ran, and from its destructor after" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	printf '%s\n' '#include <linux/printk.h>' \
+		'__attribute__((constructor)) static void up(void) { printk("<3>drv: legacy marker\n"); pr_info("drv: up\n"); }' \
+		'__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }' >"$t/drv.c"
+	${CC:-cc} -fPIC -shared -I"$abs_top_srcdir/include" -o "$t/libdrv.so" "$t/drv.c"
+	printf 'int main(void) { return 0; }\n' >"$t/use.c"
+	# its printk left undefined, as kernel code's is, and named after the library
+	${CC:-cc} -o "$t/use" "$t/use.c" -L"$lib" -L"$t" -Wl,--no-as-needed -lprintk-port -ldrv \
+		-Wl,-rpath,"$lib:$t"
+	capture "$t/use"
+	[ "$status" -eq 0 ]
+	err_is $'drv: legacy marker\ndrv: up\ndrv: down\n'
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]
