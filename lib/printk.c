@@ -106,11 +106,13 @@ static void put(struct pks_line *l, void *arg)
 static void leave(void *arg)
 {
 	struct port_line *p = arg;
-	int free = FREE;
+	/* pairs with fini()'s claim: the line is written by one of them */
+	int was = atomic_exchange(&p->state, TAKEN);
 	size_t i;
 
-	/* pairs with fini()'s claim: the line is written by one of them */
-	if (atomic_compare_exchange_strong(&p->state, &free, TAKEN))
+	if (was == USED)	/* this thread's own call, cut off: cancelled, or pthread_exit in a handler */
+		pks_line_cut(&p->line);
+	if (was != TAKEN)
 		pks_line_close(&p->line, put, NULL);
 	for (i = 0; i < THREADS_MAX; i++) {
 		struct port_line *want = p;

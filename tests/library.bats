@@ -57,6 +57,12 @@ norm() {
 	done
 }
 
+@test "library: pthread_exit from a handler inside printk: the thread's line is written as it ends" {
+	capture "$PL" exit-handler
+	[ "$status" -eq 0 ]
+	err_is $'T partial \nmain after\n'
+}
+
 @test "library: a line from a key destructor run after the library's is written, not lost" {
 	capture "$PL" key-dtor
 	[ "$status" -eq 0 ]
