@@ -24,16 +24,13 @@
 int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out)
 {
 	size_t sum = 0;
+	int err = 0;
 
 	for (ssize_t w = done;; w = write(fd, p + sum, n - sum)) {
-		if (out)
-			*out = sum;
 		if (w >= 0) {
 			sum += (size_t)w;
-			if (out)
-				*out = sum;
 			if (sum == n)
-				return 0;
+				break;
 			continue;
 		}
 		if (errno == EINTR)
@@ -44,8 +41,12 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 			if (poll(&pfd, 1, -1) >= 0 || errno == EINTR)
 				continue;
 		}
-		return errno;
+		err = errno;
+		break;
 	}
+	if (out)
+		*out = sum;
+	return err;
 }
 
 /**

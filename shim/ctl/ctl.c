@@ -104,7 +104,7 @@ static void stamp(void)
 	h->pidns = pks_ctl_pidns();
 	h->version = PKS_CTL_VERSION;
 	/* last: another process's sweep takes a file with the magic for whole */
-	/* release: pairs with dead()'s pread(2) of the magic, another process's: fields first */
+	/* release: pairs with pks_ctl_dead()'s pread(2) of the magic, another process's: fields first */
 	__atomic_store_n(&h->magic, PKS_CTL_MAGIC, __ATOMIC_RELEASE);
 	memset(&h->req, 0, sizeof(h->req));
 	h->req.level = -1;
@@ -141,12 +141,12 @@ static bool make(bool copy)
 		     pwrite(fd, sites, n * sizeof(*sites), PKS_CTL_HEAD) == (ssize_t)(n * sizeof(*sites));
 	}
 	ok = ok && map(fd, copy ? sites : NULL);
-	dev = st.st_dev;
-	ino = st.st_ino;
-	/* no pair: this thread's alone yet (start, or a fork's child); the pwrite gave them blocks */
-	atomic_store_explicit(&held, copy ? n : 0, memory_order_relaxed);
 	close(fd);
 	if (ok) {
+		dev = st.st_dev;
+		ino = st.st_ino;
+		/* no pair: this thread's alone yet (start, or a fork's child); the pwrite gave them blocks */
+		atomic_store_explicit(&held, copy ? n : 0, memory_order_relaxed);
 		stamp();
 		ok = !rename(tmp, path);
 	}

@@ -216,29 +216,32 @@ static bool ended(pid_t pid, bool whole, uint64_t start, uint64_t theirs, uint64
 	return whole && start != pks_ctl_start_time(pid);
 }
 
+/* The first @n bytes of file @name in @dfd into @h. Return: whether there were as many. */
+static bool head(int dfd, const char *name, void *h, size_t n)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	bool whole = fd >= 0 && pread(fd, h, n, 0) == (ssize_t)n;
+
+	if (fd >= 0)
+		close(fd);
+	return whole;
+}
+
 /** pks_ctl_dead() - Return: whether control file @name in @dfd is of a process that ended. */
 bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
 {
 	struct pks_ctl_page h = { 0 };
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : pread(fd, &h, sizeof(h), 0);
+	bool whole = head(dfd, name, &h, sizeof(h)) && h.magic == PKS_CTL_MAGIC;
 
-	if (fd >= 0)
-		close(fd);
-	return ended(pid, n == (ssize_t)sizeof(h) && h.magic == PKS_CTL_MAGIC, h.start, h.pidns,
-		     pidns);
+	return ended(pid, whole, h.start, h.pidns, pidns);
 }
 
 /** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
 bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
 {
 	struct pks_rec_head h = { 0 };
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : pread(fd, &h, sizeof(h), 0);
-	bool whole = n == (ssize_t)sizeof(h) && h.magic == PKS_REC_MAGIC;
+	bool whole = head(dfd, name, &h, sizeof(h)) && h.magic == PKS_REC_MAGIC;
 
-	if (fd >= 0)
-		close(fd);
 	/* or ours ran exec and did not record again */
 	return ended(pid, whole, h.start, h.pidns, pidns) ||
 	       /* no pair: h is pread(2)'s copy of the file */
