@@ -85,6 +85,29 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	done
 }
 
+@test "abnormal: stderr closed, then a file the program keeps open on 2: no word of the shim lands in it" {
+	local mode out
+	for mode in 0 1; do
+		# the report of the lines lost at exit
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode "$FIX/abnormal" reuse-open "$BATS_TEST_TMPDIR/data"
+		[ "$status" -eq 0 ]
+		err_is $'<3>early\n'
+		file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
+		# a line the syslog output refuses, and its warning, would fall back to stderr
+		for out in syslog journal; do
+			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT=$out \
+				PRINTK_SHIM_SYSLOG_SOCKET=/nonexistent PRINTK_SHIM_JOURNAL_SOCKET=/nonexistent \
+				"$FIX/abnormal" reuse-open "$BATS_TEST_TMPDIR/data"
+			[ "$status" -eq 0 ]
+			file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
+		done
+	done
+	# a new stderr given by dup2 is stderr again: the report goes there
+	capture env LD_PRELOAD="$MODULE" "$FIX/abnormal" reuse-dup "$BATS_TEST_TMPDIR/data"
+	[ "$status" -eq 0 ]
+	file_is "$BATS_TEST_TMPDIR/data" $'own data\nprintk-shim: warning: output 1 (stderr): 3 lines lost (Bad file descriptor)\n'
+}
+
 @test "abnormal: pthread_exit from a handler inside printk: the line is written at thread exit" {
 	capture shim "$FIX/abnormal" exit-handler
 	[ "$status" -eq 0 ]

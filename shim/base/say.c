@@ -80,6 +80,8 @@ static size_t escape(char *out, size_t room, const char *s, size_t n)
 	return o;
 }
 
+_Atomic bool pks_say_muted;
+
 /**
  * pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write
  * The message is always one line: control bytes in it are escaped.
@@ -100,5 +102,7 @@ void pks_say(const char *kind, const char *fmt, ...)
 	n += escape(buf + n, sizeof(buf) - n - 1,	/* keep one byte for the newline */
 		    raw, (size_t)m < sizeof(raw) ? (size_t)m : sizeof(raw) - 1);
 	buf[n++] = '\n';
-	pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
+	/* no pair: a flag of the program's own calls, no data behind it */
+	if (!atomic_load_explicit(&pks_say_muted, memory_order_relaxed))
+		pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
 }

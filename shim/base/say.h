@@ -7,6 +7,17 @@
 
 #include "base/compiler.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/*
+ * Descriptor 2 is not stderr any more: the program closed it (ctx/fds.c)
+ * and gave it no new one with dup2(), dup3() or freopen(), so a file it
+ * opens may have that number. The shim's own words, and a line another
+ * output refused, are not written there (printk-shim(7) DIAGNOSTICS).
+ */
+extern _Atomic bool pks_say_muted;
+
 void pks_say(const char *kind, const char *fmt, ...) PKS_PRINTF(2, 3);
 #define pks_warn(...)	pks_say("warning", __VA_ARGS__)
 #define pks_debug(...)	pks_say("debug", __VA_ARGS__)

@@ -18,6 +18,7 @@
  */
 #include "base/compiler.h"
 #include "base/next.h"
+#include "base/say.h"
 #include "base/tsan.h"
 #include "ctx/ctx.h"
 #include "ctx/fds.h"
@@ -59,12 +60,28 @@ static int released(int ret, int lo, int hi)
 	return ret;
 }
 
+/* Whether @fd is 2, whose next holder the shim's words are kept from (base/say.h). */
+static void stderr_is(int ret, int lo, int hi, bool muted)
+{
+	if (ret >= 0 && lo <= 2 && hi >= 2)
+		/* no pair: a flag, as pks_say()'s load */
+		atomic_store_explicit(&pks_say_muted, muted, memory_order_relaxed);
+}
+
 /* After @lo..@hi were closed (@ret >= 0): a line for one of them is lost now, not later. */
 static int closed(int ret, int lo, int hi)
 {
 	if (ret >= 0)
 		pks_defer_closed(lo, hi);
+	stderr_is(ret, lo, hi, true);
 	return released(ret, lo, hi);
+}
+
+/* After @new was made a copy of another descriptor (@ret >= 0): a new stderr, if 2. */
+static int given(int ret, int new)
+{
+	stderr_is(ret, new, new, false);
+	return released(ret, new, new);
 }
 
 PKS_EXPORT int close(int fd)
@@ -78,14 +95,14 @@ PKS_EXPORT int dup2(int old, int new)
 	if (old == new)		/* dup3 refuses it; dup2 checks @old (no SYS_dup2 on aarch64) */
 		return fcntl(old, F_GETFD) < 0 ? -1 : new;
 	before(new, new);
-	return released((int)syscall(SYS_dup3, old, new, 0), new, new);
+	return given((int)syscall(SYS_dup3, old, new, 0), new);
 }
 
 PKS_EXPORT int dup3(int old, int new, int flags)
 {
 	if (old != new)		/* else EINVAL, nothing changed */
 		before(new, new);
-	return released((int)syscall(SYS_dup3, old, new, flags), new, new);
+	return given((int)syscall(SYS_dup3, old, new, flags), new);
 }
 
 PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
@@ -142,13 +159,20 @@ static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
 		    const char *mode, FILE *f)
 {
 	reopen_fn *fn = (reopen_fn *)pks_next(name, cache);
+	FILE *r;
+	int saved;
 
 	if (unlikely(!fn)) {	/* a call from inside the lookup (base/next.c) */
 		errno = ENOSYS;
 		return NULL;
 	}
 	before_stream(f);
-	return fn(path, mode, f);
+	r = fn(path, mode, f);
+	saved = errno;
+	if (r && fileno_unlocked(r) == 2)
+		stderr_is(0, 2, 2, false);	/* freopen(..., stderr): a new stderr */
+	errno = saved;
+	return r;
 }
 
 PKS_EXPORT int fclose(FILE *f)

@@ -252,6 +252,9 @@ static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
 {
 	if (*told)
 		return 0;
+	/* no pair: as pks_say()'s load */
+	if (unlikely(atomic_load_explicit(&pks_say_muted, memory_order_relaxed)))
+		return EBADF;	/* not into what the program opened on 2 */
 	*told = true;
 	r->color = false;
 	return to_fd(w, l, i, 2, r, b);
