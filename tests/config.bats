@@ -28,10 +28,12 @@ bad() {
 }
 
 @test "config: PRINTK_SHIM_OUTPUT invalid" {
-	bad OUTPUT sislog 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'stderr,sislog' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'file:relative' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
-	bad OUTPUT 'fd:x' 'stderr|stdout|syslog|journal|file:PATH|fd:N' stderr
+	bad OUTPUT sislog 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+	bad OUTPUT 'stderr,sislog' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+	bad OUTPUT 'file:relative' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+	bad OUTPUT 'fd:x' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+	bad OUTPUT 'fd:11,fd:12,fd:13,fd:14,fd:15,fd:16,fd:17,fd:18,fd:19' \
+		'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
 }
 
 @test "config: PRINTK_SHIM_LEVEL and DEFAULT_LEVEL invalid" {
@@ -107,6 +109,22 @@ bad() {
 		"$FIX/emit" $'\0016twice?\n'
 	out_is $'twice?\n'
 	file_is "$BATS_TEST_TMPDIR/l" $'twice?\n'
+}
+
+@test "config: one file under two names, or stderr's file by name, is written once, with one warning" {
+	capture shim env PRINTK_SHIM_OUTPUT="file:$BATS_TEST_TMPDIR/l,file:$BATS_TEST_TMPDIR/./l,file:$BATS_TEST_TMPDIR//l" \
+		"$FIX/emit" $'\0016once\n'
+	[ "$status" -eq 0 ]
+	err_is $'printk-shim: warning: PRINTK_SHIM_OUTPUT: output 2 writes to the same file as output 1; using it once\n'
+	file_is "$BATS_TEST_TMPDIR/l" $'once\n'
+	: >"$BATS_TEST_TMPDIR/e"
+	env LD_PRELOAD="$MODULE" PRINTK_SHIM_OUTPUT="stderr,file:/dev/stderr" "$FIX/emit" $'\0016once\n' \
+		2>>"$BATS_TEST_TMPDIR/e"
+	file_is "$BATS_TEST_TMPDIR/e" $'printk-shim: warning: PRINTK_SHIM_OUTPUT: output 2 writes to the same file as output 1; using it once\nonce\n'
+	: >"$BATS_TEST_TMPDIR/e"
+	env LD_PRELOAD="$MODULE" PRINTK_SHIM_OUTPUT="file:/dev/stderr,stderr" "$FIX/emit" $'\0016once\n' \
+		2>>"$BATS_TEST_TMPDIR/e"
+	file_is "$BATS_TEST_TMPDIR/e" $'printk-shim: warning: PRINTK_SHIM_OUTPUT: output 2 writes to the same file as output 1; using it once\nonce\n'
 }
 
 @test "config: a quoted value's C1 controls are escaped, raw or in UTF-8; other UTF-8 is kept" {

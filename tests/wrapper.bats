@@ -37,6 +37,12 @@ load helper
 	run --separate-stderr env PRINTK_SHIM_LIB=/nonexistent/libprintk-shim.so "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
 	[ "$stderr" = "printk-shim: module '/nonexistent/libprintk-shim.so' not found: No such file or directory" ]
+	run --separate-stderr env PRINTK_SHIM_LIB="$BATS_TEST_TMPDIR" "$WRAPPER" -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: module '$BATS_TEST_TMPDIR' is a directory: expected a shared object" ]
+	run --separate-stderr env PRINTK_SHIM_LIB="$BATS_TEST_TMPDIR" "$WRAPPER" --lib
+	[ "$status" -eq 125 ]
+	[ "$output" = "" ]
 	run --separate-stderr env PRINTK_SHIM_LIB="/tmp/a:b.so" "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
 	run --separate-stderr env PRINTK_SHIM_LIB="relative.so" "$WRAPPER" -- true
@@ -187,7 +193,7 @@ load helper
 @test "wrapper: a value quoted in a message is escaped, so the message stays one line" {
 	capture "$WRAPPER" --output=$'stderr\n<0>forged' true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N\n'
+	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)\n'
 	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
@@ -234,7 +240,7 @@ load helper
 	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute\n'
 	capture "$WRAPPER" --output=file:/ok.log,sislog true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N\n'
+	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)\n'
 }
 
 @test "wrapper: a bad on/off value lists every word that is accepted" {

@@ -169,6 +169,42 @@ static bool is_stderr(int fd)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/*
+ * The earlier output @fd of a file: output (@file), or any earlier output
+ * of @fd if one of them is a file: output, writes to: the same file under
+ * another name (file:/var/log/./x.log, file:/dev/stderr beside stderr).
+ * Return: its index in @c->out, or -1.
+ */
+static int same_file(const struct pks_config *c, int fd, bool file)
+{
+	struct stat a, b;
+
+	if (fd < 0 || fstat(fd, &a))
+		return -1;
+	for (int j = 0; j < c->nout; j++)
+		if ((file || c->out[j].kind == PKS_OUT_FILE) && c->out[j].fd >= 0 &&
+		    !fstat(c->out[j].fd, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return j;
+	return -1;
+}
+
+/* Whether output @i, open on @fd, writes where an earlier one does; said once, as repeated(). */
+static bool aliased(const struct pks_config *c, int i, int fd, enum pks_outkind kind)
+{
+	static bool said;
+	int j = same_file(c, fd, kind == PKS_OUT_FILE);
+
+	if (j < 0)
+		return false;
+	if (!said)
+		pks_warn("PRINTK_SHIM_OUTPUT: output %d writes to the same file as output %d; using it once",
+			 i + 1, c->out[j].spec + 1);
+	said = true;
+	if (kind == PKS_OUT_FILE)
+		close(fd);
+	return true;
+}
+
 static void resolve_outputs(struct pks_config *c)
 {
 	c->nout = 0;
@@ -181,7 +217,7 @@ static void resolve_outputs(struct pks_config *c)
 		if (repeated(&c->set, i))
 			continue;
 		fd = open_output(o, &c->out_id[c->nout]);
-		if (fd == -2)
+		if (fd == -2 || aliased(c, i, fd, o->kind))
 			continue;
 		out->kind = o->kind;
 		out->fd = fd;

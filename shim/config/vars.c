@@ -323,7 +323,7 @@ static int p_dyndbg(struct pks_settings *s, const char *v)
 
 const struct pks_var pks_vars[] = {
 	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
-	{ "OUTPUT", "stderr|stdout|syslog|journal|file:PATH|fd:N", "stderr",
+	{ "OUTPUT", "stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)", "stderr",
 	  "comma-separated outputs; every line goes to each", false, p_output },
 	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg|json", "auto",
 	  "line format for stderr, file and fd outputs", false, p_format },
