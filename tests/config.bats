@@ -127,6 +127,14 @@ bad() {
 	file_is "$BATS_TEST_TMPDIR/e" $'printk-shim: warning: PRINTK_SHIM_OUTPUT: output 2 writes to the same file as output 1; using it once\nonce\n'
 }
 
+@test "config: a long value is quoted cut, so that its warning still says what was expected and what is used" {
+	local v
+	v=$(printf '\033%.0s' $(seq 2000))
+	capture shim env PRINTK_SHIM_LEVEL="$v" "$FIX/emit" $'\0016ok\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_LEVEL=\"$(printf '\\x1b%.0s' $(seq 160))...\": expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; using debug"$'\nok\n'
+}
+
 @test "config: a quoted value's C1 controls are escaped, raw or in UTF-8; other UTF-8 is kept" {
 	capture shim env PRINTK_SHIM_LEVEL=$'a\x9b31mb\xc2\x9bc\xc3\xa9\xe2\x82\xac' "$FIX/emit" $'\0016ok\n'
 	[ "$status" -eq 0 ]

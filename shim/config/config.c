@@ -52,6 +52,14 @@ static bool secure_ignores(const char *name)
 	       !strcmp(name, "SYMBOLS") || !strcmp(name, "PATCH");
 }
 
+/*
+ * A value quoted in a warning is cut at QUOTED bytes, "..." after it, so
+ * that what follows it (what was expected, what is done instead) fits the
+ * message's line even when every byte of the value is escaped four-fold.
+ */
+#define QUOTED		160
+#define CUT(s, n)	(int)((n) > QUOTED ? QUOTED : (n)), (s), (n) > QUOTED ? "..." : ""
+
 /* Parse every PRINTK_SHIM_* variable into @c->set. */
 static void read_env(struct pks_config *c)
 {
@@ -66,19 +74,20 @@ static void read_env(struct pks_config *c)
 		if (!val || !*val)
 			continue;
 		if (c->secure && secure_ignores(v->name)) {
-			pks_warn("%s=\"%s\": ignored in a setuid/setgid process; using %s",
-				 name, val, v->dflt);
+			pks_warn("%s=\"%.*s%s\": ignored in a setuid/setgid process; using %s",
+				 name, CUT(val, strlen(val)), v->dflt);
 			continue;
 		}
 		if (v->parse(&c->set, val))
-			pks_warn("%s=\"%s\": expected %s; using %s", name, val, v->expect, v->dflt);
+			pks_warn("%s=\"%.*s%s\": expected %s; using %s", name, CUT(val, strlen(val)),
+				 v->expect, v->dflt);
 	}
 }
 
 static void bad_query(void *arg, const char *q, size_t n, const char *why)
 {
 	(void)arg;
-	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s\": %s; ignoring this query", (int)n, q, why);
+	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s%s\": %s; ignoring this query", CUT(q, n), why);
 }
 
 static bool want_color(int fd)
