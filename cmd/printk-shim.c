@@ -238,9 +238,12 @@ static const char *add_up(const struct pks_var *v, const char *value, char *all,
 		return value;
 	snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 	was = getenv(name);
-	if (was && (size_t)snprintf(all, size, "%s%c%s", was, k ? ';' : ',', value) < size)
-		return all;
-	return value;
+	if (!was)
+		return value;
+	if ((size_t)snprintf(all, size, "%s%c%s", was, k ? ';' : ',', value) >= size)
+		die(EXIT_USAGE, "--%s: the repeated options add up to more than %zu bytes",
+		    k ? "dyndbg" : "symbol", size - 1);
+	return all;
 }
 
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
@@ -343,6 +346,7 @@ static struct module checked_module(void)
 {
 	static char buf[PATH_MAX];
 	struct module mod = { module_path(), NULL };
+	struct stat st;
 
 	mod.file = own_class(mod.preload, buf, sizeof(buf));
 	if (bad_path(mod.preload))
@@ -352,6 +356,9 @@ static struct module checked_module(void)
 
 		die(EXIT_USAGE, "module '%s' not found: %s", pks_quote(mod.file), why);
 	}
+	/* the dynamic linker ignores a directory with a warning, and the command runs unwatched */
+	if (!stat(mod.file, &st) && S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "module '%s' is a directory: expected a shared object", pks_quote(mod.file));
 	return mod;
 }
 

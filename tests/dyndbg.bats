@@ -247,6 +247,15 @@ ddb: alpha 1
 	grep -qx "export PRINTK_SHIM_DYNDBG='func alpha +p;func beta +pl;func alpha -p'" "$OUT"
 }
 
+@test "dyndbg: repeated --dyndbg options that add up past 4095 bytes are refused, none dropped" {
+	local a b
+	a="func $(printf 'a%.0s' $(seq 2500)) +p" b="func $(printf 'b%.0s' $(seq 2500)) +p"
+	capture "$WRAPPER" --dyndbg="$a" --dyndbg="$b" --print-env
+	[ "$status" -eq 125 ]
+	out_is ''
+	err_is $'printk-shim: --dyndbg: the repeated options add up to more than 4095 bytes\n'
+}
+
 # --- code built without our headers -------------------------------------------
 
 @test "dyndbg: plain KERN_DEBUG calls print as before until a query names them" {
