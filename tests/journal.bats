@@ -213,6 +213,16 @@ check_once() {
 	[ "$(jsel "$pid" .MESSAGE)" = $'"before"\n"after"' ]
 }
 
+@test "journal: the socket keeps out of the program's way: its next open gets the number it would get alone" {
+	local alone
+	alone=$("$FIX/fdtake" next 2>/dev/null)
+	jshim "$FIX/fdtake" next
+	[ "$status" -eq 0 ]
+	err_is ''
+	out_is "$alone"$'\n'
+	[ "$alone" != "" ]
+}
+
 @test "journal: PRINTK_SHIM_JOURNAL_SOCKET must be an absolute path" {
 	capture shim env PRINTK_SHIM_JOURNAL_SOCKET=journal.sock "$FIX/emit" $'\0016ok\n'
 	err_is 'printk-shim: warning: PRINTK_SHIM_JOURNAL_SOCKET="journal.sock": expected an absolute socket path; using /run/systemd/journal/socket'$'\nok\n'

@@ -29,6 +29,19 @@ user.info emit[PID] six
 user.debug emit[PID] seven"
 }
 
+@test "syslog: the socket keeps out of the program's way: its next open gets the number it would get alone" {
+	local alone
+	alone=$("$FIX/fdtake" next 2>/dev/null)
+	rs_start
+	capture slog "$FIX/fdtake" next
+	[ "$status" -eq 0 ]
+	err_is ''
+	out_is "$alone"$'\n'
+	[ "$alone" != "" ]
+	wait_for "1 message" rs_has 1
+	rs_is "user.info fdtake[PID] before"
+}
+
 @test "syslog: facility local3 and a custom ident" {
 	rs_start
 	capture slog PRINTK_SHIM_SYSLOG_FACILITY=local3 PRINTK_SHIM_SYSLOG_IDENT=mydrv \

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -49,15 +50,34 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 	return err;
 }
 
-/**
- * pks_fd_above_stdio() - move a descriptor the shim made out of 0..2, where
- * it would receive the program's stdio. Return: the descriptor, or -1.
- */
-int pks_fd_above_stdio(int fd)
-{
-	int hi;
+#define HIGH_FD		1024	/* FD_SETSIZE: a table this big is small */
+#define HIGH_SLOTS	16	/* the outputs' descriptors (8 at most), the sockets' reconnections */
 
-	if (fd < 0 || fd > 2)
+/**
+ * pks_fd_high() - move a descriptor the shim made as high as it goes below
+ * min(RLIMIT_NOFILE, 1024): open(), socket() and dup() hand out the lowest
+ * free number, so the program gets this one only by asking for it or by
+ * using up every one below, and a daemon that closes "3 to 63" leaves it
+ * alone. Where none is free up there, at least out of 0..2, where it would
+ * receive the program's stdio.
+ * Return: the descriptor, or -1.
+ */
+int pks_fd_high(int fd)
+{
+	struct rlimit rl;
+	int top = HIGH_FD, hi;
+
+	if (fd < 0)
+		return fd;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)top)
+		top = (int)rl.rlim_cur;
+	for (int min = top - 1; min > fd && min >= top - HIGH_SLOTS; min--) {
+		if ((hi = fcntl(fd, F_DUPFD_CLOEXEC, min)) >= 0) {
+			close(fd);
+			return hi;
+		}
+	}
+	if (fd > 2)
 		return fd;
 	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	close(fd);

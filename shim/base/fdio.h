@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out);
-int pks_fd_above_stdio(int fd);
+int pks_fd_high(int fd);
 int pks_fd_dup3(int old, int new, int flags);
 
 /**

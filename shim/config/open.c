@@ -6,7 +6,7 @@
  *   ENXIO instead of holding the process in its constructor. Once open,
  *   the descriptor blocks again, so a line waits for a slow reader as it
  *   waits for a full pipe on stderr.
- * - The descriptor sits as high as it can (move_high()), out of the way of
+ * - The descriptor sits as high as it can (pks_fd_high()), out of the way of
  *   the numbers the program is given and of the ones it closes.
  * - A privileged process (root, or AT_SECURE) walks the path one component
  *   at a time with O_NOFOLLOW and follows a symbolic link only when root or
@@ -16,6 +16,7 @@
  * Thread-safety: async-signal-safe but for the warning (say.c); no state.
  */
 #include "config/open.h"
+#include "base/fdio.h"
 #include "base/say.h"
 #include "config/vars.h"
 
@@ -24,14 +25,12 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define OPEN_FLAGS	(O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 #define WALK_MAX	(2 * PKS_PATH_MAX)	/* the path with its links spliced in */
 #define LINKS_MAX	40			/* the kernel's MAXSYMLINKS */
-#define HIGH_FD		1024			/* FD_SETSIZE: a table this big is small */
 
 /* Why the walk refused a path: the link, p[0..len) of the walked path, and its owner. */
 struct refusal {
@@ -181,37 +180,6 @@ static int resolve(const char *path, char *p, uid_t me, struct refusal *r)
 	return fd;
 }
 
-/*
- * Move @fd as high as it goes below min(RLIMIT_NOFILE, HIGH_FD): open(),
- * socket() and dup() hand out the lowest free number, so the program gets
- * this one only by asking for it or by using up every one below, and a
- * daemon that closes "3 to 63" leaves it alone. Return: the new
- * descriptor, @fd where none is free up there, or -1.
- */
-static int move_high(int fd)
-{
-	struct rlimit rl;
-	int top = HIGH_FD;
-
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)top)
-		top = (int)rl.rlim_cur;
-	for (int min = top - 1; min > fd && min >= top - PKS_OUTPUTS_MAX; min--) {
-		int hi = fcntl(fd, F_DUPFD_CLOEXEC, min);
-
-		if (hi >= 0) {
-			close(fd);
-			return hi;
-		}
-	}
-	if (fd <= 2) {		/* the program's stdio, should it close it */
-		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-		close(fd);
-		return hi;
-	}
-	return fd;
-}
-
 /* The descriptor open at last: blocking again, placed high, and its identity. */
 static int settle(int fd, struct pks_fileid *id)
 {
@@ -224,7 +192,7 @@ static int settle(int fd, struct pks_fileid *id)
 	}
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;
-	return move_high(fd);
+	return pks_fd_high(fd);
 }
 
 /**

@@ -70,7 +70,7 @@ static int socket_get(void)
 
 	if (old && ino_of(fd_in(old)) == old >> 32)
 		return fd_in(old);
-	fd = pks_fd_above_stdio(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+	fd = pks_fd_high(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));

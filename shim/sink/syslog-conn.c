@@ -109,7 +109,7 @@ static int dial(const char *path, int flags, bool *stream)
 
 	strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
 	for (;;) {
-		int fd = pks_fd_above_stdio(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
+		int fd = pks_fd_high(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
 
 		if (fd < 0)
 			return -errno;
