@@ -157,6 +157,20 @@ appears() {
 	[ "$output" = "40000 0" ]
 }
 
+@test "defer: drop mode's count comes just before the line after the gap, never after it" {
+	local T=$BATS_TEST_TMPDIR round
+	for round in 1 2 3 4 5 6; do
+		# the printer blocks on the pipe until the reader wakes; room comes back meanwhile
+		{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop -- \
+			"$FIX/defer-flood" 3000 1 2>&1 >/dev/null; } | { sleep 0.3; cat >"$T/read"; }
+		# each gap's lines counted by the words just before the next line, and no others
+		run awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { told += $2; next }
+			{ split($1, a, "."); if (a[2] - last - 1 != told) bad++; told = 0; last = a[2] }
+			END { print last + told, bad + 0 }' "$T/read"
+		[ "$output" = "3000 0" ]
+	done
+}
+
 @test "defer: syslog gets every line, one datagram each" {
 	load syslog-helper
 	rs_paths

@@ -148,7 +148,7 @@ int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text);
 uint64_t pks_defer_other(long tid, long o);
 struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				      uint64_t *stamp, long tid);
-void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
+bool pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
 		      const struct pks_writer *w);
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms);
 void pks_defer_wake(int upto);
@@ -302,10 +302,15 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	lane = (unsigned int)w->tid + pks_defer_self.spilled;
 	stamp = pks_defer_when(w->tid);
 	pks_defer_self.reserving = true;
-	/* no pair: a count's hint; pks_defer_report() takes it whole by exchange */
-	if (unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)))
-		pks_defer_report(&stamp, &lane, l, w);
-	while (!(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
+	/*
+	 * The count of the lines dropped before this one goes in first; with
+	 * no room for it, there is none for the line: it never goes in ahead
+	 * of the words that say what is missing before it. No pair: a count's
+	 * hint; pks_defer_report() takes it whole by exchange.
+	 */
+	while ((unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)) &&
+		!pks_defer_report(&stamp, &lane, l, w)) ||
+	       !(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
 		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler,
 					 text);
 		if (why != PKS_DEFER_RETRY) {

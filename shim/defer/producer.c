@@ -232,8 +232,9 @@ struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_r
 /**
  * pks_defer_report() - the count of lines dropped so far, as a line where
  * they went missing
+ * Return: false when it found no room: the count stays, for a later line.
  */
-void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
+bool pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
 		      const struct pks_writer *w)
 {
 	/* no pair: a count, taken whole; what it counts was never stored */
@@ -249,6 +250,7 @@ void pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line
 			       { text }, { (uint32_t)n } }, true, NULL, 0, l, w);
 	else if (k)	/* no pair: the count given back */
 		atomic_fetch_add(&pks_defer_dq.dropped, k);
+	return r || !k;
 }
 
 /* The started state @s, to every thread, and to started()'s waiters. Return: it runs. */
