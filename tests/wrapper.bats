@@ -203,6 +203,10 @@ load helper
 	capture env PRINTK_SHIM_LIB=$'/nonexistent/\x7f.so' "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory\n'
+	# C1 controls, raw or encoded in UTF-8, escaped; other UTF-8 kept
+	capture "$WRAPPER" --level=$'a\x9b31mb\xc2\x9bc\xc3\xa9\xe2\x82\xac' true
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --level=a\\x9b31mb\\xc2\\x9bc\xc3\xa9\xe2\x82\xac: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug\n'
 }
 
 @test "wrapper: -h and -v are --help and --version; after -- they are a command" {

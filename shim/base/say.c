@@ -8,6 +8,7 @@
 #include "base/say.h"
 #include "base/digits.h"
 #include "base/fdio.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,23 +20,6 @@ const char *pks_strerror(int err)
 	const char *s = strerrordesc_np(err);
 
 	return s ? s : "unknown error";
-}
-
-/*
- * The length of the UTF-8 sequence at @s (at most @n bytes) that is a
- * printable character beyond ASCII, or 0: an invalid one, or a C1 control
- * (U+0080 to U+009F, 0xc2 0x80 to 0xc2 0x9f).
- */
-static size_t utf8_printable(const unsigned char *s, size_t n)
-{
-	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4 || len > n || (s[0] == 0xc2 && s[1] < 0xa0))
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
 }
 
 /*
@@ -55,7 +39,7 @@ static size_t escape(char *out, size_t room, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char e[4] = { '\\', 0, 0, 0 };
-		size_t len = 2, u = c >= 0x80 ? utf8_printable((const unsigned char *)s + i, n - i) : 0;
+		size_t len = 2, u = c >= 0x80 ? pks_utf8_printable((const unsigned char *)s + i, n - i) : 0;
 
 		if (u) {
 			if (o + u > room)
