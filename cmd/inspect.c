@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #define LOGLEVEL_DEFAULT	(-1)	/* the kernel's: no level marker */
 #define SOH			'\001'	/* KERN_SOH, before a level or 'c' */
@@ -547,8 +548,21 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 		 ((st->st_mode & S_ISUID) || (st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)))
 		set(&v, R_UNREACHED, "not reachable: set-%s-ID, so the dynamic linker ignores LD_PRELOAD "
 		    "for any user it changes IDs for", st->st_mode & S_ISUID ? "user" : "group");
+	else if (v.reach != R_NONE && exe && pks_inspect_caps(path))
+		set(&v, R_UNREACHED, "not reachable: it has file capabilities, so the dynamic linker "
+		    "ignores LD_PRELOAD for any user but root");
 	fprintf(out, "%s\n", v.text);
 	return v.reach == R_INTERPOSED || v.reach == R_PATCHED;
+}
+
+/**
+ * pks_inspect_caps() - whether the file at @path has capabilities of its
+ * own (security.capability, setcap(8)): the kernel starts it in secure mode
+ * for a user they raise, any but root, as it does a set-ID program
+ */
+bool pks_inspect_caps(const char *path)
+{
+	return getxattr(path, "security.capability", NULL, 0) > 0;
 }
 
 /**

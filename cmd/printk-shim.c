@@ -570,7 +570,7 @@ static int elf_read(const char *path, struct elf *e)
  * keeps its IDs and is interposed. A set-group-ID file without group
  * execute permission (the mandatory-locking mark), and any set-ID file on
  * a nosuid mount or under no_new_privs, changes no ID. File capabilities
- * are not looked at.
+ * ('c') do the same for any caller but root, who holds them already.
  */
 static int secure_bit(const char *path, const struct stat *st)
 {
@@ -583,6 +583,8 @@ static int secure_bit(const char *path, const struct stat *st)
 		return 'u';
 	if ((st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && st->st_gid != getgid())
 		return 'g';
+	if (getuid() != 0 && pks_inspect_caps(path))
+		return 'c';
 	return 0;
 }
 
@@ -665,7 +667,10 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 
 	if (stat(path, &st) != 0)
 		return false;
-	if ((bit = secure_bit(path, &st)))
+	if ((bit = secure_bit(path, &st)) == 'c')
+		warn("%s has file capabilities: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
+		     pks_quote(cmd));
+	else if (bit)
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     pks_quote(cmd), bit == 'u' ? "user" : "group");
 	elf = !elf_read(path, &e);

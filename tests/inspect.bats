@@ -260,6 +260,13 @@ int main(void) { return printk("\0016x\n"); }' -static
 		'not reachable: set-user-ID, so the dynamic linker ignores LD_PRELOAD for any user it changes IDs for'
 }
 
+@test "check: a program with file capabilities is not reachable" {
+	cp "$FIX/emit" "$TMP/capped"
+	setcap cap_net_raw+ep "$TMP/capped" || skip "$TMP holds no security.capability attribute"
+	check_is "$TMP/capped" 1 \
+		'not reachable: it has file capabilities, so the dynamic linker ignores LD_PRELOAD for any user but root'
+}
+
 @test "check: a program without printk says so" {
 	program "$TMP/none" 'int main(void) { return 0; }'
 	check_is "$TMP/none" 1 \

@@ -136,6 +136,15 @@ load helper
 	err_is $'<6>foobar\n'
 }
 
+@test "wrapper: a command with file capabilities, run by root, is interposed, without a warning" {
+	[ "$(id -u)" -eq 0 ] || skip "root holds every capability: only root's run keeps LD_PRELOAD"
+	cp "$FIX/emit" "$BATS_TEST_TMPDIR/capped"
+	setcap cap_net_raw+ep "$BATS_TEST_TMPDIR/capped" || skip "no security.capability attribute here"
+	capture "$WRAPPER" --format=prefix -- "$BATS_TEST_TMPDIR/capped" $'\0016foo' $'bar\n'
+	[ "$status" -eq 0 ]
+	err_is $'<6>foobar\n'
+}
+
 @test "wrapper: warns that a command set-ID to another user or group ignores LD_PRELOAD" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give a file to another user"
 	! grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status || skip "no_new_privs: set-ID bits do nothing"
