@@ -102,6 +102,30 @@ static void put(struct pks_line *l, void *arg)
 	}
 }
 
+/*
+ * A line whose write a cancellation cut: the thread must die now, as it was
+ * asked, not block again on the stderr that is full, so its line is kept
+ * here for exit to write, as the module keeps it (printk-shim(7) THE
+ * LIBRARY). One line: a second such line, while the first waits, is
+ * written by its thread after all.
+ */
+static struct port_line orphan;
+
+/* @l, cut in its write, into orphan. Return: whether it went there. */
+static bool adopt(struct pks_line *l)
+{
+	int free = FREE;
+
+	/* pairs with fini()'s claim: orphan is whole before it is USED */
+	if (!atomic_compare_exchange_strong(&orphan.state, &free, TAKEN))
+		return false;
+	pks_line_init(&orphan.line, orphan.text, sizeof(orphan.text));
+	pks_line_start(&orphan.line, l->level, l->cont, 0);
+	pks_line_feed(&orphan.line, l->sb.buffer, seq_buf_used(&l->sb), put, NULL);
+	atomic_store(&orphan.state, USED);	/* pairs with fini()'s exchange */
+	return true;
+}
+
 /* A thread's exit writes its open line; pthread runs this while its TLS lives. */
 static void leave(void *arg)
 {
@@ -112,7 +136,9 @@ static void leave(void *arg)
 
 	if (was == USED)	/* this thread's own call, cut off: cancelled, or pthread_exit in a handler */
 		pks_line_cut(&p->line);
-	if (was != TAKEN)
+	if (was == USED && p->line.sent && adopt(&p->line))
+		pks_line_drop(&p->line);
+	else if (was != TAKEN)
 		pks_line_close(&p->line, put, NULL);
 	for (i = 0; i < THREADS_MAX; i++) {
 		struct port_line *want = p;
@@ -157,6 +183,7 @@ __attribute__((constructor)) static void defaults(void)
  */
 static void forked(void)
 {
+	atomic_store(&orphan.state, FREE);	/* no pair: one thread; a cut line is the parent's too */
 	for (size_t i = 0; i < THREADS_MAX; i++)
 		atomic_store(&threads[i], NULL);	/* no pair: one thread */
 	if (registered) {
@@ -201,6 +228,10 @@ static void join(struct port_line *p)
 __attribute__((destructor)) static void fini(void)
 {
 	size_t i;
+
+	/* pairs with adopt()'s store: a line left by a cancelled thread, once */
+	if (atomic_exchange(&orphan.state, TAKEN) == USED)
+		pks_line_close(&orphan.line, put, NULL);
 
 	for (i = 0; i < THREADS_MAX; i++) {
 		/* pairs with join()'s compare-exchange: the line is initialised */

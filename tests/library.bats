@@ -104,6 +104,16 @@ norm() {
 	[ "$(sed -n '2000p' "$BATS_TEST_TMPDIR/got")" = 'line 1999 of a stderr that does not wait for its reader' ]
 }
 
+@test "library: a thread cancelled while its write blocks on a full stderr ends at once; its line comes at exit" {
+	local k pad
+	capture timeout 30 "$PL" cancel-full
+	[ "$status" -eq 0 ]
+	[[ $(cat "$OUT") =~ ^joined\ after\ ([0-9]+)\ calls$ ]]
+	k=${BASH_REMATCH[1]}
+	pad=$(printf '%0200d' 0)
+	err_is "$(seq 0 "$k" | sed "s/.*/T & $pad/")"$'\n'
+}
+
 @test "library: quick_exit writes the open line as exit does" {
 	capture "$PL" quick
 	[ "$status" -eq 0 ]
