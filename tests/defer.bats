@@ -415,6 +415,18 @@ ends() {
 			'$FIX/defer-flood' 20000 1 2>&1 >'$T/out' | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}"
 		[ "$output" = 0 ]
 		file_is "$T/out" $'printed\nreturning\n'
+		# the lines on stdout, stderr apart: nothing said there before the signal ends it
+		run bash -c "env LD_PRELOAD='$MODULE' PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT=stdout \
+			timeout -k 5 60 '$FIX/defer-flood' 5000000 1 2>'$T/err' | head -n 1 >/dev/null
+			echo \${PIPESTATUS[0]}"
+		[ "$output" = 141 ]
+		file_is "$T/err" ""
+		# ignored, the loss is told: at exit at least
+		run bash -c "trap '' PIPE; env LD_PRELOAD='$MODULE' PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT=stdout \
+			timeout -k 5 60 '$FIX/defer-flood' 20000 1 2>'$T/err' | head -n 1 >/dev/null
+			echo \${PIPESTATUS[0]}"
+		[ "$output" = 0 ]
+		tail -n 1 "$T/err" | grep -qx 'printk-shim: warning: output 1 (fd:1): [0-9]* lines lost (Broken pipe)'
 	done
 }
 

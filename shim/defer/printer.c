@@ -192,12 +192,17 @@ static bool redo(const struct pks_dgram *m)
  * wrote (pipe(7)); the printer blocks every signal, so the process gets
  * one, as the caller of a synchronous write would have: a program printing
  * into "| head" ends when head does, one that ignores SIGPIPE goes on.
+ * The loss is then told at exit only: the signal reaches another thread
+ * while this one goes on, and a warning now would come out before the
+ * process ends, where the caller's write would have ended it first.
  */
 static void failed(int out, unsigned long k, int err)
 {
-	if (err == EPIPE && printing)
+	bool pipe = err == EPIPE && printing;
+
+	if (pipe)
 		kill(pks_pid(), SIGPIPE);
-	pks_sink_failed(out, k, err);
+	pks_sink_failed(out, k, err, pipe);
 }
 
 /* The lines read so far are written: flush the batch, free their room. */

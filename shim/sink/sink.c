@@ -56,7 +56,8 @@ static const char *name_of(const struct pks_config *c, int i, char *buf, size_t 
 	}
 }
 
-static void count_lost(const struct pks_config *c, int i, unsigned long k, int err)
+/* @k lines lost by output @i to @err; the first loss is told now, unless @later (at exit only). */
+static void count_lost(const struct pks_config *c, int i, unsigned long k, int err, bool later)
 {
 	char buf[16];
 
@@ -65,21 +66,23 @@ static void count_lost(const struct pks_config *c, int i, unsigned long k, int e
 	/* pairs with pks_sink_report_lost()'s loads: the count, then the first errno */
 	if (atomic_fetch_add(&lost[i], k) == 0) {
 		atomic_store(&lost_errno[i], err);
-		pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
-			 name_of(c, i, buf, sizeof(buf)), pks_strerror(err));
+		if (!later)
+			pks_warn("output %d (%s): %s; its lines are being lost", i + 1,
+				 name_of(c, i, buf, sizeof(buf)), pks_strerror(err));
 	}
 }
 
 /**
  * pks_sink_failed() - @k lines for output @i were lost to @err in a batch
- * (struct pks_fd_batch's failed(): the deferred printer's)
+ * (struct pks_fd_batch's failed(): the deferred printer's); told at exit
+ * only when @later
  */
-void pks_sink_failed(int i, unsigned long k, int err)
+void pks_sink_failed(int i, unsigned long k, int err, bool later)
 {
 	const struct pks_config *c = pks_config();
 
 	if (i >= 0 && i < c->nout && k)
-		count_lost(c, i, k, err);
+		count_lost(c, i, k, err, later);
 }
 
 /** pks_sink_report_lost() - at exit: how many lines each output lost, and why */
@@ -329,7 +332,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		l->sb.buffer[seq_buf_used(&l->sb)] = '\n';
 		err = put(b, fd, 0, l->sb.buffer, seq_buf_used(&l->sb) + 1);
 		if (unlikely(err))
-			count_lost(c, 0, 1, err);
+			count_lost(c, 0, 1, err, false);
 		return;
 	}
 	r = (struct pks_render){
@@ -363,7 +366,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 			err = to_fd(w, l, i, o->fd, &r, b);
 		}
 		if (unlikely(err))
-			count_lost(c, i, 1, err);
+			count_lost(c, i, 1, err, false);
 	}
 	if (b && b->told)
 		*b->told = told;
