@@ -555,6 +555,7 @@ bool pks_defer_map(void)
 	pks_defer_dq.mem = p;
 	pks_defer_dq.mem_size = size;
 	pks_defer_dq.want_func = pks_sink_wants_func(c);
+	pks_defer_dq.follow = pks_sink_has_file(c);
 	pks_defer_dq.nlanes = lanes_for(ring_size);
 	for (int i = 0; i < pks_defer_dq.nlanes; i++, p += ring_size / (size_t)pks_defer_dq.nlanes)
 		pks_ring_init(&pks_defer_dq.lanes[i].ring, p, ring_size / (size_t)pks_defer_dq.nlanes);

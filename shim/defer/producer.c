@@ -375,6 +375,18 @@ bool pks_defer_fd_gone(void)
 }
 
 /**
+ * pks_defer_follow() - a file: output's path names another file now (log
+ * rotation): the ring's lines, printed before, are written to the old file
+ * first, then the path is opened again, as a synchronous caller follows it
+ * (printk-shim(7) DEFERRED PRINTING)
+ */
+void pks_defer_follow(bool handler)
+{
+	pks_defer_drain(handler);
+	pks_sink_follow(pks_config());
+}
+
+/**
  * pks_defer_closed() - the program closed its descriptors @lo to @hi: if a
  * line may go to one of them, the next line asks whether it still is
  */

@@ -196,20 +196,54 @@ static bool due(struct fstate *f)
 						       memory_order_relaxed, memory_order_relaxed);
 }
 
-/*
- * The path of output @i no longer names the file of state @s (renamed or
- * removed: a rotation): open it again. Not an error, and said nowhere.
- * Return: the state now.
- */
-static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
+/* Whether the path of output @i no longer names the file of state @s: renamed or removed. */
+static bool moved(const struct pks_config *c, int i, uint64_t s)
 {
 	struct stat st;
 
 	if (s & FALLEN)
-		return s;
-	if (stat(path_of(c, i), &st) ? errno != ENOENT : same(c, i, s, &st))
-		return s;
-	return swap(c, i, s, NULL);
+		return false;
+	return stat(path_of(c, i), &st) ? errno == ENOENT : !same(c, i, s, &st);
+}
+
+/*
+ * The path of output @i no longer names the file of state @s (a
+ * rotation): open it again. Not an error, and said nowhere.
+ * Return: the state now.
+ */
+static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
+{
+	return moved(c, i, s) ? swap(c, i, s, NULL) : s;
+}
+
+/* The state of file: output @i. */
+static uint64_t state_of(int i)
+{
+	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
+	return atomic_load_explicit(&files[i].cur, memory_order_acquire);
+}
+
+/**
+ * pks_file_moved() - whether the path of a file: output whose check is due
+ * (every CHECK_EVERY-th line of the process, the first of each second)
+ * names another file now: the deferred ring's caller asks, as the caller of
+ * a synchronous write follows it (pks_file_fd()), so that a line goes to
+ * the file its path named when printk was called
+ */
+bool pks_file_moved(const struct pks_config *c)
+{
+	for (int i = 0; i < c->nout; i++)
+		if (c->out[i].kind == PKS_OUT_FILE && due(&files[i]) && moved(c, i, state_of(i)))
+			return true;
+	return false;
+}
+
+/** pks_file_follow() - each file: output whose path names another file now opens it */
+void pks_file_follow(const struct pks_config *c)
+{
+	for (int i = 0; i < c->nout; i++)
+		if (c->out[i].kind == PKS_OUT_FILE)
+			follow(c, i, state_of(i));
 }
 
 static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
@@ -240,18 +274,19 @@ void pks_file_released(int lo, int hi)
 }
 
 /**
- * pks_file_fd() - the descriptor to write file: output @i's next line to
+ * pks_file_fd() - the descriptor to write file: output @i's next line to;
+ * its path followed unless @ring (the deferred printer's: the callers
+ * follow it, pks_file_moved())
  * Return: a descriptor of ours, or -1: the output fell back to stderr.
  */
-int pks_file_fd(const struct pks_config *c, int i)
+int pks_file_fd(const struct pks_config *c, int i, bool ring)
 {
 	struct fstate *f = &files[i];
-	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
-	uint64_t s = atomic_load_explicit(&f->cur, memory_order_acquire);
+	uint64_t s = state_of(i);
 
 	if (unlikely(lines[i]++ % CHECK_EVERY == 0))
 		s = check(c, i, s);
-	if (unlikely(due(f)))
+	if (!ring && unlikely(due(f)))
 		s = follow(c, i, s);
 	return s & FALLEN ? -1 : fd_of(c, i, s);
 }

@@ -9,7 +9,9 @@
 
 #include "config/config.h"
 
-int pks_file_fd(const struct pks_config *c, int i);
+int pks_file_fd(const struct pks_config *c, int i, bool ring);
+bool pks_file_moved(const struct pks_config *c);
+void pks_file_follow(const struct pks_config *c);
 int pks_file_gone(const struct pks_config *c, int i, int fd);
 int pks_file_reopen(const struct pks_config *c, int i);
 void pks_file_released(int lo, int hi);

@@ -150,6 +150,31 @@ bool pks_sink_on_fds(const struct pks_config *c, int lo, int hi)
 }
 
 /**
+ * pks_sink_moved() - whether a file: output's path, checked when due, names
+ * another file now (a rotation): pks_file_moved(), for the deferred ring's
+ * callers, whose printer does not follow paths itself
+ */
+bool pks_sink_moved(const struct pks_config *c)
+{
+	return pks_file_moved(c);
+}
+
+/** pks_sink_follow() - the file: outputs whose paths moved open them again (pks_file_follow()) */
+void pks_sink_follow(const struct pks_config *c)
+{
+	pks_file_follow(c);
+}
+
+/** pks_sink_has_file() - Return: whether a line goes to a file: output. */
+bool pks_sink_has_file(const struct pks_config *c)
+{
+	for (int i = 0; i < c->nout; i++)
+		if (c->out[i].kind == PKS_OUT_FILE)
+			return true;
+	return false;
+}
+
+/**
  * pks_sink_fd_closed() - Return: whether the descriptor of an stderr or
  * fd: output is closed now, so that a line written to it would be lost
  * (EBADF). errno is kept.
@@ -270,7 +295,7 @@ static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
 static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
 		   struct pks_line *l, struct pks_render *r, bool *told, const struct pks_sink_batch *b)
 {
-	int fd = pks_file_fd(c, i), err;
+	int fd = pks_file_fd(c, i, w->replay), err;
 
 	if (likely(fd >= 0)) {
 		err = to_fd(w, l, i, fd, r, b);

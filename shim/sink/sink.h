@@ -35,6 +35,9 @@ const char *pks_sink_func(struct pks_writer *w, const void *site);
 bool pks_sink_wants_func(const struct pks_config *c);
 bool pks_sink_on_fds(const struct pks_config *c, int lo, int hi);
 bool pks_sink_fd_closed(const struct pks_config *c);
+bool pks_sink_moved(const struct pks_config *c);
+void pks_sink_follow(const struct pks_config *c);
+bool pks_sink_has_file(const struct pks_config *c);
 void pks_sink_failed(int i, unsigned long k, int err, bool later);
 void pks_sink_report_lost(void);
 
