@@ -161,9 +161,10 @@ ddb: info 2
 	err_is "[$(cat "$OUT")] dd-built:alpha:$SRC:26: ddb: alpha 1
 [$(cat "$OUT")] libddlib:ddlib_hello:$LIBSRC:19: hello 5
 "
+	# a net_device with no parent: plain, as the kernel's
 	dd '+pfl' dd-built dev net
 	err_is 'dev:39: dddrv dd0: dev 3
-net:46: eth7: link up
+eth7: link up
 '
 }
 

@@ -173,6 +173,17 @@ port_run() {
 '
 }
 
+@test "dev_dbg, netdev_dbg: decorated on a device only; a NULL one, or a net_device with no parent, plain, as the kernel's" {
+	capture shim env PRINTK_SHIM_FORMAT=prefix PRINTK_SHIM_DYNDBG=+pf "$FIX/headers-port" dbg-odd
+	[ "$status" -eq 0 ]
+	err_is '<7>dbg_odd: acme-temp acme0: with device 1
+<7>(NULL device *): no device 2
+<7>dbg_odd: acme-temp acme0 eth0: with parent 3
+<7>eth1: no parent 4
+<7>(NULL net_device): no net_device 5
+'
+}
+
 @test "dev_printk: dev_*_once prints once, dev_*_ratelimited 10 of 12 within 5 s" {
 	local i want='<4>acme-temp acme0: once 0'$'\n'
 	for i in 0 1 2 3 4 5 6 7 8 9; do

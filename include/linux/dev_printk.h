@@ -90,14 +90,21 @@ struct device;
 			pks_dev_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__); \
 	})
 
-/* The kernel's __dynamic_dev_dbg(): the decorations, then the device's prefix. */
+/*
+ * The kernel's __dynamic_dev_dbg(): the decorations, then the device's
+ * prefix; a NULL device's line is plain, as the kernel's.
+ */
 #define pks_dynamic_dev_dbg(descriptor, dev, fmt, ...)			\
 	__extension__ ({						\
 		const struct device *pks_dev = (dev);			\
 									\
-		__dynamic_pr_debug(descriptor, PKS_DEV_PREFIX_FMT fmt,	\
-				   PKS_DEV_PREFIX_ARGS(pks_dev),	\
-				   ##__VA_ARGS__);			\
+		if (pks_dev)						\
+			__dynamic_pr_debug(descriptor, PKS_DEV_PREFIX_FMT fmt, \
+					   PKS_DEV_PREFIX_ARGS(pks_dev), \
+					   ##__VA_ARGS__);		\
+		else							\
+			pks_dynamic_plain(descriptor, "(NULL device *): " fmt, \
+					  ##__VA_ARGS__);		\
 	})
 
 /* The kernel's name, for _dynamic_func_call_cls(cls, fmt, __dynamic_dev_dbg, dev, fmt, ...). */

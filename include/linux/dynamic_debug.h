@@ -215,6 +215,10 @@ static inline __attribute__((always_inline, unused)) int pks_dd_on(const struct 
 		pks_dynamic_printk(descriptor, fmt, ##__VA_ARGS__) :	\
 		(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__)))
 
+/* An enabled site's line without its decorations, as the kernel prints a NULL device's. */
+#define pks_dynamic_plain(descriptor, fmt, ...)				\
+	((void)(descriptor), (void)(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__))
+
 /* The kernel's __dynamic_func_call_cls(): @func gets descriptor @id first. */
 #define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
 	do {								\

@@ -79,21 +79,26 @@ struct net_device;
 			pks_netdev_printk(KERN_DEBUG, ndev, fmt, ##__VA_ARGS__); \
 	})
 
-/* The kernel's __dynamic_netdev_dbg(): the decorations, then the prefix. */
+/*
+ * The kernel's __dynamic_netdev_dbg(): the decorations, then the prefix,
+ * for a device with a parent; any other line is plain, as the kernel's.
+ */
 #define pks_dynamic_netdev_dbg(descriptor, ndev, fmt, ...)		\
 	__extension__ ({						\
 		const struct net_device *pks_nd = (ndev);		\
 		const struct device *pks_np =				\
 			pks_nd ? PKS_NETDEV_PARENT(pks_nd) : NULL;	\
 									\
-		__dynamic_pr_debug(descriptor, "%s%s%s%s%s: " fmt,	\
-				   pks_np ? dev_driver_string(pks_np) : "", \
-				   pks_np ? " " : "",			\
-				   pks_np ? dev_name(pks_np) : "",	\
-				   pks_np ? " " : "",			\
-				   pks_nd ? netdev_name(pks_nd) :	\
-					    "(NULL net_device)",	\
-				   ##__VA_ARGS__);			\
+		if (pks_np)						\
+			__dynamic_pr_debug(descriptor, "%s %s %s: " fmt, \
+					   dev_driver_string(pks_np),	\
+					   dev_name(pks_np), netdev_name(pks_nd), \
+					   ##__VA_ARGS__);		\
+		else							\
+			pks_dynamic_plain(descriptor, "%s: " fmt,	\
+					  pks_nd ? netdev_name(pks_nd) : \
+						   "(NULL net_device)",	\
+					  ##__VA_ARGS__);		\
 	})
 
 #define dynamic_netdev_dbg(ndev, fmt, ...)				\
