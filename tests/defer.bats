@@ -430,6 +430,17 @@ ends() {
 	done
 }
 
+@test "defer: a handler of SA_RESETHAND that raises its signal again: the open line is written before the end" {
+	local sig
+	for mode in 0 1; do
+		for sig in 15 11 6 2; do
+			ends $mode 'open line' @reraise $sig
+			[ "$status" -eq $((128 + sig)) ]
+			err_is $'handler\nopen line\n'
+		done
+	done
+}
+
 @test "defer: exit, _exit, _Exit and quick_exit write the pending and open lines" {
 	for mode in 0 1; do
 		for end in @exit @_exit @_Exit; do

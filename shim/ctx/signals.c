@@ -204,9 +204,25 @@ void pks_signals_drain(void)
 	errno = saved;
 }
 
+/*
+ * The kernel put SIG_DFL back for a handler of SA_RESETHAND as it called
+ * it: the program's action is the default now, and ours stands in for it
+ * again, so that the signal raised again from the handler, as such
+ * handlers do, writes the open lines before it ends the process. The
+ * flags stay, as the kernel keeps them.
+ */
+static void reset(int sig, const struct sigaction *was)
+{
+	struct sigaction dfl = *was;
+
+	dfl.sa_handler = SIG_DFL;
+	dfl.sa_flags &= ~SA_SIGINFO;
+	do_sigaction(sig, &dfl, NULL);
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
-	const struct sigaction *a = &user[sig];
+	const struct sigaction act = user[sig], *a = &act;
 	const struct pks_sig_ops *o;
 	int d, hid;
 	uintptr_t saved;
@@ -232,6 +248,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	 */
 	if (d < DEPTH_MAX)
 		frames[d] = (uintptr_t)__builtin_frame_address(0);
+	if (a->sa_flags & SA_RESETHAND)
+		reset(sig, a);
 	/* pairs with the fence after the handler: a handler sees frame before depth */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pks_depth = d + 1;
