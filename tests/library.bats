@@ -180,6 +180,19 @@ returned 3'
 	grep -qx ' main+0x[0-9a-f]*/0x[0-9a-f]*' "$ERR"
 }
 
+@test "library: a WARN and a stack dump start lines of their own, the open line ended, with and without the module" {
+	capture "$PL" warn-open
+	[ "$status" -eq 0 ]
+	[ "$(norm "$ERR" | sed -n '1,2p')" = $'probing...\n------------[ cut here ]------------' ]
+	norm "$ERR" | grep -qx 'scan'
+	norm "$ERR" | grep -qx 'Call Trace:'
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$PL" warn-open
+	[ "$status" -eq 0 ]
+	[ "$(norm "$ERR" | sed -n '1,2p')" = $'<6>probing...\n<4>------------[ cut here ]------------' ]
+	norm "$ERR" | grep -qx '<6>scan'
+	norm "$ERR" | grep -qx '<4>Call Trace:'
+}
+
 @test "library: a WARN's lines at the kernel's levels under the module" {
 	PRINTK_SHIM_FORMAT=prefix capture shim "$PL" warn
 	norm "$ERR" | sed -n '1,6p;12,13p' >"$BATS_TEST_TMPDIR/lv"

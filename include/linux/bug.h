@@ -77,7 +77,7 @@ void pks_warn_report(const char *file, int line)
 {
 	printk(KERN_WARNING "WARNING: CPU: %d PID: %ld at %s:%d %pB\n",
 	       pks_bug_cpu(), pks_bug_tid(), file, line, __builtin_return_address(0));
-	pks_bug_trace(KERN_DEFAULT);
+	pks_bug_trace(PKS_KERN_NEWLINE);
 	printk(KERN_WARNING "---[ end trace %016llx ]---\n", 0ULL);
 }
 
@@ -85,9 +85,9 @@ void pks_warn_report(const char *file, int line)
 static __attribute__((noinline, noreturn, unused))
 void pks_bug_report(const char *file, int line)
 {
-	printk(KERN_DEFAULT CUT_HERE);
+	printk(PKS_KERN_NEWLINE CUT_HERE);
 	printk(KERN_CRIT "kernel BUG at %s:%d!\n", file, line);
-	pks_bug_trace(KERN_DEFAULT);
+	pks_bug_trace(PKS_KERN_NEWLINE);
 	printk(KERN_WARNING "---[ end trace %016llx ]---\n", 0ULL);
 	abort();
 }
@@ -98,7 +98,7 @@ void pks_bug_report(const char *file, int line)
 
 #define __WARN()							\
 	do {								\
-		printk(KERN_DEFAULT CUT_HERE);				\
+		printk(PKS_KERN_NEWLINE CUT_HERE);			\
 		pks_warn_report(__FILE__, __LINE__);			\
 	} while (0)
 

@@ -2,8 +2,9 @@
 /*
  * Level markers for ported kernel code, with the byte values of current
  * kernels (v5.1+): a level is SOH followed by '0'..'7', KERN_CONT is SOH 'c',
- * and KERN_DEFAULT is the empty string. Older spellings (SOH 'd', "<d>",
- * "<c>") are not produced here; printk-shim still parses them at run time.
+ * and KERN_DEFAULT is the empty string. Older spellings ("<d>", "<c>") are
+ * not produced here, and SOH 'd' only by the headers' own reports
+ * (PKS_KERN_NEWLINE); printk-shim parses them all at run time.
  * Thread-safety: constants only.
  */
 #ifndef _LINUX_KERN_LEVELS_H
@@ -24,6 +25,13 @@
 #define KERN_DEBUG	KERN_SOH "7"	/* debug-level messages */
 
 #define KERN_DEFAULT	""		/* the default level (since v5.1) */
+
+/*
+ * KERN_DEFAULT as the kernel's own reports (a WARN's cut line, a stack
+ * dump) come out since v4.9: a new line at the default level, whatever
+ * continuation rule printk-shim follows; SOH 'd', v3.6 to v5.0's spelling.
+ */
+#define PKS_KERN_NEWLINE	KERN_SOH "d"
 
 /* Continues the line this thread has open, if it has one. */
 #define KERN_CONT	KERN_SOH "c"

@@ -366,11 +366,11 @@ void dump_stack_lvl(const char *log_lvl)
 	pks_stack_trace(log_lvl, 1);
 }
 
-/* dump_stack_lvl() at KERN_DEFAULT, as the kernel's. */
+/* dump_stack_lvl() at KERN_DEFAULT, as the kernel's: each line a new one. */
 static inline __attribute__((always_inline))
 void dump_stack(void)
 {
-	dump_stack_lvl(KERN_DEFAULT);
+	dump_stack_lvl(PKS_KERN_NEWLINE);
 }
 
 enum {

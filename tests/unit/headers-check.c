@@ -290,7 +290,7 @@ static void newer(void)
 	is_int(n, 1, "WARN_ON's condition once");
 	is_int((long long)printed_len, 0, "WARN_ON(0) prints nothing");
 	ok(WARN_ON_ONCE(1) && WARN_ONCE(2, "w %d\n", 2), "the _ONCE forms yield the condition");
-	ok(strstr(printed, CUT_HERE) == printed && strstr(printed, "w 2\n") &&
+	ok(strstr(printed, PKS_KERN_NEWLINE CUT_HERE) == printed && strstr(printed, "w 2\n") &&
 	   strstr(printed, "---[ end trace 0000000000000000 ]---\n"),
 	   "a WARN prints the cut line, its message and the end marker");
 	is_int(hc_classes.length, 2, "DECLARE_DYNDBG_CLASSMAP counts its names");
