@@ -147,6 +147,19 @@ frame() {
 	err_is $'<4>a-long-program-: 3 output lines suppressed due to ratelimiting\n'
 }
 
+@test "headers: dev_err_probe applies no dev_fmt, for -EPROBE_DEFER either, as the kernel's function" {
+	printf '%s\n' '#define dev_fmt(fmt) "sub: " fmt' '#include <errno.h>' '#include <linux/device.h>' \
+		'static const struct device_driver drv = { "drv" };' \
+		'int main(void) { struct device d = { NULL, "dev0", &drv };' \
+		'	dev_err_probe(&d, -EIO, "no chip %d\n", 1);' \
+		'	dev_err_probe(&d, -EPROBE_DEFER, "deferred %d\n", 2); return 0; }' >"$TMP/probe.c"
+	$CC -Wall -Werror -I"$INC" "$TMP/probe.c" -o "$TMP/probe" -L"$abs_top_builddir/examples/.libs" -lkcompat
+	capture shim env PRINTK_SHIM_FORMAT=prefix PRINTK_SHIM_DYNDBG=+p \
+		LD_LIBRARY_PATH="$abs_top_builddir/examples/.libs" "$TMP/probe"
+	[ "$status" -eq 0 ]
+	err_is $'<3>drv dev0: error -EIO: no chip 1\n<7>drv dev0: error -EPROBE_DEFER: deferred 2\n'
+}
+
 # port CASE: run headers-port CASE under the shim, levels shown as "<N>".
 port_run() {
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" "$1"

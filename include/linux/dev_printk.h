@@ -192,8 +192,9 @@ struct device;
 		int pks_perr = (err);					\
 									\
 		if (pks_perr == -EPROBE_DEFER)				\
-			dev_dbg(pks_pdev, "error %pe: " fmt,		\
-				(void *)(intptr_t)pks_perr, ##__VA_ARGS__); \
+			dynamic_dev_dbg(pks_pdev, "error %pe: " fmt,	\
+					(void *)(intptr_t)pks_perr,	\
+					##__VA_ARGS__);			\
 		else if (pks_perr != -ENOMEM)				\
 			dev_printk(level, pks_pdev, "error %pe: " fmt,	\
 				   (void *)(intptr_t)pks_perr,		\
