@@ -110,8 +110,8 @@ static const unsigned char *at(struct pks_elf_image *im, uint64_t addr, size_t n
 }
 
 /*
- * The name __dyndbg_classes gives class @s->class_id, if a map does. A
- * binary without maps was built before classes: its sites are of none.
+ * The name __dyndbg_classes gives class @s->class_id, if a map does. In a
+ * binary without maps, class 0 is of headers before classes: no class.
  */
 static void class_name(struct pks_elf_image *im, const unsigned char *maps, size_t size,
 		       unsigned ps, struct pks_dd_site *s)
@@ -120,7 +120,7 @@ static void class_name(struct pks_elf_image *im, const unsigned char *maps, size
 	const unsigned char *names;
 
 	if (!maps || size < rec) {
-		s->classed = false;
+		s->classed = s->classed && s->class_id != 0;
 		return;
 	}
 	for (const unsigned char *m = maps; s->classed && m + rec <= maps + size; m += rec) {

@@ -94,11 +94,11 @@ static void class_of(struct pks_dd_site *s, const struct pks_ddebug *d, const vo
 		if (classes[i].sites == start)
 			c = &classes[i];
 	/* Without maps, class_id 0 is a descriptor of headers before classes. */
-	if (!c || c->start == c->stop || d->class_id == PKS_DD_CLASS_DFLT)
+	if (d->class_id == PKS_DD_CLASS_DFLT || ((!c || c->start == c->stop) && d->class_id == 0))
 		return;
 	s->classed = true;
 	s->class_id = d->class_id;
-	for (const struct pks_ddebug_class_map *m = c->start; m < c->stop; m++)
+	for (const struct pks_ddebug_class_map *m = c ? c->start : NULL; c && m < c->stop; m++)
 		if ((int)d->class_id >= m->base && (int)d->class_id < m->base + m->length)
 			s->class_name = m->class_names[d->class_id - (unsigned)m->base];
 }

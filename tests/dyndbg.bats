@@ -437,3 +437,18 @@ $src:31 [ddcls]main =p \"kms %d\\n\" class:D2_KMS
 $src:32 [ddcls]main =_ \"plain %d\\n\"
 "
 }
+
+@test "dyndbg: a site of a class in an object without maps is of an unknown class: no query without one reaches it" {
+	local T=$BATS_TEST_TMPDIR
+	printf '%s\n' '#include <linux/dynamic_debug.h>' '#include <linux/printk.h>' \
+		'int main(void) { pr_debug_cls(3, "cls3 %d\n", 3); pr_debug("plain %d\n", 4); return 0; }' >"$T/cls.c"
+	$CC -Wall -Werror -I"$abs_top_srcdir/include" "$T/cls.c" -o "$T/cls" \
+		-L"$abs_top_builddir/examples/.libs" -lkcompat -Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	capture env PRINTK_SHIM_DYNDBG=+p LD_PRELOAD="$MODULE" "$T/cls"
+	[ "$status" -eq 0 ]
+	err_is $'plain 4\n'
+	capture "$WRAPPER" --dyndbg-list "$T/cls"
+	[ "$status" -eq 0 ]
+	grep -q ' "cls3 %d\\n" class unknown, _id:3$' "$OUT"
+	grep -q ' "plain %d\\n"$' "$OUT"
+}
