@@ -88,10 +88,11 @@ static void unescape(char *s)
 		if (*s != '\\' || !s[1]) {
 			*d++ = *s++;
 		} else if (s[1] >= '0' && s[1] <= '7') {
-			unsigned int v = 0;
+			/* as unescape_octal(): a digit more only while the byte stays below 32 */
+			unsigned int v = (unsigned int)(s[1] - '0');
 			int i;
 
-			for (i = 1; i <= 3 && s[i] >= '0' && s[i] <= '7'; i++)
+			for (i = 2; i <= 3 && v < 32 && s[i] >= '0' && s[i] <= '7'; i++)
 				v = v * 8 + (unsigned int)(s[i] - '0');
 			*d++ = (char)v;
 			s += i;
@@ -105,11 +106,13 @@ static void unescape(char *s)
 	*d = '\0';
 }
 
-/* A line number: digits, or empty for none. */
+/* A line number: digits, a '+' before them as kstrtouint() takes, or empty for none. */
 static int lineno(const char *p, size_t n, unsigned int *v)
 {
 	unsigned long x = 0;
 
+	if (n > 1 && *p == '+')
+		p++, n--;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] < '0' || p[i] > '9')
 			return -1;
@@ -130,8 +133,8 @@ static const char *linerange(struct pks_dd_query *q, const char *p, size_t n)
 
 	if (q->first || q->last)
 		return "line given twice";
-	if (!dash) {
-		if (!n || lineno(p, n, &q->first))
+	if (!dash) {	/* empty: any line, as "file x.c:" gives */
+		if (lineno(p, n, &q->first))
 			return "expected " LINES;
 		q->last = q->first;
 		return NULL;

@@ -121,6 +121,9 @@ int main(void)
 	flags_are("format ^probe +p", 0, P);
 	flags_are("format ^ok +p", 0, 0);
 	flags_are("format nothing +p", 0, 0);
+	/* unescape_octal(): "\\400" is " 0" (a digit more only below 32), not a NUL matching all */
+	flags_are("format \\400 +p", 0, 0);
+	flags_are("format \\0400 +p", 0, 0);
 
 	/* Lines and ranges as parse_linerange() takes them. */
 	flags_are("line 120 +p", 0, P);
@@ -132,6 +135,8 @@ int main(void)
 	flags_are("line 121- +p", 0, 0);
 	flags_are("line -120 +p", 0, P);
 	flags_are("line -119 +p", 0, 0);
+	flags_are("line +120 +p", 0, P);	/* kstrtouint() takes a '+' */
+	flags_are("file foo.c: +p", 0, P);	/* an empty line: any, as parse_lineno() */
 	other.lineno = 0;
 	ok(after("line -200 +p", &other, 0) == 0, "an unknown line matches no line bound");
 	ok(after("file foo.c +p", &(struct pks_dd_site){ "drv", "f", NULL, "x", 1, false, 0, NULL }, 0) == 0,
