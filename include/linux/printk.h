@@ -270,8 +270,9 @@ struct pi_entry {
 			func(&pks_ddebug, ##__VA_ARGS__);		\
 	} while (0)
 
+/* Its site's format has pr_fmt applied, unlike pr_debug's: the kernel's does so. */
 #define pr_debug_ratelimited(fmt, ...)					\
-	pks_dynamic_call_ratelimited(fmt, __dynamic_pr_debug, pr_fmt(fmt), ##__VA_ARGS__)
+	pks_dynamic_call_ratelimited(pr_fmt(fmt), __dynamic_pr_debug, pr_fmt(fmt), ##__VA_ARGS__)
 
 #ifdef __cplusplus
 extern "C" {
