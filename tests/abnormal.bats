@@ -106,6 +106,11 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	capture env LD_PRELOAD="$MODULE" "$FIX/abnormal" reuse-dup "$BATS_TEST_TMPDIR/data"
 	[ "$status" -eq 0 ]
 	file_is "$BATS_TEST_TMPDIR/data" $'own data\nprintk-shim: warning: output 1 (stderr): 3 lines lost (Bad file descriptor)\n'
+	# so is a copy that dup() puts on 2 (close(2), then dup(fd))
+	capture env LD_PRELOAD="$MODULE" "$FIX/abnormal" redup "$BATS_TEST_TMPDIR/data"
+	[ "$status" -eq 0 ]
+	out_is ''
+	file_is "$BATS_TEST_TMPDIR/data" $'own data\nprintk-shim: warning: output 1 (stderr): 3 lines lost (Bad file descriptor)\n'
 }
 
 @test "abnormal: pthread_exit from a handler inside printk: the line is written at thread exit" {

@@ -12,9 +12,10 @@
 
 /*
  * Descriptor 2 is not stderr any more: the program closed it (ctx/fds.c)
- * and gave it no new one with dup2(), dup3() or freopen(), so a file it
- * opens may have that number. The shim's own words, and a line another
- * output refused, are not written there (printk-shim(7) DIAGNOSTICS).
+ * and gave it no new one with dup(), dup2(), dup3() or freopen(), so a
+ * file it opens may have that number. The shim's own words, and a line
+ * another output refused, are not written there (printk-shim(7)
+ * DIAGNOSTICS).
  */
 extern _Atomic bool pks_say_muted;
 

@@ -7,8 +7,9 @@
  * and freopen64(), whose closing and dup3() the C library makes inside,
  * so that the deferred ring's lines reach a descriptor they were printed
  * for before the program closes or replaces it (printk-shim(7) DEFERRED
- * PRINTING). The first five are the system call the C library's makes,
- * with its result and errno, and the stdio three were looked up at start:
+ * PRINTING); and dup(), only to hear of a new stderr (base/say.h). The
+ * first six are the system call the C library's makes, with its result
+ * and errno, and the stdio three were looked up at start:
  * no dlsym() on a path a forked child of a threaded program takes before
  * exec, where the dynamic linker's lock may be held by a thread that is
  * gone. Unlike the C library's close(), ours is not a cancellation point.
@@ -88,6 +89,14 @@ PKS_EXPORT int close(int fd)
 {
 	before(fd, fd);
 	return closed((int)syscall(SYS_close, fd), fd, fd);
+}
+
+/* Only to hear of a new stderr: a copy that lands on 2, close(2) then dup(fd), is one. */
+PKS_EXPORT int dup(int old)
+{
+	int ret = (int)syscall(SYS_dup, old);
+
+	return ret == 2 ? given(ret, ret) : ret;
 }
 
 PKS_EXPORT int dup2(int old, int new)
