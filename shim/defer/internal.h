@@ -144,7 +144,7 @@ enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_ov
 
 bool pks_defer_admit(const struct pks_writer *w);
 bool pks_defer_fd_gone(void);
-void pks_defer_follow(bool handler);
+void pks_defer_follow(void);
 void pks_defer_rouse(bool handler, int upto);
 int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text);
 uint64_t pks_defer_other(long tid, long o);
@@ -300,7 +300,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	    pks_defer_fd_gone())
 		return false;	/* lost now, as without the ring: never later in what reuses it */
 	if (unlikely(pks_defer_dq.follow) && !w->in_handler && pks_sink_moved(pks_config()))
-		pks_defer_follow(w->in_handler);	/* the lines before this one to the old file */
+		pks_defer_follow();	/* the lines before this one to the old file */
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
 	lane = (unsigned int)w->tid + pks_defer_self.spilled;

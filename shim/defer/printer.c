@@ -198,11 +198,11 @@ static bool redo(const struct pks_dgram *m)
  */
 static void failed(int out, unsigned long k, int err)
 {
-	bool pipe = err == EPIPE && printing;
+	bool epipe = err == EPIPE && printing;
 
-	if (pipe)
+	if (epipe)
 		kill(pks_pid(), SIGPIPE);
-	pks_sink_failed(out, k, err, pipe);
+	pks_sink_failed(out, k, err, epipe);
 }
 
 /* The lines read so far are written: flush the batch, free their room. */

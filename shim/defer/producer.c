@@ -380,9 +380,9 @@ bool pks_defer_fd_gone(void)
  * first, then the path is opened again, as a synchronous caller follows it
  * (printk-shim(7) DEFERRED PRINTING)
  */
-void pks_defer_follow(bool handler)
+void pks_defer_follow(void)
 {
-	pks_defer_drain(handler);
+	pks_defer_drain(false);	/* never from a handler: its line follows no path */
 	pks_sink_follow(pks_config());
 }
 
