@@ -58,6 +58,7 @@ static bool secure_ignores(const char *name)
  * message's line even when every byte of the value is escaped four-fold.
  */
 #define QUOTED		160
+/* @n is read three times: a variable, not a call */
 #define CUT(s, n)	(int)((n) > QUOTED ? QUOTED : (n)), (s), (n) > QUOTED ? "..." : ""
 
 /* Parse every PRINTK_SHIM_* variable into @c->set. */
@@ -68,18 +69,20 @@ static void read_env(struct pks_config *c)
 	for (size_t i = 0; i < pks_nvars; i++) {
 		const struct pks_var *v = &pks_vars[i];
 		const char *val;
+		size_t n;
 
 		snprintf(name, sizeof(name), "PRINTK_SHIM_%s", v->name);
 		val = getenv(name);
 		if (!val || !*val)
 			continue;
+		n = strlen(val);
 		if (c->secure && secure_ignores(v->name)) {
 			pks_warn("%s=\"%.*s%s\": ignored in a setuid/setgid process; using %s",
-				 name, CUT(val, strlen(val)), v->dflt);
+				 name, CUT(val, n), v->dflt);
 			continue;
 		}
 		if (v->parse(&c->set, val))
-			pks_warn("%s=\"%.*s%s\": expected %s; using %s", name, CUT(val, strlen(val)),
+			pks_warn("%s=\"%.*s%s\": expected %s; using %s", name, CUT(val, n),
 				 v->expect, v->dflt);
 	}
 }
