@@ -413,7 +413,14 @@ static const char *flush(struct target *t)
 	for (int i = 0; i < FLUSH_WAIT_MS; i++) {
 		if (atomic_load(&h->flushed) - seen >= 2)
 			return NULL;
-		atomic_store(&h->sleep, 0);	/* the printer's AWAKE */
+		/*
+		 * Idle, or ended after a second of it: its ring stayed empty,
+		 * and a line put in since would have woken it. Pairs with the
+		 * module's store of IDLE after the ring was found empty.
+		 */
+		if (atomic_load(&h->sleep) == PKS_CTL_IDLE)
+			return NULL;
+		atomic_store(&h->sleep, PKS_CTL_AWAKE);
 		futex_wake(&h->sleep);
 		nanosleep(&ms, NULL);
 		if (kill(t->pid, 0) && errno == ESRCH)

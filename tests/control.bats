@@ -265,6 +265,24 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ ! -s "$OUT" ]
 }
 
+@test "control: --flush of a printer that idled or ended has nothing to do" {
+	start PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=file:"$LOG"
+	tell "info a"
+	wait_line "$LOG" "info a"
+	sleep 0.2	# idle: its ring stayed empty
+	ctl --pid="$PID" --flush
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	sleep 1.5	# ended, after a second of idling
+	ctl --pid="$PID" --flush
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "info b"	# the next line starts another printer
+	wait_line "$LOG" "info b"
+	quit
+	file_is "$LOG" $'info a\ninfo b\n'
+}
+
 @test "control: another user is refused; root is not" {
 	public
 	start PRINTK_SHIM_LEVEL=info

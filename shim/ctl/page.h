@@ -57,6 +57,8 @@ struct pks_ctl_state {
  * The file's head, mapped over the module's own pks_ctl_area, so that the
  * per-call check is one load of ask at a link-time address.
  */
+enum { PKS_CTL_AWAKE = 0, PKS_CTL_IDLE = 2 };	/* pks_ctl_page.sleep, as defer/internal.h's */
+
 struct pks_ctl_page {
 	/*
 	 * Requests not yet applied: the command adds 1 after writing its
@@ -65,7 +67,9 @@ struct pks_ctl_page {
 	 * Not 0: something is asked.
 	 */
 	_Atomic uint64_t ask;
-	_Atomic int32_t sleep;		/* the deferred printer's futex word, shared */
+	_Atomic int32_t sleep;		/* the deferred printer's futex word, shared:
+					 * PKS_CTL_AWAKE, or asleep; PKS_CTL_IDLE once
+					 * its ring stayed empty (idle or ended) */
 	_Atomic uint32_t flushed;	/* drains the printer finished after a wake */
 	uint32_t magic, version;
 	int32_t pid;
