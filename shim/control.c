@@ -18,6 +18,7 @@
 #include "config/drop.h"
 #include "ctl/ctl.h"
 #include "ctx/signals.h"
+#include "ctx/vfork.h"
 #include "sink/file.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 static _Atomic long applier;	/* the thread applying, 0: none */
+static _Atomic uint64_t began;	/* when the applier began (CLOCK_MONOTONIC ns), 0: not yet */
 
 static void reopen(struct pks_config *c)
 {
@@ -90,7 +92,11 @@ static void apply(void)
  */
 static PKS_TLS uintptr_t applying;
 
-/* The wait for another thread's apply(): at most this, then the call goes on. */
+/*
+ * The wait for another thread's apply(): at most this from when it began,
+ * then the call goes on; once an applier is stuck (a full pipe as standard
+ * error), later calls go on at once, not each after a wait of its own.
+ */
 #define WAIT_NS		2000000000ull
 
 /* The applier's claim let go: its apply() is done, or cut off by cancellation or pthread_exit. */
@@ -98,6 +104,8 @@ static void release(void *unused)
 {
 	(void)unused;
 	applying = 0;
+	/* no pair: ordered before the next claim by the store of applier below */
+	atomic_store_explicit(&began, 0, memory_order_relaxed);
 	atomic_store(&applier, 0);	/* pairs with the claim in pks_control_apply() */
 }
 
@@ -105,6 +113,9 @@ static void release(void *unused)
 static void run(uint64_t w)
 {
 	applying = (uintptr_t)__builtin_frame_address(0);
+	/* no pair: a waiter reads it after the claim, through applier's
+	 * seq_cst exchanges; one that reads 0 times its wait itself */
+	atomic_store_explicit(&began, pks_now_ns(), memory_order_relaxed);
 	pthread_cleanup_push(release, NULL);
 	apply();
 	/*
@@ -123,11 +134,13 @@ static void run(uint64_t w)
 void pks_control_apply(void)
 {
 	long me = gettid(), none;
-	uint64_t until = 0;
+	uint64_t until = 0, b;
 	int saved = errno;
 
 	if (pks_sig_unwind_depth() > 0 || !pks_ctl_mine())
 		return;	/* a handler may have cut off the dynamic linker: the next call applies it */
+	if (pks_vfork_child())
+		return;	/* its descriptors are its own, the "done" its parent's: the parent applies it */
 	while (pks_ctl_asked()) {
 		none = 0;
 		/* pairs with release()'s store of 0, the last applier's: its apply() is over */
@@ -139,11 +152,15 @@ void pks_control_apply(void)
 				break;	/* inside our own apply() */
 			/* pairs with the command's release, as above */
 			run(atomic_load_explicit(&pks_ctl_area.p.ask, memory_order_acquire));
-		} else if (!until) {
-			until = pks_now_ns() + WAIT_NS;
-		} else if (pks_now_ns() > until) {
-			break;	/* an applier stuck in its output: go on as things are */
 		} else {
+			/* no pair: as run()'s store */
+			b = atomic_load_explicit(&began, memory_order_relaxed);
+			if (b)
+				until = b + WAIT_NS;
+			else if (!until)
+				until = pks_now_ns() + WAIT_NS;
+			if (pks_now_ns() > until)
+				break;	/* an applier stuck in its output: go on as things are */
 			sched_yield();
 		}
 	}
@@ -153,5 +170,7 @@ void pks_control_apply(void)
 /** pks_control_forked() - in a fork child: no thread of the parent applies here */
 void pks_control_forked(void)
 {
-	atomic_store(&applier, 0);	/* no pair: a fork's child runs one thread */
+	/* no pair: a fork's child runs one thread */
+	atomic_store_explicit(&began, 0, memory_order_relaxed);
+	atomic_store(&applier, 0);	/* no pair: as above */
 }

@@ -283,6 +283,47 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$LOG" $'info a\ninfo b\n'
 }
 
+@test "control: an applier stuck in its warning holds other calls up once, not at each call" {
+	# stderr a pipe nobody reads, filled: the thread that applies --reopen
+	# blocks for good in its warning; the main thread's calls go on after
+	# one wait of 2 s at most, where each used to wait 2 s of its own
+	local pipe=$BATS_TEST_TMPDIR/pipe
+	mkfifo "$pipe"
+	exec 9<>"$pipe"
+	env PRINTK_SHIM_OUTPUT=file:"$LOG" LD_PRELOAD="$MODULE" "$FIX/ctl-run" <"$IN" >"$PO" 2>"$pipe" &
+	BG=$!
+	PID=$BG
+	exec 7>"$IN"
+	tell pid fill "info a"
+	wait_line "$LOG" "info a"
+	mv "$LOG" "$LOG.1"
+	mkdir "$LOG"	# opened again, it fails: a warning to say so
+	ctl --pid="$PID" --reopen
+	[ "$status" -eq 0 ]
+	tell "thread stuck"
+	sleep 0.5
+	tell "info 1" "info 2" "info 3" "info 4" "info 5" "info 6" "info 7" "info 8"
+	done_		# 10 s at most
+	kill -KILL "$PID"
+	wait "$BG" || true
+	BG=
+	exec 9<&-
+	file_is "$LOG.1" $'info a\ninfo 1\ninfo 2\ninfo 3\ninfo 4\ninfo 5\ninfo 6\ninfo 7\ninfo 8\n'
+}
+
+@test "control: a vfork child leaves a --reopen to its parent" {
+	start PRINTK_SHIM_OUTPUT=file:"$LOG"
+	tell "info a"
+	wait_line "$LOG" "info a"
+	mv "$LOG" "$LOG.1"
+	ctl --pid="$PID" --reopen
+	[ "$status" -eq 0 ]
+	tell "vfork child" "info b"
+	quit
+	file_is "$LOG.1" $'info a\ninfo child\n'
+	file_is "$LOG" $'info b\n'
+}
+
 @test "control: another user is refused; root is not" {
 	public
 	start PRINTK_SHIM_LEVEL=info
