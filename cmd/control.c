@@ -505,7 +505,7 @@ static void show(const struct target *t)
 {
 	const struct pks_ctl_page *h = t->h;
 	int level = h->req.level >= 0 ? h->req.level : h->st.level;
-	uint32_t dd = h->req.dd_len < sizeof(h->req.dd) ? h->req.dd_len : 0;
+	uint32_t dd = h->req.dd_len <= sizeof(h->req.dd) ? h->req.dd_len : 0;
 
 	printf("pid: %d\nprogram: %s\n", (int)t->pid, SHOWN(h->st.program));
 	printf("level: %d (%s)\n", level, pks_level_name(level));

@@ -63,6 +63,18 @@ setup() {
 	file_is "$PE" $'built: built on\n'
 }
 
+@test "control: a query that fills the request's 4096 bytes exactly is listed" {
+	local q
+	q="$(printf '%*s' 4093 '')+p"	# and its newline: 4096 bytes
+	start
+	ctl --pid="$PID" --dyndbg="$q"
+	[ "$status" -eq 0 ]
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^dyndbg since: ' "$OUT")" -eq 1 ]
+	quit
+}
+
 @test "control: a query that does not fit the rules' words is refused, not accepted and lost" {
 	local z star
 	z=$(printf 'z%.0s' {1..3000})
