@@ -329,18 +329,6 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 	return f;	/* past PROBES, a full neighbourhood: decided each time */
 }
 
-/* A line dynamic debug turned off, into the record buffer only. */
-static void hidden(const char *fmt, va_list ap)
-{
-	char buf[1024];
-	int n = pks_vsnprintf(buf, sizeof(buf), fmt, ap);
-	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	pks_rec_put(7, buf, len, pks_sig_unwind_depth() ? 0 : gettid(), 0, true);
-}
-
 /**
  * pks_dyndbg_claim() - decide a call of code built without our headers
  * whose format starts with a literal KERN_DEBUG; PRINTK_SHIM_DYNDBG is set
@@ -350,7 +338,7 @@ static void hidden(const char *fmt, va_list ap)
  * PKS_DD_OFF when the site is off, and the caller drops the line it starts
  * (its KERN_CONT fragments too); PKS_DD_LEFT leaves it to the usual path.
  */
-enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt,
 				   const void *caller, struct pks_dd_call *call)
 {
 	struct pks_mark m;
@@ -361,11 +349,8 @@ enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, 
 	if (m.level != 7 || (m.flags & PKS_M_CONT))
 		return PKS_DD_LEFT;
 	f = decision(c, fmt + skip, caller);
-	if (!(f & PKS_DD_PRINT)) {
-		if (unlikely(pks_rec_on))
-			hidden(fmt + skip, ap);
-		return PKS_DD_OFF;
-	}
+	if (!(f & PKS_DD_PRINT))
+		return PKS_DD_OFF;	/* emit.c measures it, and records it whole */
 	if (!(f & PKS_DD_INCL_ANY))
 		return PKS_DD_LEFT;
 	unbuilt(&call->site, &call->names, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));

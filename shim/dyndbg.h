@@ -49,7 +49,7 @@ struct pks_dd_call {
 	const char *fmt;
 };
 
-enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt, va_list ap,
+enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt,
 				   const void *caller, struct pks_dd_call *call);
 struct pks_dd_site pks_dyndbg_site(const struct pks_ddebug *d);
 void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop);

@@ -333,36 +333,44 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 	return n - 1;		/* the newline not counted */
 }
 
-/* A line's level that no PRINTK_SHIM_LEVEL lets through. */
-#define LEVEL_OFF	(PKS_LEVEL_MAX + 1)
-
 /*
  * A KERN_DEBUG call that dynamic debug turned off: it starts a line that
  * is measured and dropped as one the level filter drops (quiet()), so that
  * its KERN_CONT fragments are dropped with it rather than start a line of
  * their own. A format the counting walk does not take is formatted into
- * scratch, only to be measured.
+ * scratch, only to be measured. With the record buffer on, the line is
+ * formatted and its fragments join it, so that it is recorded whole.
  */
-static int off(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap)
+static int off(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+	       const void *caller)
 {
 	struct pks_line *l = &x->line;
 	struct pks_mark m;
 	size_t skip = pks_level_parse(fmt, 16, c->set.legacy_markers, &m), n;	/* stops at the NUL */
+	const char *s;
 	int len;
 	char last = 0;
 
+	(void)caller;	/* in_ctx's, as run() */
+	if (unlikely(pks_rec_on)) {
+		s = scratch(x, fmt + skip, ap, &n);
+		pks_line_close(l, pks_ctx_out, &x->w);
+		pks_line_start(l, PKS_LEVEL_OFF, false, c->need_time ? pks_now_ns() : 0);
+		pks_line_feed(l, s, n, pks_ctx_out, &x->w);
+		exiting(x);
+		return (int)(n - (n && s[n - 1] == '\n'));
+	}
 	if (likely(x->cache))
 		len = pks_format_count_cached(x->cache, SHAPES, pks_rodata_fixed, fmt + skip, ap, &last);
 	else
 		len = pks_format_count(fmt + skip, ap, &last);
 	if (len < 0) {
-		const char *s = scratch(x, fmt + skip, ap, &n);
-
+		s = scratch(x, fmt + skip, ap, &n);
 		len = (int)n;
 		last = n ? s[n - 1] : 0;
 	}
 	pks_line_close(l, pks_ctx_out, &x->w);
-	pks_line_start(l, LEVEL_OFF, false, 0);
+	pks_line_start(l, PKS_LEVEL_OFF, false, 0);
 	if (len && last == '\n') {
 		l->open = false;
 		len--;
@@ -477,15 +485,19 @@ static PKS_HOT int run(const struct pks_config *c, struct pks_ctx *x, const char
  * rounded up); a longer line is written in pieces (pks_ctx_stack()).
  */
 #define STACK_ROOM	2816
-static int run_on_stack(const struct pks_config *c, const char *fmt, va_list ap,
-			const void *caller)
+typedef int in_ctx(const struct pks_config *c, struct pks_ctx *x, const char *fmt, va_list ap,
+		   const void *caller);
+
+/* @f (run() or off()) in a context on the stack. */
+static int on_stack(in_ctx *f, const struct pks_config *c, const char *fmt, va_list ap,
+		    const void *caller)
 {
 	char buf[PKS_SCRATCH + STACK_ROOM];
 	struct pks_ctx x;
 	int ret;
 
 	pks_ctx_stack(&x, buf, sizeof(buf));
-	ret = run(c, &x, fmt, ap, caller);
+	ret = f(c, &x, fmt, ap, caller);
 	pks_line_close(&x.line, pks_ctx_out, &x.w);
 	release(&x.big);
 	return ret;
@@ -729,7 +741,7 @@ static inline int usual(const struct pks_config *c, struct pks_ctx *x, const cha
 	int ret;
 
 	if (unlikely(!x))
-		return run_on_stack(c, fmt, ap, caller);
+		return on_stack(run, c, fmt, ap, caller);
 	ret = run(c, x, fmt, ap, caller);
 	pks_ctx_leave(x);
 	return ret;
@@ -867,7 +879,7 @@ static __attribute__((noinline)) bool claimed(const struct pks_config *c, const 
 
 	if (fmt == own || fmt == ours)
 		return false;	/* decided already: pks_emit_decorated() prints it */
-	switch (pks_dyndbg_claim(c, fmt, ap, caller, &call)) {
+	switch (pks_dyndbg_claim(c, fmt, caller, &call)) {
 	case PKS_DD_LEFT:
 		return false;
 	case PKS_DD_DECORATE:
@@ -877,10 +889,10 @@ static __attribute__((noinline)) bool claimed(const struct pks_config *c, const 
 		break;
 	}
 	if ((x = pks_ctx_enter()) != NULL) {
-		*ret = off(c, x, fmt, ap);
+		*ret = off(c, x, fmt, ap, caller);
 		pks_ctx_leave(x);
 	} else {
-		*ret = 0;	/* a context of one call: no fragment can follow */
+		*ret = on_stack(off, c, fmt, ap, caller);	/* no fragment can follow */
 	}
 	return true;
 }

@@ -56,6 +56,17 @@ dmesg_() {
 	file_is "$PE" $'info on\n'
 }
 
+@test "record: a hidden debug line is recorded whole, its fragments with it, at its level" {
+	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_DYNDBG='-p'
+	tell "open a" "cont b" "info on"
+	done_
+	dmesg_ --format=json
+	[ "$(jq -r '"\(.level) \(.msg)"' "$OUT")" = "7 open a b
+6 info on" ]
+	quit
+	file_is "$PE" $'info on\n'
+}
+
 @test "record: readable after SIGKILL, in the kmsg and json formats too" {
 	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_LEVEL=warn
 	tell "info one" "info two"

@@ -11,6 +11,11 @@
 
 #define PKS_LEVEL_NONE	(-1)
 #define PKS_LEVEL_MAX	7
+/*
+ * A KERN_DEBUG line that dynamic debug turned off: past every level the
+ * filter lets through; the record buffer keeps it at PKS_LEVEL_MAX.
+ */
+#define PKS_LEVEL_OFF	(PKS_LEVEL_MAX + 1)
 
 #define PKS_M_LEVEL	0x1u	/* a digit marker was seen */
 #define PKS_M_CONT	0x2u	/* KERN_CONT: SOH 'c' or "<c>" */

@@ -14,6 +14,7 @@
 #include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "core/level.h"
 #include "ctl/ctl.h"
 #include "ctl/record.h"
 #include "core/render.h"
@@ -347,7 +348,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	bool told;
 
 	if (unlikely(pks_rec_on) && !w->replay)
-		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
+		pks_rec_put(l->level == PKS_LEVEL_OFF ? PKS_LEVEL_MAX : l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
 			    l->level > c->set.level);
 	/* the printer's line passed the filter at its call, before any change since */
 	if (l->level > c->set.level && !w->replay)
