@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@ static __thread bool unfound;	/* no slot in threads[]: its calls leave no line o
  */
 static __thread volatile uintptr_t busy;
 static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
+static _Atomic bool ended;	/* exit wrote the open lines: from now on no line stays open */
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct pks_settings set;
@@ -229,6 +231,19 @@ __attribute__((destructor)) static void fini(void)
 {
 	size_t i;
 
+	/* pairs with emit()'s load after its feed: a line begun after this ends there */
+	atomic_store(&ended, true);
+	if (registered && busy) {
+		/*
+		 * This thread's own call never went on (left by a jump from
+		 * its handler), or exit came from a handler inside it: its
+		 * line, cut (written once more at most), is taken as any.
+		 */
+		pks_line_cut(&self.line);
+		busy = 0;
+		/* no pair: this thread's own claim, cut off before its release */
+		atomic_store_explicit(&self.state, FREE, memory_order_relaxed);
+	}
 	/* pairs with adopt()'s store: a line left by a cancelled thread, once */
 	if (atomic_exchange(&orphan.state, TAKEN) == USED)
 		pks_line_close(&orphan.line, put, NULL);
@@ -254,7 +269,9 @@ static int feed(struct port_line *p, const char *fmt, va_list ap)
 	int n;
 
 	n = pks_vsnprintf(p->scratch, sizeof(p->scratch), fmt, ap);
-	len = n < 0 ? 0 : (size_t)n < sizeof(p->scratch) ? (size_t)n : sizeof(p->scratch) - 1;
+	/* a format the engine gives up on keeps what was written before it */
+	len = n < 0 ? strnlen(p->scratch, sizeof(p->scratch) - 1) :
+	      (size_t)n < sizeof(p->scratch) ? (size_t)n : sizeof(p->scratch) - 1;
 	skip = pks_level_parse(p->scratch, len, set.legacy_markers, &m);
 	text = p->scratch + skip;
 	len -= skip;
@@ -325,7 +342,8 @@ static int emit(const char *fmt, va_list ap)
 		return alone(&own, fmt, ap, saved);	/* taken by exit */
 	}
 	n = feed(&self, fmt, ap);
-	if (unlikely(unfound))	/* exit could not write it: written now */
+	/* exit could not write it, or has been: written now; pairs with fini()'s store */
+	if (unlikely(unfound) || unlikely(atomic_load(&ended)))
 		pks_line_close(&self.line, put, NULL);
 	/* release: pairs with fini()'s claim, which then sees the line whole */
 	atomic_store_explicit(&self.state, FREE, memory_order_release);

@@ -84,6 +84,92 @@ norm() {
 	err_is $'drv: legacy marker\ndrv: up\ndrv: down\n'
 }
 
+@test "library: a format the engine gives up on keeps the text before it, as the kernel's" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/fail.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <linux/sprintf.h>
+	#include <stdlib.h>
+
+	int main(void)
+	{
+		char b[32];
+		/* a format ending in '%', out of a variable: no compiler sees it */
+		const char *bad = getenv("BAD");
+		int n = printk(KERN_INFO "%s", "abc"), m, k;
+		char *a;
+
+		n = printk(bad);
+		m = scnprintf(b, sizeof(b), bad + 2);
+		k = snprintf(b + 16, 16, bad + 2);
+		a = kasprintf(GFP_KERNEL, bad + 2);
+		pr_info("n=%d m=%d k=%d b=%s kasprintf=%s\n", n, m, k, b, a ? a : "NULL");
+		free(a);
+		return 0;
+	}
+	EOF
+	${CC:-cc} -w -I"$abs_top_srcdir/include" -o "$t/fail" "$t/fail.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib"
+	BAD=$'\0016def%' capture "$t/fail"
+	[ "$status" -eq 0 ]
+	err_is $'abc\ndef\nn=3 m=3 k=3 b=def kasprintf=def\n'
+}
+
+@test "library: a port's library whose only printk is in its destructor, after the library's" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	printf '%s\n' '#include <linux/printk.h>' \
+		'__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }' >"$t/drv.c"
+	${CC:-cc} -fPIC -shared -I"$abs_top_srcdir/include" -o "$t/libdrv.so" "$t/drv.c"
+	printf 'int main(void) { return 0; }\n' >"$t/use.c"
+	${CC:-cc} -o "$t/use" "$t/use.c" -L"$lib" -L"$t" -Wl,--no-as-needed -lprintk-port -ldrv \
+		-Wl,-rpath,"$lib:$t"
+	capture "$t/use"
+	[ "$status" -eq 0 ]
+	err_is $'drv: down\n'
+}
+
+@test "library: a line whose call a handler left by siglongjmp is written at exit" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/jump.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <setjmp.h>
+	#include <signal.h>
+	#include <stdlib.h>
+	#include <sys/mman.h>
+
+	static sigjmp_buf back;
+
+	static void segv(int sig)
+	{
+		(void)sig;
+		siglongjmp(back, 1);
+	}
+
+	int main(int argc, char **argv)
+	{
+		char *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		(void)argv;
+		signal(SIGSEGV, segv);
+		pr_info("before:");
+		pr_cont(" one");
+		if (!sigsetjmp(back, 1))
+			pr_cont(" %s", none);	/* faults inside printk */
+		if (argc > 1)
+			quick_exit(0);
+		return 0;
+	}
+	EOF
+	${CC:-cc} -w -I"$abs_top_srcdir/include" -o "$t/jump" "$t/jump.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib"
+	capture "$t/jump"
+	[ "$status" -eq 0 ]
+	err_is $'before: one\n'
+	capture "$t/jump" quick
+	[ "$status" -eq 0 ]
+	err_is $'before: one\n'
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]
