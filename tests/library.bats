@@ -170,6 +170,49 @@ norm() {
 	err_is $'before: one\n'
 }
 
+@test "library: %pS of a static function, asked by 16 threads at once, names it in each" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/sym.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <pthread.h>
+
+	static pthread_barrier_t go;
+
+	__attribute__((noinline)) static int hidden_fn(int x)
+	{
+		return x * 3 + 1;
+	}
+
+	static void *run(void *unused)
+	{
+		(void)unused;
+		pthread_barrier_wait(&go);
+		pr_info("%pS\n", (void *)hidden_fn);
+		return NULL;
+	}
+
+	int main(void)
+	{
+		pthread_t t[16];
+
+		pthread_barrier_init(&go, NULL, 16);
+		for (int i = 0; i < 16; i++)
+			pthread_create(&t[i], NULL, run, NULL);
+		for (int i = 0; i < 16; i++)
+			pthread_join(t[i], NULL);
+		return hidden_fn(0) != 1;
+	}
+	EOF
+	${CC:-cc} -O1 -pthread -I"$abs_top_srcdir/include" -o "$t/sym" "$t/sym.c" -L"$lib" \
+		-lprintk-port -Wl,-rpath,"$lib"
+	for _ in 1 2 3 4 5 6; do
+		capture "$t/sym"
+		[ "$status" -eq 0 ]
+		[ "$(sort -u "$ERR")" = "$(sed -n 's/^\(hidden_fn+0x0\/0x[0-9a-f]*\)$/\1/p' "$ERR" | sort -u)" ]
+		[ "$(grep -c '^hidden_fn+0x0/0x' "$ERR")" -eq 16 ]
+	done
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]

@@ -9,9 +9,9 @@
  * for (elf/elf.c, which maps without malloc) and kept for the process's
  * life in a table that only grows. The first reading of a file
  * never happens where the guard says no (a signal handler: the module's
- * init.c sets it), nor while another thread reads one: those get the
- * dynamic symbol only, and ask again next time.
- * Thread-safety: readers take no lock; one writer at a time, by trylock.
+ * init.c sets it): there the dynamic symbol only, and ask again next time.
+ * Thread-safety: readers take no lock; one writer at a time, the others
+ * waiting for it a second at most.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <time.h>
 
 #define OBJS_MAX 64	/* objects whose tables are kept; more get dynamic names only */
 
@@ -90,6 +91,25 @@ static bool same_file(const struct link_map *map, bool main, const struct pks_el
 	return c.found && c.same;
 }
 
+/*
+ * The writer's lock, where the guard lets a file be read: another thread
+ * reading one holds it for milliseconds, and its object may be the one
+ * wanted. A second at most: a handler the guard cannot tell (the library
+ * has none) may have interrupted the holder on its own thread.
+ */
+static bool claim(bool (*may)(void))
+{
+	struct timespec t;
+
+	if (may && !may())
+		return false;
+	if (!pthread_mutex_trylock(&writer))
+		return true;
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec++;
+	return !pthread_mutex_timedlock(&writer, &t);
+}
+
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
 static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
 {
@@ -98,7 +118,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 	const struct obj *o = NULL;
 	unsigned n;
 
-	if ((may && !may()) || pthread_mutex_trylock(&writer))
+	if (!claim(may))
 		return NULL;
 	/* No pair: only the writer, who holds the lock, stores it. */
 	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
