@@ -24,19 +24,52 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The newest of the buffers named @pattern, into @path. */
-static bool newest(const char *pattern, char *path, size_t size)
+/*
+ * Whether @path, a buffer in some user's directory, is that user's own: the
+ * file and its directory of one owner, and the uid its head says.
+ */
+static bool owned(const char *path, const struct stat *st)
+{
+	char dir[PATH_MAX];
+	struct pks_rec_head h;
+	struct stat d;
+	ssize_t n;
+	int fd;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) || !strrchr(dir, '/'))
+		return false;
+	*strrchr(dir, '/') = '\0';
+	if (lstat(dir, &d) || !S_ISDIR(d.st_mode) || d.st_uid != st->st_uid)
+		return false;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(h) && h.uid == st->st_uid;
+}
+
+/*
+ * The newest of the buffers named @pattern, each its user's own, into
+ * @path; *@users, whether they are of more than one user: root cannot
+ * tell then whose process the pid was.
+ */
+static bool newest(const char *pattern, char *path, size_t size, bool *users)
 {
 	struct timespec best = { 0, 0 };
 	struct stat st;
+	uid_t uid = 0;
 	glob_t g;
 	bool found = false;
 
 	if (glob(pattern, 0, NULL, &g))
 		return false;
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		if (lstat(g.gl_pathv[i], &st) || !S_ISREG(st.st_mode) ||
-		    (found && st.st_mtim.tv_sec < best.tv_sec))
+		if (lstat(g.gl_pathv[i], &st) || !S_ISREG(st.st_mode) || !owned(g.gl_pathv[i], &st))
+			continue;
+		*users |= found && st.st_uid != uid;
+		uid = st.st_uid;
+		if (found && st.st_mtim.tv_sec < best.tv_sec)
 			continue;
 		best = st.st_mtim;
 		found = snprintf(path, size, "%s", g.gl_pathv[i]) < (int)size;
@@ -51,6 +84,7 @@ static bool find(pid_t pid, char *path, size_t size)
 	char dir[PATH_MAX], pattern[128];
 	const char *why;
 	struct stat st;
+	bool users = false;
 	ino_t ino;
 
 	if (pks_ctl_maps(pid, PKS_REC_SUFFIX, path, size, &ino))
@@ -70,10 +104,13 @@ static bool find(pid_t pid, char *path, size_t size)
 	if (geteuid() != 0)
 		return false;
 	snprintf(pattern, sizeof(pattern), "/run/user/*/printk-shim/%d%s", (int)pid, PKS_REC_SUFFIX);
-	if (newest(pattern, path, size))
-		return true;
-	snprintf(pattern, sizeof(pattern), "/tmp/printk-shim-*/%d%s", (int)pid, PKS_REC_SUFFIX);
-	return newest(pattern, path, size);
+	if (!newest(pattern, path, size, &users)) {
+		snprintf(pattern, sizeof(pattern), "/tmp/printk-shim-*/%d%s", (int)pid, PKS_REC_SUFFIX);
+		if (!newest(pattern, path, size, &users))
+			return false;
+	}
+	errno = users ? EEXIST : 0;
+	return !users;
 }
 
 struct view {
@@ -151,6 +188,20 @@ static void walk(const struct view *v, enum pks_linefmt f, char *text, char *buf
 	}
 }
 
+#define NONE	"no record buffer (it did not run with PRINTK_SHIM_RECORD, or it was removed)"
+
+/*
+ * Whether @h, found by its name, is of an earlier process than the one
+ * running under its pid now (which then does not record), or of another
+ * pid namespace's, whose pids are other processes here.
+ */
+static bool earlier(const struct pks_rec_head *h)
+{
+	uint64_t now = pks_ctl_start_time(h->pid), ns = pks_ctl_pidns();
+
+	return (now && now != h->start) || (h->pidns && ns && h->pidns != ns);
+}
+
 /**
  * pks_dmesg() - print @pid's record buffer in format @f
  * Return: NULL, or why it cannot be read.
@@ -166,7 +217,9 @@ const char *pks_dmesg(pid_t pid, enum pks_linefmt f)
 	if (!find(pid, path, sizeof(path)))
 		return errno == EACCES || errno == EPERM ?
 		       "permission denied: only its user and root may read its record buffer" :
-		       "no record buffer (it did not run with PRINTK_SHIM_RECORD, or it was removed)";
+		       errno == EEXIST ?
+		       "record buffers of more than one user have this pid; nothing is printed" :
+		       NONE;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES ? "permission denied: only its user and root may read its record buffer"
@@ -186,6 +239,10 @@ const char *pks_dmesg(pid_t pid, enum pks_linefmt f)
 	    !v.h->size || (v.h->size & v.mask) || v.h->size + PKS_REC_HEAD != (uint64_t)st.st_size) {
 		munmap(p, (size_t)st.st_size);
 		return "its record buffer is of another version of the module";
+	}
+	if (earlier(v.h)) {
+		munmap(p, (size_t)st.st_size);
+		return NONE;
 	}
 	text = malloc(v.h->size / 4 + 1);
 	buf = malloc(pks_render_room(f, v.h->size / 4) + pks_json_max(v.h->size / 4) + PKS_HEAD_MAX + PKS_TAIL_MAX);

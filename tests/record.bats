@@ -67,6 +67,60 @@ dmesg_() {
 	file_is "$PE" $'info on\n'
 }
 
+@test "record: a running process that does not record is not shown an earlier one's buffer of its pid" {
+	local old
+	start PRINTK_SHIM_RECORD=64K
+	tell "info earlier"
+	quit
+	old=$PID
+	start
+	# the earlier buffer as if its process had had this pid (a pid reused)
+	cp "$CTL/$old.rec" "$CTL/$PID.rec"
+	perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8, 0); print $f pack("l<", $ARGV[1]);' \
+		"$CTL/$PID.rec" "$PID"
+	dmesg_
+	[ "$status" -eq 1 ]
+	[ ! -s "$OUT" ]
+	err_is "printk-shim: pid $PID: no record buffer (it did not run with PRINTK_SHIM_RECORD, or it was removed)
+"
+	quit
+}
+
+@test "record: root reads a dead pid's buffer from a user's directory only when it is that user's alone" {
+	local dead=4194303 d1=/tmp/printk-shim-1 d2=/tmp/printk-shim-65534 f
+	[ ! -e "$d1" ] && [ ! -e "$d2" ] && [ ! -e /run/user/1 ] && [ ! -e /run/user/65534 ]
+	start PRINTK_SHIM_RECORD=64K
+	tell "info daemon's line"
+	quit
+	# buf UID DIR: the buffer as if a process $dead of UID had left it in DIR; UID in its head
+	buf() {
+		mkdir -m 700 "$2" && chown "$1" "$2"
+		cp "$CTL/$PID.rec" "$2/$dead.rec"
+		perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8, 0); print $f pack("l<L<", $ARGV[1], $ARGV[2]);' \
+			"$2/$dead.rec" "$dead" "$1"
+		chown "$1" "$2/$dead.rec"
+	}
+	buf 1 "$d1"
+	capture "$WRAPPER" --dmesg --pid="$dead" --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info daemon\'s line\n'
+	# nobody's copy saying it is daemon's: not nobody's own, left out
+	buf 65534 "$d2"
+	perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 12, 0); print $f pack("L<", 1);' "$d2/$dead.rec"
+	capture "$WRAPPER" --dmesg --pid="$dead" --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info daemon\'s line\n'
+	# nobody's own, newer: whose the pid was cannot be told
+	perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 12, 0); print $f pack("L<", 65534);' "$d2/$dead.rec"
+	touch "$d2/$dead.rec"
+	capture "$WRAPPER" --dmesg --pid="$dead" --format=plain
+	rm -rf "$d1" "$d2"
+	[ "$status" -eq 1 ]
+	[ ! -s "$OUT" ]
+	err_is "printk-shim: pid $dead: record buffers of more than one user have this pid; nothing is printed
+"
+}
+
 @test "record: readable after SIGKILL, in the kmsg and json formats too" {
 	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_LEVEL=warn
 	tell "info one" "info two"
