@@ -217,6 +217,24 @@ dmesg_() {
 	[ -f "$CTL/$PID.rec" ]
 }
 
+@test "record: past 64 dead buffers, the 16 newest are the ones kept" {
+	local one
+	mkdir -m 700 "$CTL"
+	echo quit | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run"
+	one=$(ls "$CTL" | grep '\.rec$')
+	# 80 buffers of processes gone, dead pids, a minute apart: 4000080 the newest
+	for i in $(seq 1 80); do
+		cp "$CTL/$one" "$CTL/$((4000000 + i)).rec"
+		perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8, 0); print $f pack("l<", $ARGV[1]);' \
+			"$CTL/$((4000000 + i)).rec" "$((4000000 + i))"
+		touch -d "@$(( $(date +%s) - 6000 + 60 * i ))" "$CTL/$((4000000 + i)).rec"
+	done
+	rm "$CTL/$one"
+	start PRINTK_SHIM_RECORD=4K
+	[ "$(ls "$CTL" | grep '\.rec$' | grep -v "^$PID\.rec$" | sort)" = "$(seq 4000065 4000080 | sed 's/$/.rec/')" ]
+	quit
+}
+
 @test "record: a bad PRINTK_SHIM_RECORD is named, and nothing is recorded" {
 	start PRINTK_SHIM_RECORD=1K
 	tell "info a"

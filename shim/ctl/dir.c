@@ -260,6 +260,17 @@ static int newest_first(const void *a, const void *b)
 	return (x->mtime < y->mtime) - (x->mtime > y->mtime);
 }
 
+/* The index of the oldest of @n buffers. */
+static int oldest(const struct dead *dead, int n)
+{
+	int o = 0;
+
+	for (int i = 1; i < n; i++)
+		if (dead[i].mtime < dead[o].mtime)
+			o = i;
+	return o;
+}
+
 /**
  * pks_rec_sweep() - of the record buffers in @dir that dead processes left,
  * keep the newest @keep not older than @age seconds; remove the others
@@ -273,7 +284,7 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 	struct dirent *e;
 	struct stat st;
 	uint64_t mine = pks_ctl_pidns();
-	int n = 0;
+	int n = 0, i;
 
 	if (!d)
 		return;
@@ -289,15 +300,25 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 		if (pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !pks_rec_dead(dirfd(d), e->d_name, pid, mine))
 			continue;
-		if (now - st.st_mtime > age || n == (int)(sizeof(dead) / sizeof(dead[0]))) {
+		if (now - st.st_mtime > age) {
 			unlinkat(dirfd(d), e->d_name, 0);
 			continue;
 		}
-		dead[n].mtime = st.st_mtime;
-		snprintf(dead[n++].name, sizeof(dead[0].name), "%s", e->d_name);
+		if (n < (int)(sizeof(dead) / sizeof(dead[0]))) {
+			i = n++;
+		} else {	/* the table full: the older of this one and its oldest goes now */
+			i = oldest(dead, n);
+			if (dead[i].mtime >= st.st_mtime) {
+				unlinkat(dirfd(d), e->d_name, 0);
+				continue;
+			}
+			unlinkat(dirfd(d), dead[i].name, 0);
+		}
+		dead[i].mtime = st.st_mtime;
+		snprintf(dead[i].name, sizeof(dead[0].name), "%s", e->d_name);
 	}
 	qsort(dead, (size_t)n, sizeof(dead[0]), newest_first);
-	for (int i = keep; i < n; i++)
+	for (i = keep; i < n; i++)
 		unlinkat(dirfd(d), dead[i].name, 0);
 	closedir(d);
 }
