@@ -36,13 +36,13 @@
 #include <unistd.h>
 
 enum { EXIT_USAGE = 125 };
-#define PIDS_MAX	1024
+#define PIDS_MAX	1024	/* in one --pid list; --all takes every process */
 #define FLUSH_WAIT_MS	2000	/* the longest --flush waits for a printer */
 
 /* What the command line asks. */
 struct ask {
-	pid_t pids[PIDS_MAX];
-	int npids;
+	pid_t *pids;
+	int npids, room;
 	bool all, reopen, flush, dmesg;
 	enum pks_linefmt format;	/* --dmesg's */
 	int level;		/* -1: unchanged */
@@ -117,6 +117,22 @@ static bool listed(const struct ask *a, pid_t pid)
 	return false;
 }
 
+/* @pid after the others; out of memory, nothing is done. */
+static void push(struct ask *a, pid_t pid)
+{
+	pid_t *p = a->pids;
+
+	if (a->npids == a->room) {
+		if (!(p = realloc(a->pids, (size_t)(a->room ? 2 * a->room : 64) * sizeof(*p)))) {
+			say("", "%s; nothing is done", strerror(ENOMEM));
+			exit(EXIT_USAGE);
+		}
+		a->pids = p;
+		a->room = a->room ? 2 * a->room : 64;
+	}
+	a->pids[a->npids++] = pid;
+}
+
 static void add_pids(struct ask *a, const char *list)
 {
 	char *end;
@@ -135,7 +151,7 @@ static void add_pids(struct ask *a, const char *list)
 			exit(EXIT_USAGE);
 		}
 		if (!listed(a, (pid_t)v))	/* a pid named twice is one process */
-			a->pids[a->npids++] = (pid_t)v;
+			push(a, (pid_t)v);
 		if (!*end)
 			return;
 	}
@@ -576,7 +592,7 @@ static int every(struct ask *a)
 	}
 	if (!(d = opendir(dir)))
 		return 0;
-	while ((e = readdir(d)) && a->npids < PIDS_MAX) {
+	while ((e = readdir(d))) {
 		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
 		char path[PATH_MAX];
 		ino_t ino;
@@ -585,7 +601,7 @@ static int every(struct ask *a)
 			continue;
 		if (pks_ctl_maps(pid, PKS_CTL_SUFFIX, path, sizeof(path), &ino) ||
 		    errno == EACCES || errno == EPERM)
-			a->pids[a->npids++] = pid;	/* not dumpable: attach() checks the file is its own */
+			push(a, pid);	/* not dumpable: attach() checks the file is its own */
 		else if (pks_ctl_dead(dirfd(d), e->d_name, pid, mine))
 			unlinkat(dirfd(d), e->d_name, 0);	/* a dead process's */
 	}

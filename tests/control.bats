@@ -336,6 +336,26 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$LOG" $'info b\n'
 }
 
+@test "control: --all reaches every process, past the first table of pids" {
+	local pids=() p
+	for _ in $(seq 1 70); do
+		LD_PRELOAD="$MODULE" sleep 60 &
+		pids+=($!)
+	done
+	for _ in $(seq 1 500); do
+		[ "$(ls "$CTL" 2>/dev/null | grep -c '\.ctl$')" -lt 70 ] || break
+		sleep 0.01
+	done
+	ctl --all --level=err
+	[ "$status" -eq 0 ]
+	ctl --all
+	kill "${pids[@]}"
+	wait "${pids[@]}" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^pid: ' "$OUT")" -eq 70 ]
+	[ "$(grep -c '^level: 3 (err)$' "$OUT")" -eq 70 ]
+}
+
 @test "control: another user is refused; root is not" {
 	public
 	start PRINTK_SHIM_LEVEL=info
