@@ -772,6 +772,10 @@ int main(int argc, char **argv)
 			print = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "--dmesg") || !strcmp(argv[i], "--reopen") ||
+		    !strcmp(argv[i], "--flush"))
+			die(EXIT_USAGE, "%s: expected --pid=PID%s; nothing is done", argv[i],
+			    strcmp(argv[i], "--dmesg") ? " or --all" : "");
 		if (!(v = option(argv[i], &value, &has)))
 			die(EXIT_USAGE, "unknown option '%s'; see --help", pks_quote(argv[i]));
 		if (!has) {

@@ -23,6 +23,13 @@ load helper
 	run --separate-stderr "$WRAPPER" --bogus -- true
 	[ "$status" -eq 125 ]
 	[ "$stderr" = "printk-shim: unknown option '--bogus'; see --help" ]
+	# a control option without the process it is for: named as one, not unknown
+	run --separate-stderr "$WRAPPER" --dmesg
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --dmesg: expected --pid=PID; nothing is done" ]
+	run --separate-stderr "$WRAPPER" --flush -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --flush: expected --pid=PID or --all; nothing is done" ]
 	run --separate-stderr "$WRAPPER" --level=loud -- true
 	[ "$status" -eq 125 ]
 	[ "$stderr" = "printk-shim: --level=loud: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug" ]
