@@ -299,6 +299,24 @@ static const char *why_not(pid_t pid)
 	return "it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)";
 }
 
+/*
+ * Whether the control file at @path, whose owner @st says is not the
+ * process's user now, was made by the process while it ran as root, and
+ * the caller is root: a daemon that dropped its privileges keeps the file
+ * it made in root's directory, which no other user could have put there.
+ */
+static bool made_as_root(const char *path, const struct stat *st)
+{
+	char dir[PATH_MAX];
+	struct stat d;
+
+	if (geteuid() != 0 || st->st_uid != 0 ||
+	    snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) || !strrchr(dir, '/'))
+		return false;
+	*strrchr(dir, '/') = '\0';
+	return !lstat(dir, &d) && S_ISDIR(d.st_mode) && d.st_uid == 0 && !(d.st_mode & 077);
+}
+
 /* Map @pid's control file into @t. Return: NULL, or why not. */
 static const char *attach(pid_t pid, struct target *t)
 {
@@ -308,6 +326,7 @@ static const char *attach(pid_t pid, struct target *t)
 	uid_t uid;
 	void *p;
 	bool own = false;	/* found in the caller's directory, not through the maps */
+	bool bad;
 
 	t->pid = pid;
 	t->fd = -1;
@@ -326,8 +345,13 @@ static const char *attach(pid_t pid, struct target *t)
 	if (own && !fstat(t->fd, &st))
 		ino = st.st_ino;
 	uid = own ? geteuid() : (uid_t)-1;
-	if (fstat(t->fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
-	    (!own && !owner(pid, &uid)) || st.st_uid != uid || st.st_size < (off_t)PKS_CTL_SIZE) {
+	bad = fstat(t->fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != ino ||
+	      (!own && !owner(pid, &uid)) || st.st_size < (off_t)PKS_CTL_SIZE;
+	if (!bad && st.st_uid != uid) {
+		bad = own || !made_as_root(path, &st);
+		own = true;	/* its start time checked below, as for a set-ID process's */
+	}
+	if (bad) {
 		close(t->fd);
 		return "its control file is not one (wrong owner, kind or size); nothing is done";
 	}

@@ -356,6 +356,19 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$(grep -c '^level: 3 (err)$' "$OUT")" -eq 70 ]
 }
 
+@test "control: root controls a daemon that gave up root after its start" {
+	start PRINTK_SHIM_LEVEL=info
+	tell "plain hidden" drop
+	done_
+	[ "$(stat -c %u /proc/"$PID")" = 65534 ]
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	[ ! -s "$ERR" ]
+	tell "plain shown"
+	quit
+	file_is "$PE" $'plain shown\n'
+}
+
 @test "control: another user is refused; root is not" {
 	public
 	start PRINTK_SHIM_LEVEL=info
