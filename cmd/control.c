@@ -72,7 +72,7 @@ void say(const char *pre, const char *fmt, ...)
 
 static __attribute__((noreturn)) void usage_error(const char *what)
 {
-	say("", "%s; see --help", what);
+	say("", "%s; nothing is done (see --help)", what);
 	exit(EXIT_USAGE);
 }
 

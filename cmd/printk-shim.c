@@ -192,8 +192,10 @@ void refuse(const struct pks_var *v, const char *arg, const char *value)
 	const char *rel;
 
 	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
-		die(EXIT_USAGE, "%s: the path '%s' must be absolute", shown(arg, value), pks_quote(rel));
-	die(EXIT_USAGE, "%s: expected %s", shown(arg, value), v->boolean ? BOOL_WORDS : v->expect);
+		die(EXIT_USAGE, "%s: the path '%s' must be absolute; nothing is run", shown(arg, value),
+		    pks_quote(rel));
+	die(EXIT_USAGE, "%s: expected %s; nothing is run", shown(arg, value),
+	    v->boolean ? BOOL_WORDS : v->expect);
 }
 
 /*
@@ -241,7 +243,7 @@ static const char *add_up(const struct pks_var *v, const char *value, char *all,
 	if (!was)
 		return value;
 	if ((size_t)snprintf(all, size, "%s%c%s", was, k ? ';' : ',', value) >= size)
-		die(EXIT_USAGE, "--%s: the repeated options add up to more than %zu bytes",
+		die(EXIT_USAGE, "--%s: the repeated options add up to more than %zu bytes; nothing is run",
 		    k ? "dyndbg" : "symbol", size - 1);
 	return all;
 }
@@ -350,15 +352,17 @@ static struct module checked_module(void)
 
 	mod.file = own_class(mod.preload, buf, sizeof(buf));
 	if (bad_path(mod.preload))
-		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks", pks_quote(mod.preload));
+		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks; nothing is run",
+		    pks_quote(mod.preload));
 	if (access(mod.file, R_OK) != 0) {
 		const char *why = strerror(errno);
 
-		die(EXIT_USAGE, "module '%s' not found: %s", pks_quote(mod.file), why);
+		die(EXIT_USAGE, "module '%s' not found: %s; nothing is run", pks_quote(mod.file), why);
 	}
 	/* the dynamic linker ignores a directory with a warning, and the command runs unwatched */
 	if (!stat(mod.file, &st) && S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "module '%s' is a directory: expected a shared object", pks_quote(mod.file));
+		die(EXIT_USAGE, "module '%s' is a directory: expected a shared object; nothing is run",
+		    pks_quote(mod.file));
 	return mod;
 }
 
@@ -648,7 +652,7 @@ static void check_module(const struct module *mod, const struct elf *target, con
 		target = NULL;
 	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
 		return;
-	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s", pks_quote(mod->file),
+	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s; nothing is run", pks_quote(mod->file),
 	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
 	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", pks_quote(cmd));
 }
@@ -780,7 +784,7 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "unknown option '%s'; see --help", pks_quote(argv[i]));
 		if (!has) {
 			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value: %s", pks_quote(argv[i]), v->expect);
+				die(EXIT_USAGE, "%s needs a value: %s; nothing is run", pks_quote(argv[i]), v->expect);
 			value = argv[++i];
 		}
 		set_var(v, opt, value);

@@ -652,7 +652,7 @@ with open(sys.argv[1], "r+b") as f:
 	done
 	ctl --pid="$PID" --dyndbg=' ; '
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --dyndbg: expected one or more queries, got none; see --help\n'
+	err_is $'printk-shim: --dyndbg: expected one or more queries, got none; nothing is done (see --help)\n'
 	# a value's control bytes are escaped: none reaches the terminal raw
 	ctl --pid="$PID" --dyndbg=$'fnuc\033[2J +p'
 	[ "$status" -eq 125 ]

@@ -87,7 +87,7 @@ secure line
 @test "security: the wrapper refuses a module path with ':'" {
 	capture env PRINTK_SHIM_LIB="$SECDIR/a:b/libprintk-shim.so" "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module path '$SECDIR/a:b/libprintk-shim.so' must be absolute, without ':' or blanks
+	err_is "printk-shim: module path '$SECDIR/a:b/libprintk-shim.so' must be absolute, without ':' or blanks; nothing is run
 "
 }
 
@@ -99,7 +99,7 @@ secure line
 		[ "$status" -eq 125 ]
 		e=${p//$'\t'/\\t}
 		e=${e//$'\n'/\\n}
-		err_is "printk-shim: module path '$e' must be absolute, without ':' or blanks
+		err_is "printk-shim: module path '$e' must be absolute, without ':' or blanks; nothing is run
 "
 	done
 }
@@ -109,7 +109,7 @@ secure line
 	cp "$MODULE" libprintk-shim.so
 	capture env PRINTK_SHIM_LIB=libprintk-shim.so "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module path 'libprintk-shim.so' must be absolute, without ':' or blanks
+	err_is "printk-shim: module path 'libprintk-shim.so' must be absolute, without ':' or blanks; nothing is run
 "
 }
 

@@ -32,7 +32,7 @@ load helper
 	[ "$stderr" = "printk-shim: --flush: expected --pid=PID or --all; nothing is done" ]
 	run --separate-stderr "$WRAPPER" --level=loud -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: --level=loud: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug" ]
+	[ "$stderr" = "printk-shim: --level=loud: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; nothing is run" ]
 	run --separate-stderr "$WRAPPER" --no-output -- true
 	[ "$status" -eq 125 ]
 	run --separate-stderr "$WRAPPER"
@@ -43,10 +43,10 @@ load helper
 @test "wrapper: exit 125 when the module is missing or its path is unsafe" {
 	run --separate-stderr env PRINTK_SHIM_LIB=/nonexistent/libprintk-shim.so "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: module '/nonexistent/libprintk-shim.so' not found: No such file or directory" ]
+	[ "$stderr" = "printk-shim: module '/nonexistent/libprintk-shim.so' not found: No such file or directory; nothing is run" ]
 	run --separate-stderr env PRINTK_SHIM_LIB="$BATS_TEST_TMPDIR" "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: module '$BATS_TEST_TMPDIR' is a directory: expected a shared object" ]
+	[ "$stderr" = "printk-shim: module '$BATS_TEST_TMPDIR' is a directory: expected a shared object; nothing is run" ]
 	run --separate-stderr env PRINTK_SHIM_LIB="$BATS_TEST_TMPDIR" "$WRAPPER" --lib
 	[ "$status" -eq 125 ]
 	[ "$output" = "" ]
@@ -54,7 +54,7 @@ load helper
 	[ "$status" -eq 125 ]
 	run --separate-stderr env PRINTK_SHIM_LIB="relative.so" "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: module path 'relative.so' must be absolute, without ':' or blanks" ]
+	[ "$stderr" = "printk-shim: module path 'relative.so' must be absolute, without ':' or blanks; nothing is run" ]
 }
 
 @test "wrapper: exit 127 when the command is not found, 126 when it cannot run" {
@@ -209,7 +209,7 @@ load helper
 @test "wrapper: a value quoted in a message is escaped, so the message stays one line" {
 	capture "$WRAPPER" --output=$'stderr\n<0>forged' true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)\n'
+	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8); nothing is run\n'
 	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
@@ -218,11 +218,11 @@ load helper
 	err_is $'printk-shim: no-such\\n<0>forged: command not found\n'
 	capture env PRINTK_SHIM_LIB=$'/nonexistent/\x7f.so' "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory\n'
+	err_is $'printk-shim: module \'/nonexistent/\\x7f.so\' not found: No such file or directory; nothing is run\n'
 	# C1 controls, raw or encoded in UTF-8, escaped; other UTF-8 kept
 	capture "$WRAPPER" --level=$'a\x9b31mb\xc2\x9bc\xc3\xa9\xe2\x82\xac' true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --level=a\\x9b31mb\\xc2\\x9bc\xc3\xa9\xe2\x82\xac: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug\n'
+	err_is $'printk-shim: --level=a\\x9b31mb\\xc2\\x9bc\xc3\xa9\xe2\x82\xac: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; nothing is run\n'
 }
 
 @test "wrapper: -h and -v are --help and --version; after -- they are a command" {
@@ -254,19 +254,19 @@ load helper
 @test "wrapper: a relative file: output is refused for what it is" {
 	capture "$WRAPPER" --output=file:rel.log true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=file:rel.log: the path \'rel.log\' must be absolute\n'
+	err_is $'printk-shim: --output=file:rel.log: the path \'rel.log\' must be absolute; nothing is run\n'
 	capture "$WRAPPER" --output stderr,file:logs/x.log true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute\n'
+	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute; nothing is run\n'
 	capture "$WRAPPER" --output=file:/ok.log,sislog true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)\n'
+	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8); nothing is run\n'
 }
 
 @test "wrapper: a bad on/off value lists every word that is accepted" {
 	capture "$WRAPPER" --time=maybe true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --time=maybe: expected 0|1|no|yes|off|on|false|true\n'
+	err_is $'printk-shim: --time=maybe: expected 0|1|no|yes|off|on|false|true; nothing is run\n'
 	for w in 0 1 no yes off on false true; do
 		run "$WRAPPER" --time="$w" --print-env
 		[ "$status" -eq 0 ]
@@ -313,24 +313,24 @@ lib_like() {
 	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
 	[ "$status" -eq 125 ]
 	out_is ''
-	err_is "printk-shim: module '$T/text.so' is not an ELF file: $want"$'\n'
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: $want; nothing is run"$'\n'
 	lib_like "$T/m32.so" 4 '\001'
 	capture env PRINTK_SHIM_LIB="$T/m32.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module '$T/m32.so' is a 32-bit x86-64 shared object: $want"$'\n'
+	err_is "printk-shim: module '$T/m32.so' is a 32-bit x86-64 shared object: $want; nothing is run"$'\n'
 	lib_like "$T/arm.so" 18 '\267\000'
 	capture env PRINTK_SHIM_LIB="$T/arm.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module '$T/arm.so' is a 64-bit aarch64 shared object: $want"$'\n'
+	err_is "printk-shim: module '$T/arm.so' is a 64-bit aarch64 shared object: $want; nothing is run"$'\n'
 	lib_like "$T/exec.so" 16 '\002\000'
 	capture env PRINTK_SHIM_LIB="$T/exec.so" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module '$T/exec.so' is a 64-bit x86-64 executable: $want"$'\n'
+	err_is "printk-shim: module '$T/exec.so' is a 64-bit x86-64 executable: $want; nothing is run"$'\n'
 	printf 'int main(void) { return 0; }\n' >"$T/pie.c"
 	${CC:-cc} -fPIE -pie -o "$T/pie" "$T/pie.c"
 	capture env PRINTK_SHIM_LIB="$T/pie" "$WRAPPER" -- "$FIX/emit" $'\0016x\n'
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module '$T/pie' is a 64-bit x86-64 position-independent executable: $want"$'\n'
+	err_is "printk-shim: module '$T/pie' is a 64-bit x86-64 position-independent executable: $want; nothing is run"$'\n'
 }
 
 @test "wrapper: for a #! script or a static command, the module must be a shared object of any class" {
@@ -343,7 +343,7 @@ lib_like() {
 	printf 'not an object\n' >"$T/text.so"
 	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/script"
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/script"$'\n'
+	err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/script; nothing is run"$'\n'
 	# The script may start programs of another class, which would load
 	# this module: its class is not held against it.
 	printf '#!/bin/sh\necho ran\n' >"$T/sh-script"
@@ -360,7 +360,7 @@ lib_like() {
 	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'
 	capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" -- "$T/static"
 	[ "$status" -eq 125 ]
-	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'"printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/static"$'\n'
+	err_is "printk-shim: warning: $T/static is statically linked: printk cannot be interposed"$'\n'"printk-shim: module '$T/text.so' is not an ELF file: expected a shared object for $T/static; nothing is run"$'\n'
 }
 
 @test "wrapper: a multiarch build's --lib prints this class's module; LD_PRELOAD keeps \$LIB" {
