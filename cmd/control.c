@@ -289,6 +289,23 @@ static bool owner(pid_t pid, uid_t *uid)
 	return true;
 }
 
+/* Whether @pid has exited, its parent not yet told (a zombie: its maps are gone). */
+static bool zombie(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');	/* the name may hold anything */
+	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
 /* Why @pid cannot be reached, from errno after a failed look. */
 static const char *why_not(pid_t pid)
 {
@@ -296,6 +313,8 @@ static const char *why_not(pid_t pid)
 		return "permission denied: only its user and root may control it";
 	if (kill(pid, 0) && errno == ESRCH)
 		return "no such process";
+	if (zombie(pid))
+		return "it has exited (its parent has not yet waited for it)";
 	return "it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)";
 }
 
