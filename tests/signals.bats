@@ -66,6 +66,14 @@ C D
 "
 }
 
+@test "signals: one jump out of handlers nested 20 deep, past the frames kept: later lines stay whole" {
+	for defer in 0 1; do
+		capture env PRINTK_SHIM_DEFER=$defer LD_PRELOAD="$MODULE" "$FIX/fault-sig" deep-jump
+		[ "$status" -eq 0 ]
+		err_is $'worker 1: processed 10 items in alpha\nworker 2: processed 20 items in alpha\nworker 3: processed 30 items in alpha\n'
+	done
+}
+
 @test "signals: a handler that arrives inside printk (in its write): its line first, the interrupted one intact" {
 	capture env FAULT_WRITE=raise:10:1 FAULT_WRITE_REPORT="$T/faults" \
 		LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" "$FIX/fault-sig" inside

@@ -104,10 +104,25 @@ void pks_signals_ops(const struct pks_sig_ops *o)
 }
 
 /*
+ * The frame of the trampoline at @depth (1 up). Past DEPTH_MAX none is
+ * kept: the last one kept stands for them, as every deeper handler runs
+ * inside it, below its frame.
+ */
+static uintptr_t frame_at(int depth)
+{
+	return frames[(depth < DEPTH_MAX ? depth : DEPTH_MAX) - 1];
+}
+
+/*
  * The handlers left by siglongjmp, seen from the frame @here: those whose
  * trampoline's frame is at or below it. Equal counts as gone: a trampoline
  * run again where the last one ran (a signal that lands at the same call
  * each time) has the same frame, and a nested one is always below it.
+ * Deeper than DEPTH_MAX (a signal pending at each jump's unblocking of the
+ * mask runs its handler inside the siglongjmp of the last, and so on), a
+ * jump is seen once it leaves the handler at DEPTH_MAX: never to stop
+ * looking would leave the thread that deep for good, its own calls in the
+ * last context with the handlers'.
  * Return: the depth now.
  */
 static int unwind(uintptr_t here)
@@ -115,7 +130,7 @@ static int unwind(uintptr_t here)
 	const struct pks_sig_ops *o = contexts();
 	bool left = false;
 
-	while (unlikely(pks_depth > 0) && pks_depth <= DEPTH_MAX && here >= frames[pks_depth - 1]) {
+	while (unlikely(pks_depth > 0) && here >= frame_at(pks_depth)) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		if (o) {
 			o->handler_done(pks_depth + 1);
