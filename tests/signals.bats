@@ -74,6 +74,13 @@ C D
 	done
 }
 
+@test "signals: a handler's line whose write another handler's jump cut off: written, and later lines whole" {
+	capture env FAULT_WRITE=raise:10:1 LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" \
+		"$FIX/fault-sig" cut-flush
+	[ "$status" -eq 0 ]
+	err_is $'J\nO open\nM 1 2\nH a b\n'
+}
+
 @test "signals: a handler that arrives inside printk (in its write): its line first, the interrupted one intact" {
 	capture env FAULT_WRITE=raise:10:1 FAULT_WRITE_REPORT="$T/faults" \
 		LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" "$FIX/fault-sig" inside

@@ -294,16 +294,44 @@ static bool take_back(struct pks_ctx *x, bool *in_write)
 	return true;
 }
 
+/*
+ * A flush of this thread's that claimed @x at @depth or deeper, and that a
+ * handler entered after it cut off (the jump leaves that handler): it
+ * never goes on. Its line, cut, is written once more at most
+ * (pks_line_cut()); without this the context stayed CLAIMED for good, and
+ * every later call at its depth was written alone.
+ */
+static void dead_claim(struct pks_ctx *x, int depth)
+{
+	/* no pair: its own claim's, stored by this thread; another thread's is not ours */
+	if (atomic_load_explicit(&x->claim_by, memory_order_relaxed) != (uintptr_t)&flushing ||
+	    x->claim_depth < depth ||
+	    /* pairs with flush_ctx()'s claim, by this same thread: program order */
+	    atomic_load_explicit(&x->state, memory_order_relaxed) != PKS_CLAIMED)
+		return;
+	pks_line_cut(&x->line);
+	if (flushing == x)
+		flushing = NULL;	/* the outer one it kept is lost with its frame */
+	/* no pair: as flush_ctx()'s release of it */
+	atomic_store_explicit(&x->claim_by, 0, memory_order_relaxed);
+	atomic_store(&x->state, PKS_IDLE);	/* pairs with the next claim or call's exchange */
+}
+
 /**
  * pks_ctx_abandoned() - this thread left a handler by siglongjmp, down to
  * @depth: a printk at @depth that the handler interrupted never goes on
- * (a depth beyond the last context shares it, and cannot be told)
+ * (a depth beyond the last context shares it, and cannot be told), nor
+ * does a flush at @depth or deeper
  */
 void pks_ctx_abandoned(int depth)
 {
 	bool in_write;
 
-	if (pks_ctx_self && depth < PKS_NCTX)
+	if (!pks_ctx_self)
+		return;
+	for (int i = 0; i < PKS_NCTX; i++)
+		dead_claim(&pks_ctx_self->ctx[i], depth);
+	if (depth < PKS_NCTX)
 		take_back(&pks_ctx_self->ctx[depth], &in_write);
 }
 
@@ -338,10 +366,16 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 		sched_yield();
 	}
 	if (claimed || force) {
-		if (claimed)
+		if (claimed) {
 			PKS_HB_AFTER(&x->state);
+			x->claim_depth = pks_depth;	/* a handler that cuts this off is deeper */
+			/* no pair: read by this thread alone, as its own (dead_claim()) */
+			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
+		}
 		pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {
+			/* no pair: as above */
+			atomic_store_explicit(&x->claim_by, 0, memory_order_relaxed);
 			PKS_HB_BEFORE(&x->state);
 			/* pairs with pks_ctx_enter()'s exchange and the next claim above */
 			atomic_store(&x->state, PKS_IDLE);
@@ -362,8 +396,8 @@ void pks_flush_all(enum pks_flush why)
 {
 	bool in_write;
 
-	if (why == PKS_FLUSH_EXEC)
-		pks_sig_unwind_depth();
+	if (why != PKS_FLUSH_CRASH)
+		pks_sig_unwind_depth();	/* a flush's claim then knows its depth */
 	PKS_HB_AFTER(&nodes);
 	/* pairs with attach()'s exchange, which published each node whole */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {

@@ -39,6 +39,8 @@ struct pks_spill {
 struct pks_ctx {
 	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
 	bool writing;		/* its line is with the outputs (pks_ctx_out) */
+	_Atomic uintptr_t claim_by;	/* CLAIMED: the flushing thread (its flushing's address) */
+	int claim_depth;	/* CLAIMED: that thread's handler depth at the claim */
 	struct pks_line line;
 	struct pks_writer w;	/* what the outputs need: kmsg room, tid, handler or not */
 	char *scratch;		/* PKS_SCRATCH bytes to format into */

@@ -132,9 +132,9 @@ static int unwind(uintptr_t here)
 
 	while (unlikely(pks_depth > 0) && here >= frame_at(pks_depth)) {
 		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
-		if (o) {
-			o->handler_done(pks_depth + 1);
+		if (o) {	/* a flush it cut off is let go before its line is flushed */
 			o->handler_left(pks_depth);
+			o->handler_done(pks_depth + 1);
 		}
 		left = true;
 	}
