@@ -88,7 +88,10 @@ dmesg_() {
 
 @test "record: root reads a dead pid's buffer from a user's directory only when it is that user's alone" {
 	local dead=4194303 d1=/tmp/printk-shim-1 d2=/tmp/printk-shim-65534 f
-	[ ! -e "$d1" ] && [ ! -e "$d2" ] && [ ! -e /run/user/1 ] && [ ! -e /run/user/65534 ]
+	[ ! -e "$d1" ]
+	[ ! -e "$d2" ]
+	[ ! -e /run/user/1 ]
+	[ ! -e /run/user/65534 ]
 	start PRINTK_SHIM_RECORD=64K
 	tell "info daemon's line"
 	quit
