@@ -87,17 +87,18 @@ dmesg_() {
 }
 
 @test "record: root reads a dead pid's buffer from a user's directory only when it is that user's alone" {
-	local dead=4194303 d1=/tmp/printk-shim-1 d2=/tmp/printk-shim-65534 f
-	[ ! -e "$d1" ]
-	[ ! -e "$d2" ]
-	[ ! -e /run/user/1 ]
-	[ ! -e /run/user/65534 ]
+	local dead=4194303 d1=/tmp/printk-shim-1 d2=/tmp/printk-shim-65534 made=()
 	start PRINTK_SHIM_RECORD=64K
 	tell "info daemon's line"
 	quit
-	# buf UID DIR: the buffer as if a process $dead of UID had left it in DIR; UID in its head
+	# buf UID DIR: the buffer as if a process $dead of UID had left it in
+	# DIR (the user's, made if missing), UID in its head
 	buf() {
-		mkdir -m 700 "$2" && chown "$1" "$2"
+		if [ ! -d "$2" ]; then
+			mkdir -m 700 "$2"
+			chown "$1" "$2"
+			made+=("$2")
+		fi
 		cp "$CTL/$PID.rec" "$2/$dead.rec"
 		perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 8, 0); print $f pack("l<L<", $ARGV[1], $ARGV[2]);' \
 			"$2/$dead.rec" "$dead" "$1"
@@ -117,7 +118,8 @@ dmesg_() {
 	perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 12, 0); print $f pack("L<", 65534);' "$d2/$dead.rec"
 	touch "$d2/$dead.rec"
 	capture "$WRAPPER" --dmesg --pid="$dead" --format=plain
-	rm -rf "$d1" "$d2"
+	rm -f "$d1/$dead.rec" "$d2/$dead.rec"
+	[ "${#made[@]}" -eq 0 ] || rm -rf "${made[@]}"
 	[ "$status" -eq 1 ]
 	[ ! -s "$OUT" ]
 	err_is "printk-shim: pid $dead: record buffers of more than one user have this pid; nothing is printed
