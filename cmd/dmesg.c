@@ -132,7 +132,8 @@ static void print(const struct view *v, const struct pks_rec *r, const char *tex
 		  enum pks_linefmt f, char *buf)
 {
 	struct pks_render rd = {
-		.format = f, .level = r->level, .t_ns = r->t_ns, .seq = r->seq, .tid = r->tid,
+		.format = f, .level = r->level, .cont = r->flags & PKS_REC_CONT,
+		.t_ns = r->t_ns, .seq = r->seq, .tid = r->tid,
 		.t_real_ns = r->t_real_ns, .pid = v->h->pid, .ident = v->h->program,
 	};
 	size_t n;

@@ -148,6 +148,18 @@ dmesg_() {
 	grep -c '^<6>\[ *[0-9]*\.[0-9]\{6\}\] info \(one\|two\)$' "$OUT" | grep -qx 2
 }
 
+@test "record: a line an orphan KERN_CONT began keeps kmsg's c flag, in both modes" {
+	for defer in 0 1; do
+		start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_DEFER=$defer
+		tell "cont orphan" "info after"
+		done_
+		dmesg_ --format=kmsg
+		sed 's/^\([0-9]*\),\([0-9]*\),[0-9]*,\([-c]\);/\1,\2,T,\3;/' "$OUT" >"$BATS_TEST_TMPDIR/kmsg"
+		file_is "$BATS_TEST_TMPDIR/kmsg" $'4,0,T,c; orphan\n6,1,T,-;info after\n'
+		quit
+	done
+}
+
 @test "record: readable after a crash (SIGSEGV)" {
 	start PRINTK_SHIM_RECORD=64K
 	tell "info before" segv

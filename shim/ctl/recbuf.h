@@ -50,6 +50,7 @@ struct pks_rec {
 };
 
 #define PKS_REC_HIDDEN	1u	/* no output wrote it: the level or dynamic debug hid it */
+#define PKS_REC_CONT	2u	/* begun by an orphan KERN_CONT: kmsg's "c" flag */
 
 /** pks_rec_span() - Return: the ring bytes of a record with @len bytes of text. */
 static inline uint64_t pks_rec_span(uint64_t len)

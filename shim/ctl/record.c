@@ -131,9 +131,9 @@ static void put(uint64_t pos, const void *src, size_t n)
 
 /**
  * pks_rec_put() - a line of @level (its text @n bytes at @text, no newline)
- * into the buffer; @hidden: no output shows it; @t_ns: when it began, or 0
+ * into the buffer; @flags: PKS_REC_*; @t_ns: when it began, or 0
  */
-void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, bool hidden)
+void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, unsigned int flags)
 {
 	struct pks_rec r;
 	struct timespec ts;
@@ -153,7 +153,7 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 		.t_ns = t_ns ? t_ns : pks_now_ns(),
 		.t_real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
 		.tid = (int32_t)tid, .len = (uint32_t)n, .level = (uint16_t)level,
-		.flags = hidden ? PKS_REC_HIDDEN : 0,
+		.flags = (uint16_t)flags,
 	};
 	/*
 	 * The room is claimed before a byte of it is overwritten: a reader that

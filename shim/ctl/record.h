@@ -9,6 +9,7 @@
 
 #include "base/compiler.h"
 #include "config/config.h"
+#include "ctl/recbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +18,7 @@
 extern bool pks_rec_on;
 
 bool pks_rec_setup(const struct pks_config *c);
-void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, bool hidden);
+void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, unsigned int flags);
 void pks_rec_close(void);
 
 #endif

@@ -263,7 +263,8 @@ static inline __attribute__((always_inline)) void pks_defer_fill(struct pks_defe
 static inline void pks_defer_record(struct pks_line *l, const struct pks_writer *w)
 {
 	if (unlikely(pks_rec_on))
-		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns, false);
+		pks_rec_put(l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
+			    l->cont ? PKS_REC_CONT : 0);
 }
 
 /*

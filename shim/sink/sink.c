@@ -335,6 +335,14 @@ int pks_sink_plain(const struct pks_sink_batch *b)
 	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
 }
 
+/* @l into the record buffer (printk-shim(7) RECORD BUFFER); @hidden: no output writes it. */
+static void record(struct pks_line *l, const struct pks_writer *w, bool hidden)
+{
+	pks_rec_put(l->level == PKS_LEVEL_OFF ? PKS_LEVEL_MAX : l->level, l->sb.buffer,
+		    seq_buf_used(&l->sb), w->tid, l->t_ns,
+		    (hidden ? PKS_REC_HIDDEN : 0) | (l->cont ? PKS_REC_CONT : 0));
+}
+
 /**
  * pks_sink_line() - a complete line (or a piece of a long one) leaves
  * @w: what the outputs need of @l's writer
@@ -348,8 +356,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	bool told;
 
 	if (unlikely(pks_rec_on) && !w->replay)
-		pks_rec_put(l->level == PKS_LEVEL_OFF ? PKS_LEVEL_MAX : l->level, l->sb.buffer, seq_buf_used(&l->sb), w->tid, l->t_ns,
-			    l->level > c->set.level);
+		record(l, w, l->level > c->set.level);
 	/* the printer's line passed the filter at its call, before any change since */
 	if (l->level > c->set.level && !w->replay)
 		return;
