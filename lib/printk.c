@@ -80,7 +80,11 @@ static struct iovec *skip(struct iovec *v, int *n, size_t w)
 /*
  * One writev(2): the prefix, the text and its newline together; short
  * writes are finished, and a non-blocking stderr that is full is waited
- * for rather than the line dropped, as the module does.
+ * for rather than the line dropped, as the module does. The wait for room
+ * is the cancellation point, poll(2) before each write, and the write is
+ * made with cancellation off: a thread cancelled there has written none of
+ * the line, which exit then writes, and one cancelled meanwhile finishes
+ * it first, so it is never written twice.
  */
 static void put(struct pks_line *l, void *arg)
 {
@@ -92,12 +96,15 @@ static void put(struct pks_line *l, void *arg)
 	}, *v = all;
 	int n = 3;
 	ssize_t w;
+	int was;
 
 	(void)arg;
-	while (n && (w = writev(2, v, n)) != 0) {
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			poll(&(struct pollfd){ .fd = 2, .events = POLLOUT }, 1, -1);
-		else if (w < 0 && errno != EINTR)
+	while (n) {
+		poll(&(struct pollfd){ .fd = 2, .events = POLLOUT }, 1, -1);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+		w = writev(2, v, n);
+		pthread_setcancelstate(was, NULL);
+		if (w == 0 || (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
 			return;
 		if (w > 0)
 			v = skip(v, &n, (size_t)w);

@@ -213,6 +213,41 @@ norm() {
 	done
 }
 
+@test "library: a printing thread cancelled at any moment: its last line once, none torn" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/cancel.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <pthread.h>
+	#include <unistd.h>
+
+	static void *run(void *unused)
+	{
+		(void)unused;
+		for (long i = 0;; i++)
+			pr_info("line %ld\n", i);
+		return NULL;
+	}
+
+	int main(void)
+	{
+		pthread_t t;
+
+		pthread_create(&t, NULL, run, NULL);
+		usleep(1000);
+		pthread_cancel(t);
+		pthread_join(t, NULL);
+		return 0;
+	}
+	EOF
+	${CC:-cc} -pthread -I"$abs_top_srcdir/include" -o "$t/cancel" "$t/cancel.c" -L"$lib" \
+		-lprintk-port -Wl,-rpath,"$lib"
+	for _ in $(seq 1 12); do
+		"$t/cancel" 2>"$t/err"
+		[ "$(sort "$t/err" | uniq -d | wc -l)" -eq 0 ]
+		[ "$(cat "$t/err")" = "$(seq 0 $(($(wc -l <"$t/err") - 1)) | sed 's/^/line /')" ]
+	done
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]
