@@ -47,7 +47,6 @@
  * --no-name forms; pks_vars[] says only "0|1", which the module's warning
  * keeps. printk-shim.1 lists the same words.
  */
-#define BOOL_WORDS "0|1|no|yes|off|on|false|true"
 
 enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
@@ -194,8 +193,7 @@ void refuse(const struct pks_var *v, const char *arg, const char *value)
 	if (!strcmp(v->name, "OUTPUT") && (rel = relative_file(value, path, sizeof(path))))
 		die(EXIT_USAGE, "%s: the path '%s' must be absolute; nothing is run", shown(arg, value),
 		    pks_quote(rel));
-	die(EXIT_USAGE, "%s: expected %s; nothing is run", shown(arg, value),
-	    v->boolean ? BOOL_WORDS : v->expect);
+	die(EXIT_USAGE, "%s: expected %s; nothing is run", shown(arg, value), v->expect);
 }
 
 /*

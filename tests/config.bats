@@ -54,7 +54,7 @@ bad() {
 	for v in DISABLE LEGACY_MARKERS TIME CALLER CRASH_FLUSH DEBUG LINT; do
 		d=0
 		[ "$v" = LEGACY_MARKERS ] || [ "$v" = CRASH_FLUSH ] && d=1
-		bad "$v" maybe '0|1' "$d"
+		bad "$v" maybe '0|1|no|yes|off|on|false|true' "$d"
 	done
 }
 

@@ -194,7 +194,7 @@ printk-shim: warning: PRINTK_SHIM_DEFER_LATENCY="0": expected 1..10000 (millisec
 x
 '
 	capture shim env PRINTK_SHIM_DEFER=maybe PRINTK_SHIM_DEFER_SIZE=300M "$FIX/emit" $'x\n'
-	err_is 'printk-shim: warning: PRINTK_SHIM_DEFER="maybe": expected 0|1; using 0
+	err_is 'printk-shim: warning: PRINTK_SHIM_DEFER="maybe": expected 0|1|no|yes|off|on|false|true; using 0
 printk-shim: warning: PRINTK_SHIM_DEFER_SIZE="300M": expected 64K..256M (a number of bytes, K or M: KiB or MiB); using 1M
 x
 '

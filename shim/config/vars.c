@@ -319,7 +319,7 @@ static int p_dyndbg(struct pks_settings *s, const char *v)
 }
 
 #define LEVELS "0..7 or emerg|alert|crit|err|warn|notice|info|debug"
-#define BOOL "0|1"
+#define BOOL "0|1|no|yes|off|on|false|true"	/* the words booleans[] takes */
 
 const struct pks_var pks_vars[] = {
 	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
