@@ -69,17 +69,22 @@ norm() {
 	err_is $'main start\nworker 1 start\nworker 1 bye\nworker 2 start\nworker 2 bye\nworker 3 start\nworker 3 bye\n'
 }
 
-@test "library: a port's library that prints from its constructor before the library's own ran, and from its destructor after" {
+# drv LINE...: $BATS_TEST_TMPDIR/use, a program doing nothing, linked to
+# libprintk-port and to a port's libdrv.so made of LINEs after the headers;
+# its printk left undefined, as kernel code's is, and named after the library.
+drv() {
 	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
-	printf '%s\n' '#include <linux/printk.h>' \
-		'__attribute__((constructor)) static void up(void) { printk("<3>drv: legacy marker\n"); pr_info("drv: up\n"); }' \
-		'__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }' >"$t/drv.c"
+	printf '%s\n' '#include <linux/printk.h>' "$@" >"$t/drv.c"
 	${CC:-cc} -fPIC -shared -I"$abs_top_srcdir/include" -o "$t/libdrv.so" "$t/drv.c"
 	printf 'int main(void) { return 0; }\n' >"$t/use.c"
-	# its printk left undefined, as kernel code's is, and named after the library
 	${CC:-cc} -o "$t/use" "$t/use.c" -L"$lib" -L"$t" -Wl,--no-as-needed -lprintk-port -ldrv \
 		-Wl,-rpath,"$lib:$t"
-	capture "$t/use"
+}
+
+@test "library: a port's library that prints from its constructor before the library's own ran, and from its destructor after" {
+	drv '__attribute__((constructor)) static void up(void) { printk("<3>drv: legacy marker\n"); pr_info("drv: up\n"); }' \
+		'__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }'
+	capture "$BATS_TEST_TMPDIR/use"
 	[ "$status" -eq 0 ]
 	err_is $'drv: legacy marker\ndrv: up\ndrv: down\n'
 }
@@ -116,14 +121,8 @@ norm() {
 }
 
 @test "library: a port's library whose only printk is in its destructor, after the library's" {
-	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
-	printf '%s\n' '#include <linux/printk.h>' \
-		'__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }' >"$t/drv.c"
-	${CC:-cc} -fPIC -shared -I"$abs_top_srcdir/include" -o "$t/libdrv.so" "$t/drv.c"
-	printf 'int main(void) { return 0; }\n' >"$t/use.c"
-	${CC:-cc} -o "$t/use" "$t/use.c" -L"$lib" -L"$t" -Wl,--no-as-needed -lprintk-port -ldrv \
-		-Wl,-rpath,"$lib:$t"
-	capture "$t/use"
+	drv '__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }'
+	capture "$BATS_TEST_TMPDIR/use"
 	[ "$status" -eq 0 ]
 	err_is $'drv: down\n'
 }
