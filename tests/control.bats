@@ -371,19 +371,19 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 
 @test "control: a process that exited and was not waited for is said to have exited" {
 	local z
-	# its child, never waited for by the sleep its shell became: a zombie
-	sh -c 'LD_PRELOAD="$1" true & echo $!; exec sleep 5' sh "$MODULE" >"$BATS_TEST_TMPDIR/z" &
-	for _ in $(seq 1 500); do [ ! -s "$BATS_TEST_TMPDIR/z" ] || break; sleep 0.01; done
-	z=$(sed -n 1p "$BATS_TEST_TMPDIR/z")
+	start
+	tell zombie
+	for _ in $(seq 1 1000); do [ "$(wc -l <"$PO")" -lt 2 ] || break; sleep 0.01; done
+	z=$(sed -n 2p "$PO")
 	for _ in $(seq 1 500); do
 		[ "$(cut -d' ' -f3 /proc/"$z"/stat)" = Z ] && break
 		sleep 0.01
 	done
 	ctl --pid="$z"
-	kill %1 2>/dev/null || true
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $z: it has exited (its parent has not yet waited for it)
 "
+	quit
 }
 
 @test "control: another user is refused; root is not" {

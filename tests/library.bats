@@ -159,8 +159,10 @@ drv() {
 		return 0;
 	}
 	EOF
-	${CC:-cc} -w -I"$abs_top_srcdir/include" -o "$t/jump" "$t/jump.c" -L"$lib" -lprintk-port \
-		-Wl,-rpath,"$lib"
+	# the sanitizers' runtime first, when the library has it: its siglongjmp then
+	# clears the stack's shadow that the fault's frames left
+	${CC:-cc} ${SAN_CFLAGS:-} ${SAN_LDFLAGS:-} -w -I"$abs_top_srcdir/include" -o "$t/jump" \
+		"$t/jump.c" -L"$lib" -lprintk-port -Wl,-rpath,"$lib"
 	capture "$t/jump"
 	[ "$status" -eq 0 ]
 	err_is $'before: one\n'
