@@ -79,6 +79,17 @@ C D
 		"$FIX/fault-sig" cut-flush
 	[ "$status" -eq 0 ]
 	err_is $'J\nO open\nM 1 2\nH a b\n'
+	# the handler that cut the write off ends the process instead
+	capture env FAULT_WRITE=raise:10:1 LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" \
+		"$FIX/fault-sig" cut-exit
+	[ "$status" -eq 0 ]
+	err_is $'J\nO open\n'
+}
+
+@test "signals: a thread cancelled in the write of its handler's line: the line kept, the next thread's whole" {
+	capture env LD_PRELOAD="$MODULE" "$FIX/fault-sig" cut-cancel
+	[ "$status" -eq 0 ]
+	err_is $'H0 open\nH1 open more\nH1 open more\nH1 open more\n'
 }
 
 @test "signals: a handler that arrives inside printk (in its write): its line first, the interrupted one intact" {

@@ -295,26 +295,29 @@ static bool take_back(struct pks_ctx *x, bool *in_write)
 }
 
 /*
- * A flush of this thread's that claimed @x at @depth or deeper, and that a
- * handler entered after it cut off (the jump leaves that handler): it
- * never goes on. Its line, cut, is written once more at most
- * (pks_line_cut()); without this the context stayed CLAIMED for good, and
- * every later call at its depth was written alone.
+ * A flush of this thread's that claimed @x at @depth or deeper never goes
+ * on: a handler entered after it cut it off (the jump leaves that handler),
+ * or the thread or the process ends inside it (@depth 0). Its line, cut,
+ * is written once more at most (pks_line_cut()); without this the context
+ * stayed CLAIMED for good, the line unwritten, and every later call at its
+ * depth was written alone.
+ * Return: whether @x was such a claim, now let go.
  */
-static void dead_claim(struct pks_ctx *x, int depth)
+static bool dead_claim(struct pks_ctx *x, int depth)
 {
 	/* no pair: its own claim's, stored by this thread; another thread's is not ours */
 	if (atomic_load_explicit(&x->claim_by, memory_order_relaxed) != (uintptr_t)&flushing ||
 	    x->claim_depth < depth ||
 	    /* pairs with flush_ctx()'s claim, by this same thread: program order */
 	    atomic_load_explicit(&x->state, memory_order_relaxed) != PKS_CLAIMED)
-		return;
+		return false;
 	pks_line_cut(&x->line);
 	if (flushing == x)
 		flushing = NULL;	/* the outer one it kept is lost with its frame */
 	/* no pair: as flush_ctx()'s release of it */
 	atomic_store_explicit(&x->claim_by, 0, memory_order_relaxed);
 	atomic_store(&x->state, PKS_IDLE);	/* pairs with the next claim or call's exchange */
+	return true;
 }
 
 /**
@@ -402,6 +405,9 @@ void pks_flush_all(enum pks_flush why)
 	/* pairs with attach()'s exchange, which published each node whole */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
+			/* exit or exec from a handler that cut off a flush of ours */
+			if (n == pks_ctx_self && why != PKS_FLUSH_CRASH)
+				dead_claim(&n->ctx[i], 0);
 			if (n == pks_ctx_self && why == PKS_FLUSH_EXIT)
 				take_back(&n->ctx[i], &in_write);
 			flush_ctx(&n->ctx[i], n == pks_ctx_self && why == PKS_FLUSH_CRASH);
@@ -445,7 +451,8 @@ static void thread_gone(void *p)
 	pks_tsan_hide();
 	pks_defer_abandoned(UINTPTR_MAX);	/* a record cancellation cut off: skipped */
 	for (int i = 0; i < PKS_NCTX; i++)
-		if (!take_back(&n->ctx[i], &in_write) || !in_write)
+		if (!dead_claim(&n->ctx[i], 0) &&	/* a flush cancelled in its write: left too */
+		    (!take_back(&n->ctx[i], &in_write) || !in_write))
 			flush_ctx(&n->ctx[i], false);
 	pks_defer_gone(n->tid);	/* after its last line: the next thread's come later */
 	pks_ctx_self = NULL;
