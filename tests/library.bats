@@ -249,6 +249,34 @@ drv() {
 	done
 }
 
+@test "library: a conversion spec past 64 bytes, its flags repeated, still leaves %p extensions to the engine" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/long.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <linux/sprintf.h>
+	#include <stdint.h>
+	#include <stdio.h>
+
+	int main(void)
+	{
+		char b[128];
+		uint8_t ip[4] = { 10, 0, 0, 1 };
+		int n;
+
+		n = snprintf(b, sizeof(b), "%0000000000000000000000000000000000000000000000000000000000000000000005d %pI4", 1, ip);
+		pr_info("%d %s\n", n, b);
+		n = snprintf(b, sizeof(b), "%-------------------------------------------------------------------8.000000000000000000000000000000000000000000000000000000000000003s| %pI4", "abcdef", ip);
+		pr_info("%d %s\n", n, b);
+		return 0;
+	}
+	EOF
+	${CC:-cc} -w -I"$abs_top_srcdir/include" -o "$t/long" "$t/long.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib"
+	capture "$t/long"
+	[ "$status" -eq 0 ]
+	err_is $'14 00001 10.0.0.1\n18 abc     | 10.0.0.1\n'
+}
+
 @test "library: a fork child writes its own lines, not the open lines it was born with" {
 	capture "$PL" fork
 	[ "$status" -eq 0 ]

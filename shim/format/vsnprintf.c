@@ -23,7 +23,7 @@
 
 #define FIELD_WIDTH_MAX	((1 << 23) - 1)	/* the kernel's clamps */
 #define PRECISION_MAX	((1 << 15) - 1)
-#define SPEC_TEXT_MAX	64		/* longer specs go to the C library */
+#define SPEC_TEXT_MAX	64		/* longer specs are compacted (spec_text()) */
 #define VA_DEPTH_MAX	8		/* %pV inside %pV inside ... */
 
 /* What scan() finds in a format. */
@@ -445,6 +445,42 @@ static void put_ext(struct pks_fmt_buf *b, const struct conv *cv,
  */
 #define SLOW_PREFIX	"%.0hm"
 
+/*
+ * @cv's text, SPEC_TEXT_MAX bytes at most, at @out: as written, or with
+ * each flag once and a precision's leading zeros gone, which mean the
+ * same ("%0000000005d" is "%05d").
+ * Return: its length, or 0 when it is longer even so.
+ */
+static size_t spec_text(const struct conv *cv, char *out)
+{
+	size_t n = (size_t)(cv->next - cv->start), w, p;
+	const char *digits = cv->prec + 1;
+	char *o = out;
+
+	if (n <= SPEC_TEXT_MAX) {
+		memcpy(out, cv->start, n);
+		return n;
+	}
+	*o++ = '%';
+	for (int i = 0; i < cv->nflags; i++)
+		if (!memchr(out + 1, cv->flags[i], (size_t)(o - out - 1)))
+			*o++ = cv->flags[i];
+	p = cv->nprec && !cv->star_p ? strspn(digits, "0") : 0;
+	if (p && p == (size_t)cv->nprec - 1)
+		p--;		/* ".000" is ".0" */
+	w = (size_t)cv->nwidth + (size_t)cv->nprec - p + (size_t)cv->nlen + 1;
+	if ((size_t)(o - out) + w > SPEC_TEXT_MAX)
+		return 0;
+	o = mempcpy(o, cv->width, (size_t)cv->nwidth);
+	if (cv->nprec) {
+		*o++ = '.';
+		o = mempcpy(o, cv->prec + 1 + p, (size_t)cv->nprec - 1 - p);
+	}
+	o = mempcpy(o, cv->len, (size_t)cv->nlen);
+	*o++ = cv->c;
+	return (size_t)(o - out);
+}
+
 static void convert(struct pks_fmt_buf *b, const struct conv *cv, va_list *ap,
 		    int slow)
 {
@@ -471,8 +507,7 @@ static void convert(struct pks_fmt_buf *b, const struct conv *cv, va_list *ap,
 		return;
 	}
 	memcpy(spec, SLOW_PREFIX, pre);
-	memcpy(spec + pre, cv->start, cv->next - cv->start);
-	spec[pre + (cv->next - cv->start)] = '\0';
+	spec[pre + spec_text(cv, spec + pre)] = '\0';	/* walk() saw it fit */
 	fetch(ap, t, &a);
 	put_call(b, spec, &st, t, &a);
 }
@@ -496,6 +531,7 @@ static void put_rest(struct pks_fmt_buf *b, const char *pct, va_list *ap,
 
 static void walk(struct pks_fmt_buf *b, const char *f, va_list *ap)
 {
+	char spec[SPEC_TEXT_MAX];
 	struct conv cv;
 	int slow = 0;
 
@@ -506,8 +542,7 @@ static void walk(struct pks_fmt_buf *b, const char *f, va_list *ap)
 		if (!*pct)
 			return;
 		parse(pct, &cv);
-		if (cv.kind == K_BAD ||
-		    (cv.kind != K_PTR && cv.next - pct > SPEC_TEXT_MAX)) {
+		if (cv.kind == K_BAD || (cv.kind != K_PTR && !spec_text(&cv, spec))) {
 			put_rest(b, pct, ap, slow);
 			return;
 		}
