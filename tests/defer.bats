@@ -157,6 +157,19 @@ appears() {
 	[ "$output" = "40000 0" ]
 }
 
+@test "defer: drop mode's last count is said before an exec, which the new image never would" {
+	local T=$BATS_TEST_TMPDIR
+	{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop -- \
+		"$FIX/defer-flood" 20000 1 exec 2>&1 >"$T/stdout"; } |
+		{ for ((i = 0; i < 600; i++)); do
+			grep -q returning "$T/stdout" 2>/dev/null && break
+			sleep 0.05
+		  done; cat >"$T/read"; }
+	run awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { lost += $2; next } { seen++ }
+		END { print seen + lost }' "$T/read"
+	[ "$output" = 20000 ]
+}
+
 @test "defer: drop mode's count comes just before the line after the gap, never after it" {
 	local T=$BATS_TEST_TMPDIR round
 	for round in 1 2 3 4 5 6; do

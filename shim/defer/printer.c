@@ -623,13 +623,15 @@ static bool ours(void)
  * pks_defer_drain() - before an exec, a fork (its prepare handler), or a
  * change of a descriptor the lines go to (pks_defer_feeds()): every
  * committed line written, so that the child inherits none, and each line
- * reaches the file that was there when it was printed
+ * reaches the file that was there when it was printed; then the count of
+ * lines dropped since the last one (an exec's new image would never say it)
  * @handler: called from a signal handler (pks_defer_drain_now()'s @crash)
  */
 void pks_defer_drain(bool handler)
 {
 	if (ours() && pks_defer_take()) {
 		pks_defer_drain_now(handler);
+		report_now();
 		pks_defer_give();
 	}
 }
