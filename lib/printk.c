@@ -51,7 +51,8 @@ static __thread bool unfound;	/* no slot in threads[]: its calls leave no line o
  */
 static __thread volatile uintptr_t busy;
 static struct port_line *_Atomic threads[THREADS_MAX];	/* open lines, for exit */
-static _Atomic bool ended;	/* exit wrote the open lines: from now on no line stays open */
+/* the thread that ran exit's writing of the open lines: its later lines stay open no more */
+static struct port_line *_Atomic ended;
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct pks_settings set;
@@ -238,8 +239,8 @@ __attribute__((destructor)) static void fini(void)
 {
 	size_t i;
 
-	/* pairs with emit()'s load after its feed: a line begun after this ends there */
-	atomic_store(&ended, true);
+	/* pairs with emit()'s load after its feed: a line this thread begins later ends there */
+	atomic_store(&ended, &self);
 	if (registered && busy) {
 		/*
 		 * This thread's own call never went on (left by a jump from
@@ -349,8 +350,8 @@ static int emit(const char *fmt, va_list ap)
 		return alone(&own, fmt, ap, saved);	/* taken by exit */
 	}
 	n = feed(&self, fmt, ap);
-	/* exit could not write it, or has been: written now; pairs with fini()'s store */
-	if (unlikely(unfound) || unlikely(atomic_load(&ended)))
+	/* exit could not write it, or ran on this thread: written now; pairs with fini()'s store */
+	if (unlikely(unfound) || unlikely(atomic_load(&ended) == &self))
 		pks_line_close(&self.line, put, NULL);
 	/* release: pairs with fini()'s claim, which then sees the line whole */
 	atomic_store_explicit(&self.state, FREE, memory_order_release);
