@@ -289,23 +289,6 @@ static bool owner(pid_t pid, uid_t *uid)
 	return true;
 }
 
-/* Whether @pid has exited, its parent not yet told (a zombie: its maps are gone). */
-static bool zombie(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');	/* the name may hold anything */
-	return p && p[1] == ' ' && p[2] == 'Z';
-}
-
 /* Why @pid cannot be reached, from errno after a failed look. */
 static const char *why_not(pid_t pid)
 {
@@ -313,7 +296,7 @@ static const char *why_not(pid_t pid)
 		return "permission denied: only its user and root may control it";
 	if (kill(pid, 0) && errno == ESRCH)
 		return "no such process";
-	if (zombie(pid))
+	if (pks_ctl_zombie(pid))	/* its maps are gone */
 		return "it has exited (its parent has not yet waited for it)";
 	return "it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)";
 }
@@ -326,14 +309,10 @@ static const char *why_not(pid_t pid)
  */
 static bool made_as_root(const char *path, const struct stat *st)
 {
-	char dir[PATH_MAX];
 	struct stat d;
 
-	if (geteuid() != 0 || st->st_uid != 0 ||
-	    snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) || !strrchr(dir, '/'))
-		return false;
-	*strrchr(dir, '/') = '\0';
-	return !lstat(dir, &d) && S_ISDIR(d.st_mode) && d.st_uid == 0 && !(d.st_mode & 077);
+	return geteuid() == 0 && st->st_uid == 0 && !pks_ctl_dir_of(path, &d) &&
+	       S_ISDIR(d.st_mode) && d.st_uid == 0 && !(d.st_mode & 077);
 }
 
 /* Map @pid's control file into @t. Return: NULL, or why not. */

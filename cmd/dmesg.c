@@ -30,16 +30,12 @@
  */
 static bool owned(const char *path, const struct stat *st)
 {
-	char dir[PATH_MAX];
 	struct pks_rec_head h;
 	struct stat d;
 	ssize_t n;
 	int fd;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) || !strrchr(dir, '/'))
-		return false;
-	*strrchr(dir, '/') = '\0';
-	if (lstat(dir, &d) || !S_ISDIR(d.st_mode) || d.st_uid != st->st_uid)
+	if (pks_ctl_dir_of(path, &d) || !S_ISDIR(d.st_mode) || d.st_uid != st->st_uid)
 		return false;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)

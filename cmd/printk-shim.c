@@ -42,12 +42,6 @@
 #define INSTALLED_MODULE PKS_PKGLIBDIR "/" MODULE_NAME
 #endif
 
-/*
- * What the parsers take for an on/off variable, besides the --name and
- * --no-name forms; pks_vars[] says only "0|1", which the module's warning
- * keeps. printk-shim.1 lists the same words.
- */
-
 enum { EXIT_USAGE = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 static const char *prog = "printk-shim";

@@ -81,29 +81,60 @@ int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why
 	return *why ? -1 : 0;
 }
 
-/** pks_ctl_start_time() - Return: when @pid started (clock ticks after boot), 0 if gone. */
-uint64_t pks_ctl_start_time(pid_t pid)
+/*
+ * /proc/@pid/stat into @buf, @size bytes. Return: its text past the
+ * name's ")" (field 2's end: the name may hold anything), or NULL.
+ */
+static const char *stat_fields(pid_t pid, char *buf, size_t size)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
+	char path[64];
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+		return NULL;
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return NULL;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the name may hold anything */
+	return strrchr(buf, ')');
+}
+
+/** pks_ctl_start_time() - Return: when @pid started (clock ticks after boot), 0 if gone. */
+uint64_t pks_ctl_start_time(pid_t pid)
+{
+	char buf[1024];
+	const char *p = stat_fields(pid, buf, sizeof(buf));
+
 	for (int field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+/** pks_ctl_zombie() - Return: whether @pid has exited, its parent not yet told. */
+bool pks_ctl_zombie(pid_t pid)
+{
+	char buf[1024];
+	const char *p = stat_fields(pid, buf, sizeof(buf));
+
+	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+/**
+ * pks_ctl_dir_of() - the directory a file @path is in, into @d (lstat)
+ * Return: 0, or -1 when @path names none or it cannot be looked at.
+ */
+int pks_ctl_dir_of(const char *path, struct stat *d)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) || !strrchr(dir, '/'))
+		return -1;
+	*strrchr(dir, '/') = '\0';
+	return lstat(dir, d);
 }
 
 /** pks_ctl_name_pid() - Return: the pid a file "PID@suffix" is named for, or 0. */
