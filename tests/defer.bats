@@ -102,6 +102,30 @@ appears() {
 	[ "$output" = "80000 0 20000 20000 20000 20000" ]
 }
 
+# A fatal signal, or exit, while 4 threads print: the signal's handler (or
+# exit) writes the ring while the other threads go on. Before, their new
+# lines went out at once, ahead of their older ones still in the ring
+# (every raise), and a line that went in as the ring closed was never
+# written (one raise in six). The signal's end may cut the last write short,
+# as it cuts a synchronous one: the last line may be a part of one.
+@test "defer: a fatal signal or exit while 4 threads print: each thread's lines whole, in order, none missing" {
+	for run in {1..6}; do
+		for how in raise exit; do
+			capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
+				"$FIX/defer-flood" 200000 4 $how
+			if [ $how = raise ]; then [ "$status" -eq 143 ]; else [ "$status" -eq 0 ]; fi
+			out_is ''
+			run awk -v cut=$([ $how = raise ] && echo 1 || echo 0) '
+				function want(s) { split(s, a, " "); split(a[1], b, ".")
+					return b[2] == ++n[b[1]] ? a[1] " the quick brown fox jumps over the lazy dog" : "" }
+				NR > 1 { bad += last != want(last) }
+				{ last = $0 }
+				END { w = want(last); bad += last != w && !(cut && index(w, last) == 1); print bad + 0 }' "$ERR"
+			[ "$output" = 0 ]
+		done
+	done
+}
+
 # 16 threads on 8 lanes of 64 KiB: lanes fill, threads share them and go
 # on in the next; a thread stopped between taking its place in a lane and
 # filling it hid the lines another thread put in behind it, whose later

@@ -121,6 +121,7 @@ struct pks_defer_state {
 	_Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
+	_Atomic int crashed;		/* futex: 1 once a fatal signal's drain is done */
 	_Atomic bool fd_closed;		/* an output's descriptor may be closed (pks_defer_closed()) */
 	bool want_func;			/* the outputs show the caller's name: take it at the call */
 	bool follow;			/* a file: output's path is followed by the callers */
@@ -143,6 +144,8 @@ extern struct pks_defer_state pks_defer_dq;
 enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
 
 bool pks_defer_admit(const struct pks_writer *w);
+void pks_defer_crashed(void);
+void pks_defer_flushed(long tid, bool handler);
 bool pks_defer_fd_gone(void);
 void pks_defer_follow(void);
 void pks_defer_rouse(bool handler, int upto);
@@ -327,6 +330,16 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	}
 	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
 	pks_defer_self.reserving = interrupted;
+	/*
+	 * Closed since the look above (exit, a fatal signal): the closing
+	 * drain may not wait for this record. Through the head's
+	 * compare-and-swap before this load and the drain's load of the head
+	 * after the close's exchange, either this load sees it closed, or the
+	 * drain sees the record reserved and waits for it (printer.c's
+	 * closing()). seq_cst: pairs with that exchange.
+	 */
+	if (unlikely(atomic_load(&pks_defer_dq.state) == PKS_DEFER_CLOSED))
+		pks_defer_flushed(w->tid, w->in_handler);
 	if (text)
 		pks_defer_record(l, w);
 	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */

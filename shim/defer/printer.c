@@ -40,6 +40,8 @@
 #define BATCH_BYTES	(64u << 10)	/* per output and batch */
 #define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering */
 #define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
+#define LATE_MS		50		/* the closing drain's wait for records in flight */
+#define FLUSHED_MS	1000		/* a thread's wait for its own, after it (pks_defer_flushed()) */
 #define IDLE_MS		1000		/* an empty ring's wait for a line before the printer ends */
 #define LANE_MIN	(64u << 10)
 
@@ -646,6 +648,101 @@ bool pks_defer_feeds(int lo, int hi)
 	return ours() && pks_sink_on_fds(pks_config(), lo, hi);
 }
 
+/* Whether a lane holds a record reserved and not yet written: after a drain, one not committed. */
+static bool reserved(void)
+{
+	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
+		struct pks_ring *r = &pks_defer_dq.lanes[i].ring;
+
+		/* pairs with the head's compare-and-swap (pks_ring_reserve_at()),
+		 * after the exchange of state that closed the ring (pks_defer_enqueue()) */
+		if (atomic_load(&r->head) != atomic_load(&r->tail))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The drain that closes the ring, and then, a while at most, the records
+ * reserved before it closed and not yet committed: their callers saw the
+ * ring running after they reserved, so it is theirs to wait for. One
+ * reserved after it closed is its caller's (pks_defer_flushed()).
+ */
+static void closing(bool crash)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	pks_defer_drain_now(crash);
+	for (int ms = 0; ms < LATE_MS && reserved(); ms++) {
+		nanosleep(&ts, NULL);
+		pks_defer_drain_now(crash);
+	}
+	report_now();
+}
+
+/* Whether this thread's records in its lane (@tid's) are all written. */
+static bool mine_out(long tid)
+{
+	const struct pks_defer_self *me = &pks_defer_self;
+	unsigned int k = (unsigned int)pks_defer_dq.nlanes;
+
+	/* pairs with pks_ring_release()'s store: what it passed was written */
+	return !k || atomic_load(&pks_defer_dq.lanes[((unsigned int)tid + me->spilled) & (k - 1)]
+					.ring.tail) >= me->mine;
+}
+
+/* The consumer word: waited for at exit; at a fatal signal, taken only if free. */
+static bool grab(bool crash)
+{
+	int free_ = 0;
+
+	if (!crash)
+		return pks_defer_take();
+	/* pairs with pks_defer_give()'s exchange, as pks_defer_take()'s */
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+		return false;
+	pks_defer_self.consuming = true;
+	return true;
+}
+
+/**
+ * pks_defer_flushed() - the ring closed (exit, a fatal signal): its lines
+ * written, thread @tid's own among them, before the thread writes another
+ * itself or returns from the call that put one in as it closed, which the
+ * closing drain may have passed by (closing()). A thread stopped between
+ * reserving a record and committing it holds back the records after it in
+ * its lane: they are waited for, a second at most, and once. At a fatal signal, after
+ * the signal's own drain (pks_defer_crashed()). @handler: a signal
+ * handler's line (pks_defer_drain_now()'s @crash).
+ */
+void pks_defer_flushed(long tid, bool handler)
+{
+	static _Atomic bool stuck;
+	struct timespec ts = { 0, 1000000 };
+	/* pairs with pks_defer_crash()'s exchange, before its exchange of state */
+	bool crash = atomic_load(&pks_defer_dq.crashing);
+
+	if (pks_defer_self.consuming)
+		return;
+	if (crash)
+		pks_defer_crashed();
+	for (int ms = 0;; ms++) {
+		if (grab(crash)) {
+			pks_defer_drain_now(crash || handler);
+			pks_defer_give();
+		}
+		/* this thread's own record not committed holds them: never */
+		if (mine_out(tid) || pks_defer_self.reserving ||
+		    /* no pair: a flag, no data behind it */
+		    atomic_load_explicit(&stuck, memory_order_relaxed))
+			return;
+		if (ms == FLUSHED_MS)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	atomic_store_explicit(&stuck, true, memory_order_relaxed);	/* no pair: as above */
+}
+
 /**
  * pks_defer_close() - at exit and _exit: the ring written and closed; a
  * line from now on is written by its caller (the printer, woken, ends).
@@ -663,38 +760,55 @@ void pks_defer_close(void)
 	pks_defer_wake(PKS_DEFER_NAP);
 	if (!pks_defer_take())
 		return;
-	pks_defer_drain_now(false);
-	report_now();
+	closing(false);
 	pks_defer_give();
+}
+
+/* The ring's lines are out, or there were none: other threads' lines go on (pks_defer_crashed()). */
+static void done_crash(void)
+{
+	/* pairs with pks_defer_crashed()'s loads */
+	atomic_store(&pks_defer_dq.crashed, 1);
+	pks_defer_futex(&pks_defer_dq.crashed, FUTEX_WAKE, INT_MAX, 0);
 }
 
 /**
  * pks_defer_crash() - a signal that ends the process: the ring written
  * from the handler, one write per line. The printer's batch is waited for
  * a moment, then taken over: a line may be written twice, none is lost.
+ * Meanwhile the other threads' new lines wait for it (pks_defer_admit()).
  */
 void pks_defer_crash(void)
 {
-	bool mine = ours();
+	bool mine = ours(), took = false;
 	int free_ = 0;
 
-	/* pairs with pks_defer_admit()'s loads of crashing and state, and the printer's loop */
-	atomic_store(&pks_defer_dq.crashing, true);
-	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine)
+	/* pairs with pks_defer_admit()'s loads of crashing and state, and the printer's loop;
+	 * and with another crash's exchange: that one writes the ring */
+	if (atomic_exchange(&pks_defer_dq.crashing, true))
 		return;
+	/* pairs with pks_defer_admit()'s loads and the printer's loop, as above */
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine) {
+		done_crash();	/* closed at exit already, or no ring: none to wait for */
+		return;
+	}
 	pks_defer_abandoned(UINTPTR_MAX);
 	for (int ms = 0; !pks_defer_self.consuming && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
 
 		free_ = 0;
 		/* pairs with pks_defer_give(): the printer's batch is done */
-		if (atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+		if ((took = atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1)))
 			break;
 		nanosleep(&ts, NULL);
 	}
 	pks_defer_self.consuming = true;
-	pks_defer_drain_now(true);
-	report_now();
+	closing(true);
+	if (took) {
+		pks_defer_give();	/* for a line that came late (pks_defer_flushed()) */
+		pks_defer_self.consuming = true;	/* this thread's lines go out at once */
+	}
+	done_crash();
 }
 
 /**

@@ -329,6 +329,29 @@ static int started(void)
 }
 
 /**
+ * pks_defer_crashed() - a fatal signal's handler on another thread writes
+ * the ring (pks_defer_crash()): wait for it before writing a line, as at exit,
+ * so that the line comes after this thread's lines still in the ring. The
+ * process ends within 2 s of the signal (ctx/signals.c's dying()): a while
+ * at most, and once; a waiter the end overtakes never returns, as a
+ * synchronous caller the end overtakes in its write.
+ */
+void pks_defer_crashed(void)
+{
+	static _Atomic bool stuck;
+
+	/* no pair: a flag, no data behind it */
+	if (atomic_load_explicit(&stuck, memory_order_relaxed))
+		return;
+	/* pairs with pks_defer_crash()'s store after its drain */
+	for (int i = 0; i < 210 && !atomic_load(&pks_defer_dq.crashed); i++)
+		pks_defer_futex(&pks_defer_dq.crashed, FUTEX_WAIT, 0, 10);
+	/* pairs with pks_defer_crash()'s store, as above; the flag's: no pair */
+	if (!atomic_load(&pks_defer_dq.crashed))
+		atomic_store_explicit(&stuck, true, memory_order_relaxed);
+}
+
+/**
  * pks_defer_admit() - the ring is not running, or not this process's: may
  * @w's line go into it?
  */
@@ -349,11 +372,8 @@ bool pks_defer_admit(const struct pks_writer *w)
 	}
 	if (s == PKS_DEFER_STARTING && !w->in_handler)
 		s = started();
-	/* crashing pairs with pks_defer_crash()'s store, before its exchange of state */
-	if (s == PKS_DEFER_CLOSED && !atomic_load(&pks_defer_dq.crashing) && pks_defer_take()) {
-		pks_defer_drain_now(w->in_handler);	/* the ring's lines first: this one follows them */
-		pks_defer_give();
-	}
+	if (s == PKS_DEFER_CLOSED)
+		pks_defer_flushed(w->tid, w->in_handler);	/* the ring's lines first: this one follows */
 	return s == PKS_DEFER_RUNNING;
 }
 
