@@ -289,7 +289,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	struct pks_defer_rec *r;
 	const char *func = NULL;
 	uint64_t stamp;
-	int why;
+	int why, sleep;
 
 	if (pks_defer_self.consuming)
 		return false;
@@ -342,10 +342,16 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		pks_defer_flushed(w->tid, w->in_handler);
 	if (text)
 		pks_defer_record(l, w);
-	/* seq_cst: pairs with printer.c's park(), as the head's compare-and-swap */
-	if (unlikely(atomic_load(pks_defer_dq.sleep_word) != PKS_DEFER_AWAKE))
-		pks_defer_rouse(w->in_handler, pks_ring_used(ring) > ring->size / 2 ? PKS_DEFER_NAP
-										: PKS_DEFER_IDLE);
+	/*
+	 * An idle printer is woken at once, a napping one when the lane is
+	 * half full: a printer that went idle after this load sees the record
+	 * (its gauge()), and goes on. seq_cst: pairs with printer.c's park(),
+	 * as the head's compare-and-swap.
+	 */
+	sleep = atomic_load(pks_defer_dq.sleep_word);
+	if (unlikely(sleep != PKS_DEFER_AWAKE) &&
+	    (sleep == PKS_DEFER_IDLE || pks_ring_used(ring) > ring->size / 2))
+		pks_defer_rouse(w->in_handler, PKS_DEFER_NAP);
 	return true;
 }
 
