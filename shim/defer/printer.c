@@ -227,6 +227,20 @@ static void settle(const struct pks_sink_batch *b)
 		pks_defer_futex(&pks_defer_dq.space, FUTEX_WAKE, INT_MAX, 0);
 }
 
+/*
+ * Whether a drain that is not a fatal signal's (@crash false) gives way to
+ * one: a signal that ends the process came, and its handler waits for the
+ * consumer word to write the ring (pks_defer_crash()), rather than write
+ * beside this drain.
+ */
+static inline bool stopped(bool crash)
+{
+	/* no pair: a hint; the handler takes the word after */
+	return !crash && unlikely(atomic_load_explicit(&pks_defer_dq.crashing, memory_order_relaxed)) &&
+	       /* no pair: as above */
+	       !atomic_load_explicit(&pks_defer_dq.crashed, memory_order_relaxed);
+}
+
 /* @l's next gathered record, if it has one left. */
 static void advance(struct pks_defer_lane *l)
 {
@@ -336,7 +350,7 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
 		advance(l);
 		if (l->pos - l->done >= l->ring.size / 4)
 			settle(b);
-		if (!l->next || l->next->stamp > limit)
+		if (!l->next || l->next->stamp > limit || stopped(crash))
 			return n;
 	}
 }
@@ -364,13 +378,31 @@ static size_t drain(bool crash, bool order)
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
 		l->next = NULL;
 	}
-	while (gather()) {
+	while (!stopped(crash) && gather()) {
 		/* a run from one lane while its stamps stay below the others' next */
-		while ((l = oldest(&limit)))
+		while (!stopped(crash) && (l = oldest(&limit)))
 			n += write_run(l, limit, b, crash, order);
 	}
 	settle(b);
 	return n;
+}
+
+/*
+ * The consumer word's holder was cancelled in a write, a cancellation point
+ * as the caller's own write would be: the word is given back, and what its
+ * batches held is dropped, their records not yet released, so that the next
+ * consumer writes them (a line written before the cut, once more at most).
+ */
+static void cancelled(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < fd_batch.n; i++) {
+		fd_batch.len[i] = 0;
+		fd_batch.puts[i] = 0;
+	}
+	dgrams.n = 0;
+	dgrams.used = 0;
+	pks_defer_give();
 }
 
 /**
@@ -383,7 +415,12 @@ static size_t drain(bool crash, bool order)
  */
 size_t pks_defer_drain_now(bool crash)
 {
-	return drain(crash, false);
+	size_t n;
+
+	pthread_cleanup_push(cancelled, NULL);
+	n = drain(crash, false);
+	pthread_cleanup_pop(0);
+	return n;
 }
 
 /* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
@@ -673,7 +710,7 @@ static void closing(bool crash)
 	struct timespec ts = { 0, 1000000 };
 
 	pks_defer_drain_now(crash);
-	for (int ms = 0; ms < LATE_MS && reserved(); ms++) {
+	for (int ms = 0; ms < LATE_MS && reserved() && !stopped(crash); ms++) {
 		nanosleep(&ts, NULL);
 		pks_defer_drain_now(crash);
 	}
@@ -780,16 +817,23 @@ static void done_crash(void)
  */
 void pks_defer_crash(void)
 {
-	bool mine = ours(), took = false;
+	/* acquire: pairs with pks_defer_map()'s release; the mapping is complete */
+	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
+	bool took = false;
 	int free_ = 0;
 
 	/* pairs with pks_defer_admit()'s loads of crashing and state, and the printer's loop;
 	 * and with another crash's exchange: that one writes the ring */
 	if (atomic_exchange(&pks_defer_dq.crashing, true))
 		return;
-	/* pairs with pks_defer_admit()'s loads and the printer's loop, as above */
-	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_CLOSED || !mine) {
-		done_crash();	/* closed at exit already, or no ring: none to wait for */
+	/*
+	 * Closed by exit already, its drain perhaps still going (a slow
+	 * reader): written from here all the same, the drain giving way
+	 * (stopped()). Pairs with pks_defer_admit()'s loads, as above.
+	 */
+	if (atomic_exchange(&pks_defer_dq.state, PKS_DEFER_CLOSED) == PKS_DEFER_FAILED || !pid ||
+	    pid != pks_pid()) {
+		done_crash();	/* no ring of this process's: none to wait for */
 		return;
 	}
 	pks_defer_abandoned(UINTPTR_MAX);

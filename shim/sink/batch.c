@@ -10,12 +10,48 @@
 #include "sink/journal.h"
 #include "sink/syslog.h"
 
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* All @n bytes to @fd, the first write(2) included; those written in *@done, if asked. */
 static int write_all(int fd, const char *p, size_t n, size_t *done)
 {
 	return n ? pks_fd_write_rest(fd, p, n, write(fd, p, n), done) : 0;
+}
+
+/*
+ * write_all() of whole lines: to a pipe or a socket, in writes of PIPE_BUF
+ * bytes at most, each ending in a newline, which pipe(7) keeps whole beside
+ * another writer's, so that the lines a fatal signal's handler writes while
+ * this write waits for a slow reader never land inside one of these (a
+ * line longer than PIPE_BUF goes in one write of its own).
+ */
+static int write_lines(int fd, const char *p, size_t n, size_t *done)
+{
+	struct stat st;
+	size_t sum = 0, k, part;
+	const char *nl;
+	int err = 0;
+
+	if (n <= PIPE_BUF || fstat(fd, &st) || (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)))
+		return write_all(fd, p, n, done);
+	for (; sum < n && !err; sum += k) {
+		k = n - sum;
+		if (k > PIPE_BUF) {
+			nl = memrchr(p + sum, '\n', PIPE_BUF);
+			if (!nl)
+				nl = memchr(p + sum + PIPE_BUF, '\n', k - PIPE_BUF);
+			k = nl ? (size_t)(nl - (p + sum)) + 1 : k;
+		}
+		part = 0;
+		err = write_all(fd, p + sum, k, &part);
+		if (err)
+			k = part;
+	}
+	if (done)
+		*done = sum;
+	return err;
 }
 
 /* The lines of the @n bytes at @p not written whole: each ends in its newline. */
@@ -36,7 +72,7 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		size_t done = 0;
-		int err = write_all(b->fd[i], b->buf[i], b->len[i], &done);
+		int err = write_lines(b->fd[i], b->buf[i], b->len[i], &done);
 
 		if (err && b->failed)
 			b->failed(b->tag[i], unwritten(b->buf[i] + done, b->len[i] - done, b->puts[i]),
