@@ -176,6 +176,19 @@ appears() {
 	done
 }
 
+# A thread's dup2() writes the ring into a full pipe first, and the thread
+# is cancelled in that write: it kept the ring's consumer word, and exit,
+# which waits for it, never ended. Lines of the cut write come out again.
+@test "defer: a thread cancelled while it writes the ring into a full pipe: exit still writes every line" {
+	capture shim env PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_DEFER_LATENCY=10000 \
+		timeout -k 5 20 "$FIX/defer-flood" 400 1 cancel
+	[ "$status" -eq 0 ]
+	run awk 'NR == 1 { bad += $0 != "first" } { n[$0]++ }
+		END { for (i = 1; i <= 400; i++) bad += !n["1." i " the quick brown fox jumps over the lazy dog"]
+		      print bad + 0, length(n), $0 }' "$ERR"
+	[ "$output" = "0 402 after cancel" ]
+}
+
 # 16 threads on 8 lanes of 64 KiB: lanes fill, threads share them and go
 # on in the next; a thread stopped between taking its place in a lane and
 # filling it hid the lines another thread put in behind it, whose later
