@@ -101,10 +101,11 @@ static const unsigned char *at(struct pks_elf_image *im, uint64_t addr, size_t n
 	size_t size;
 
 	for (unsigned i = 1; pks_elf_sect_at(im, i, &sc); i++) {
-		if (!sc.name[0] || addr < sc.addr || addr - sc.addr + n > sc.size)
+		/* no sum that may wrap: @addr comes from the file */
+		if (!sc.name[0] || addr < sc.addr || n > sc.size || addr - sc.addr > sc.size - n)
 			continue;
 		b = pks_elf_section(im, sc.name, &size);
-		return b && addr - sc.addr + n <= size ? b + (addr - sc.addr) : NULL;
+		return b && n <= size && addr - sc.addr <= size - n ? b + (addr - sc.addr) : NULL;
 	}
 	return NULL;
 }
@@ -124,9 +125,9 @@ static void class_name(struct pks_elf_image *im, const unsigned char *maps, size
 		return;
 	}
 	for (const unsigned char *m = maps; s->classed && m + rec <= maps + size; m += rec) {
-		int length = (int)pks_elf_word(im, m + 2 * ps, 4);
-		int base = (int)pks_elf_word(im, m + 2 * ps + 4, 4);
-		int i = (int)s->class_id - base;
+		int64_t length = (int32_t)pks_elf_word(im, m + 2 * ps, 4);
+		int64_t base = (int32_t)pks_elf_word(im, m + 2 * ps + 4, 4);
+		int64_t i = (int64_t)s->class_id - base;	/* from the file: no int may overflow */
 
 		if (i < 0 || i >= length)
 			continue;

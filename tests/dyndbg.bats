@@ -438,6 +438,45 @@ $src:32 [ddcls]main =_ \"plain %d\\n\"
 "
 }
 
+# A class map whose names pointer, relocated, is 2^64 - 4 (the check of its
+# section's bounds wrapped: a read before the heap copy of .comment), or
+# whose base is INT_MIN (class_id - base overflowed an int): classes the
+# file does not name, and nothing read outside it (ASan and UBSan builds).
+@test "dyndbg: --dyndbg-list of a class map that points outside the file, or starts at INT_MIN" {
+	local src
+	src=$(grep -ao '[^[:space:][:cntrl:]]*fixtures/dd-class\.c' "$FIX/dd-class" | head -n 1)
+	python3 - "$FIX/dd-class" "$BATS_TEST_TMPDIR" <<'PY'
+import struct, sys
+src, tmp = sys.argv[1], sys.argv[2]
+b = bytearray(open(src, "rb").read())
+shoff, = struct.unpack_from("<Q", b, 40)
+shnum, shstrndx = struct.unpack_from("<HH", b, 60)
+sec = [struct.unpack_from("<IIQQQQIIQQ", b, shoff + 64 * i) for i in range(shnum)]
+names = sec[shstrndx][4]
+def name(s): return bytes(b[names + s[0]:b.index(0, names + s[0])]).decode()
+maps = next(s for s in sec if name(s) == "__dyndbg_classes")
+rela = next(s for s in sec if name(s) == ".rela.dyn")
+out = bytearray(b)
+for at in range(rela[4], rela[4] + rela[5], 24):
+    if struct.unpack_from("<Q", out, at)[0] == maps[3] + 8:    # the map's names pointer
+        struct.pack_into("<Q", out, at + 16, 0xfffffffffffffffc)
+open(tmp + "/names", "wb").write(out)
+struct.pack_into("<I", b, maps[4] + 20, 0x80000000)           # its base
+open(tmp + "/base", "wb").write(b)
+PY
+	for f in names base; do
+		capture "$WRAPPER" --dyndbg-list "$BATS_TEST_TMPDIR/$f"
+		[ "$status" -eq 0 ]
+		out_is "# filename:lineno [module]function flags format
+$src:29 [ddcls]main =_ \"core %d\\n\" class unknown, _id:0
+$src:30 [ddcls]main =_ \"driver %d\\n\" class unknown, _id:1
+$src:31 [ddcls]main =_ \"kms %d\\n\" class unknown, _id:2
+$src:32 [ddcls]main =_ \"plain %d\\n\"
+"
+		err_is ''
+	done
+}
+
 @test "dyndbg: a site of a class in an object without maps is of an unknown class: no query without one reaches it" {
 	local T=$BATS_TEST_TMPDIR
 	printf '%s\n' '#include <linux/dynamic_debug.h>' '#include <linux/printk.h>' \
