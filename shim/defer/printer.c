@@ -405,6 +405,17 @@ static void cancelled(void *arg)
 	pks_defer_give();
 }
 
+/* drain() by a consumer that is not the printer, which a cancellation may cut off. */
+static size_t empty(bool crash, bool order)
+{
+	size_t n;
+
+	pthread_cleanup_push(cancelled, NULL);
+	n = drain(crash, order);
+	pthread_cleanup_pop(0);
+	return n;
+}
+
 /**
  * pks_defer_drain_now() - every committed record written, as the printer
  * does, by another thread (an exit, an exec, a fork, a caller with no
@@ -415,12 +426,7 @@ static void cancelled(void *arg)
  */
 size_t pks_defer_drain_now(bool crash)
 {
-	size_t n;
-
-	pthread_cleanup_push(cancelled, NULL);
-	n = drain(crash, false);
-	pthread_cleanup_pop(0);
-	return n;
+	return empty(crash, false);
 }
 
 /* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
@@ -703,17 +709,20 @@ static bool reserved(void)
  * The drain that closes the ring, and then, a while at most, the records
  * reserved before it closed and not yet committed: their callers saw the
  * ring running after they reserved, so it is theirs to wait for. One
- * reserved after it closed is its caller's (pks_defer_flushed()).
+ * reserved after it closed is its caller's (pks_defer_flushed()). Meanwhile
+ * a thread's lines wait for its earlier ones that another lane holds back
+ * behind such a record, as the printer has them wait (write_run()).
  */
 static void closing(bool crash)
 {
 	struct timespec ts = { 0, 1000000 };
 
-	pks_defer_drain_now(crash);
+	empty(crash, true);
 	for (int ms = 0; ms < LATE_MS && reserved() && !stopped(crash); ms++) {
 		nanosleep(&ts, NULL);
-		pks_defer_drain_now(crash);
+		empty(crash, true);
 	}
+	pks_defer_drain_now(crash);	/* what a record never committed holds back, all the same */
 	report_now();
 }
 
@@ -765,7 +774,8 @@ void pks_defer_flushed(long tid, bool handler)
 		pks_defer_crashed();
 	for (int ms = 0;; ms++) {
 		if (grab(crash)) {
-			pks_defer_drain_now(crash || handler);
+			/* in order, as closing(); at the end, whatever is held back */
+			empty(crash || handler, ms < FLUSHED_MS);
 			pks_defer_give();
 		}
 		/* this thread's own record not committed holds them: never */
