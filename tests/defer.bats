@@ -183,7 +183,9 @@ whole_in_order() {
 	for run in 1 2 3; do
 		rm -f "$F"
 		mkfifo "$F"
-		{ while dd bs=4096 count=1 status=none of="$C" && [ -s "$C" ]; do
+		# a reader of 4 KiB every 5 ms, until the pipe's end
+		{ while dd bs=4096 count=1 status=none of="$C"; do
+			[ -s "$C" ] || break
 			cat "$C"
 			sleep 0.005
 		  done <"$F" >"$E"; } &

@@ -325,6 +325,12 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 			pks_defer_self.reserving = interrupted;
 			if (why == PKS_DEFER_DROPPED && text)
 				pks_defer_record(l, w);
+			/* counted as the ring closed: the close may have said its
+			 * count already; seq_cst: pairs with its exchange of state,
+			 * before it takes the count, as the count's add before this */
+			if (why == PKS_DEFER_DROPPED &&
+			    unlikely(atomic_load(&pks_defer_dq.state) == PKS_DEFER_CLOSED))
+				pks_defer_flushed(w->tid, w->in_handler);
 			return why == PKS_DEFER_DROPPED;
 		}
 	}

@@ -758,8 +758,9 @@ static bool grab(bool crash)
  * closing drain may have passed by (closing()). A thread stopped between
  * reserving a record and committing it holds back the records after it in
  * its lane: they are waited for, a second at most, and once. At a fatal signal, after
- * the signal's own drain (pks_defer_crashed()). @handler: a signal
- * handler's line (pks_defer_drain_now()'s @crash).
+ * the signal's own drain (pks_defer_crashed()). The count of lines dropped
+ * meanwhile follows. @handler: a signal handler's line
+ * (pks_defer_drain_now()'s @crash).
  */
 void pks_defer_flushed(long tid, bool handler)
 {
@@ -776,6 +777,7 @@ void pks_defer_flushed(long tid, bool handler)
 		if (grab(crash)) {
 			/* in order, as closing(); at the end, whatever is held back */
 			empty(crash || handler, ms < FLUSHED_MS);
+			report_now();	/* lines dropped as it closed: counted after its count */
 			pks_defer_give();
 		}
 		/* this thread's own record not committed holds them: never */
