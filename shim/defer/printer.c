@@ -348,9 +348,12 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
 		n++;
 		l->pos = l->after;
 		advance(l);
-		if (l->pos - l->done >= l->ring.size / 4)
+		if (l->pos - l->done >= l->ring.size / 4) {
 			settle(b);
-		if (!l->next || l->next->stamp > limit || stopped(crash))
+			if (stopped(crash))
+				return n;	/* a batch at a time: the crash waits 200 ms at most */
+		}
+		if (!l->next || l->next->stamp > limit)
 			return n;
 	}
 }
