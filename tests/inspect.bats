@@ -401,6 +401,23 @@ PY
 "
 }
 
+# sysfs gives /sys/kernel/notes a size, and mmap(2) says ENODEV for it: it
+# was called "not a regular file", which it is.
+@test "index, check, dyndbg-list: a regular file its file system cannot map is called so" {
+	local f=/sys/kernel/notes
+	[ -f "$f" ]
+	for opt in --index --check; do
+		capture "$WRAPPER" $opt "$f"
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: $opt: '$f': a file its file system cannot map (as in /proc or /sys): expected an ELF program or shared object; skipped
+"
+	done
+	capture "$WRAPPER" --dyndbg-list "$f"
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: warning: --dyndbg-list: $f: a file its file system cannot map (as in /proc or /sys); skipping it
+"
+}
+
 @test "index, check, dyndbg-list: an object file and a core dump are refused, one line each" {
 	# an object file calls printk and holds both sections, none of it linked
 	"${CC:-cc}" -c -fPIC -O2 -I"$abs_top_srcdir/include" "$abs_top_srcdir/tests/fixtures/ddlib.c" \

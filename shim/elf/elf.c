@@ -234,7 +234,8 @@ static int map(struct pks_elf_image *im, const char *path)
 		return err;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	err = p == MAP_FAILED ? -errno : 0;
+	/* ENODEV from mmap(2): a file system that maps nothing, not a device */
+	err = p != MAP_FAILED ? 0 : errno == ENODEV ? PKS_ELF_NO_MAP : -errno;
 	close(fd);
 	if (err)
 		return err;
@@ -262,9 +263,10 @@ static int open_image(struct pks_elf_image *im, const char *path, bool strict)
 /**
  * pks_elf_open() - map the ELF file at @path (either class, either byte order)
  * Return: 0, or -errno: the file cannot be read, -EISDIR for a directory,
- * PKS_ELF_NOT_REGULAR for another file that is not regular, -ENOEXEC when
- * it is not ELF, PKS_ELF_CORRUPT when its headers do not fit inside it. A
- * file without section headers opens, with no sections.
+ * PKS_ELF_NOT_REGULAR for another file that is not regular, PKS_ELF_NO_MAP
+ * for a regular one its file system cannot map, -ENOEXEC when it is not
+ * ELF, PKS_ELF_CORRUPT when its headers do not fit inside it. A file
+ * without section headers opens, with no sections.
  */
 int pks_elf_open(struct pks_elf_image *im, const char *path)
 {
@@ -301,6 +303,8 @@ const char *pks_elf_strerror(int err)
 		return "an ELF file cut short or corrupt (its headers do not fit it)";
 	if (err == PKS_ELF_NOT_REGULAR)
 		return "not a regular file";
+	if (err == PKS_ELF_NO_MAP)
+		return "a file its file system cannot map (as in /proc or /sys)";
 	return strerror(-err);
 }
 

@@ -16,6 +16,7 @@
 
 /* Errors besides -errno of open(2), fstat(2) and mmap(2). */
 #define PKS_ELF_NOT_REGULAR	(-ENODEV)	/* a FIFO, a device, a socket */
+#define PKS_ELF_NO_MAP		(-ENOTSUP)	/* regular, but mmap(2) refuses it (/proc, /sys) */
 #define PKS_ELF_CORRUPT		(-EBADMSG)	/* ELF, its headers cut short or out of it */
 
 /*
