@@ -367,6 +367,27 @@ PY
 	done
 }
 
+# e_shstrndx SHN_UNDEF: its sections have no names (elf(5)), and the
+# program runs; it was refused as "cut short or corrupt".
+@test "check, dyndbg-list: a program whose sections have no names is read by their types" {
+	python3 - "$FIX/emit" "$TMP" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<H", b, 62, 0)    # e_shstrndx = SHN_UNDEF
+open(sys.argv[2] + "/noname", "wb").write(b)
+PY
+	capture "$WRAPPER" --check "$TMP/noname"
+	[ "$status" -eq 0 ]
+	out_is "$TMP/noname: interposed: it imports printk through the PLT
+"
+	err_is ''
+	capture "$WRAPPER" --dyndbg-list "$TMP/noname"
+	[ "$status" -eq 0 ]
+	out_is "# filename:lineno [module]function flags format
+# $TMP/noname: no dynamic debug call sites (no __dyndbg section)
+"
+}
+
 @test "index, check, dyndbg-list: a file name in a message is quoted as DIAGNOSTICS says" {
 	local f=$TMP/$'n\033[31m\001\\z'
 	printf x >"$f"

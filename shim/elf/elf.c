@@ -192,12 +192,14 @@ static int section_headers(struct pks_elf_image *im)
 		strndx = (unsigned)sh.link;
 	if (!within(im, shoff, (uint64_t)im->shnum * shentsize) || strndx >= im->shnum)
 		return PKS_ELF_CORRUPT;
-	section(im, strndx, &sh);
-	if (sh.type != SHT_STRTAB || sh.size == 0 || !within(im, sh.offset, sh.size) ||
-	    im->base[sh.offset + sh.size - 1] != '\0')
-		return PKS_ELF_CORRUPT;
-	im->shstr = (const char *)im->base + sh.offset;
-	im->shstr_size = sh.size;
+	if (strndx != SHN_UNDEF) {	/* SHN_UNDEF: the sections have no names (elf(5)) */
+		section(im, strndx, &sh);
+		if (sh.type != SHT_STRTAB || sh.size == 0 || !within(im, sh.offset, sh.size) ||
+		    im->base[sh.offset + sh.size - 1] != '\0')
+			return PKS_ELF_CORRUPT;
+		im->shstr = (const char *)im->base + sh.offset;
+		im->shstr_size = sh.size;
+	}
 	for (unsigned i = 1; i < im->shnum; i++) {
 		section(im, i, &sh);
 		if ((sh.type != SHT_NOBITS && sh.type != SHT_NULL && !within(im, sh.offset, sh.size)) ||
