@@ -93,7 +93,8 @@ static int ctx_map(struct pks_ctx *x)
 		return -1;
 	carve(x, p, c->set.line_max, pks_render_room(c->format, 1) > 0);
 	x->map_size = size;
-	x->map = p;
+	/* release: pairs with flush_ctx()'s acquire, another thread's: carved before */
+	__atomic_store_n(&x->map, p, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -356,7 +357,9 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	int want = PKS_IDLE;
 	bool claimed = false;
 
-	if (!x->map)
+	/* acquire: pairs with ctx_map()'s release; a fatal signal's flush reads
+	 * the context of a thread mapping it, and claims nothing (force) */
+	if (!__atomic_load_n(&x->map, __ATOMIC_ACQUIRE))
 		return;
 	flushing = x;		/* before the claim: a handler of ours must see it */
 	for (int spin = 0; spin < (force ? 1 : 2000); spin++) {
