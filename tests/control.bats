@@ -336,6 +336,28 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$LOG" $'info b\n'
 }
 
+# A file: output's path is followed on the 64th line: when that line was a
+# vfork child's, the child opened the new file in its own descriptors, and
+# the memory it shares with its parent said the parent had it open: the
+# child's line went to the new file, and the parent's went on into the
+# rotated one, for good (as a CI run of this round saw, on a second's first
+# line). The child now writes to its parent's file, and the parent follows.
+@test "control: a vfork child never follows a file: output's path; its parent does" {
+	local want=
+	start PRINTK_SHIM_OUTPUT=file:"$LOG"
+	for i in $(seq 1 63); do
+		tell "info l$i"
+		want+="info l$i"$'\n'
+	done
+	wait_line "$LOG" "info l63"
+	mv "$LOG" "$LOG.1"
+	tell "vfork child" "info b"
+	quit
+	file_is "$LOG.1" "${want}info child
+"
+	file_is "$LOG" $'info b\n'
+}
+
 @test "control: --all reaches every process, past the first table of pids" {
 	local pids=() p
 	for _ in $(seq 1 70); do

@@ -114,6 +114,7 @@ void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 	carve(x, buf, line ? line : 1, pks_render_room(c->format, 1) > 0);
 	x->w.tid = gettid();
 	x->w.in_handler = pks_sig_unwind_depth() > 0;
+	x->w.borrowed = pks_vfork_child();
 	x->err = &errno;
 }
 

@@ -276,14 +276,19 @@ void pks_file_released(int lo, int hi)
 /**
  * pks_file_fd() - the descriptor to write file: output @i's next line to;
  * its path followed unless @ring (the deferred printer's: the callers
- * follow it, pks_file_moved())
+ * follow it, pks_file_moved()). A vfork child (@borrowed) opens nothing:
+ * the file it opened would be in its own descriptors, and its parent's
+ * memory, which it shares, would say that file is open in the parent's
+ * (printk-shim(7) OUTPUTS AND FORMATS); it writes to the file as the parent left it.
  * Return: a descriptor of ours, or -1: the output fell back to stderr.
  */
-int pks_file_fd(const struct pks_config *c, int i, bool ring)
+int pks_file_fd(const struct pks_config *c, int i, bool ring, bool borrowed)
 {
 	struct fstate *f = &files[i];
 	uint64_t s = state_of(i);
 
+	if (unlikely(borrowed))
+		return s & FALLEN ? -1 : fd_of(c, i, s);
 	if (unlikely(lines[i]++ % CHECK_EVERY == 0))
 		s = check(c, i, s);
 	if (!ring && unlikely(due(f)))

@@ -9,7 +9,7 @@
 
 #include "config/config.h"
 
-int pks_file_fd(const struct pks_config *c, int i, bool ring);
+int pks_file_fd(const struct pks_config *c, int i, bool ring, bool borrowed);
 bool pks_file_moved(const struct pks_config *c);
 void pks_file_follow(const struct pks_config *c);
 int pks_file_gone(const struct pks_config *c, int i, int fd);

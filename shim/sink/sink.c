@@ -296,7 +296,7 @@ static int fall_back(const struct pks_writer *w, struct pks_line *l, int i,
 static int to_file(const struct pks_config *c, int i, const struct pks_writer *w,
 		   struct pks_line *l, struct pks_render *r, bool *told, const struct pks_sink_batch *b)
 {
-	int fd = pks_file_fd(c, i, w->replay), err;
+	int fd = pks_file_fd(c, i, w->replay, w->borrowed), err;
 
 	if (likely(fd >= 0)) {
 		err = to_fd(w, l, i, fd, r, b);

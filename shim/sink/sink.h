@@ -23,6 +23,7 @@ struct pks_writer {
 	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
 	struct pks_utc utc;	/* a JSON line's time text, per second */
 	bool replay;		/* the deferred printer's: recorded and let through when it went into the ring */
+	bool borrowed;		/* a vfork child's: its parent's memory, descriptors of its own */
 };
 
 struct pks_config;
