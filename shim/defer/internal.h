@@ -271,6 +271,20 @@ static inline void pks_defer_record(struct pks_line *l, const struct pks_writer 
 }
 
 /*
+ * What @w's thread just did to the ring (a record committed, a drop
+ * counted) came after the look at the state before it: closed since (exit,
+ * a fatal signal), the closing drain may not have seen it, and the thread
+ * writes the ring itself (pks_defer_flushed()).
+ */
+static inline void pks_defer_closing(const struct pks_writer *w)
+{
+	/* seq_cst: pairs with the close's exchange of state, as the commit's
+	 * head compare-and-swap or the count's add before this load */
+	if (unlikely(atomic_load(&pks_defer_dq.state) == PKS_DEFER_CLOSED))
+		pks_defer_flushed(w->tid, w->in_handler);
+}
+
+/*
  * A complete line, if deferred printing takes it, its payload @y; constant
  * @text: a line's text, which the record buffer gets too
  * (pks_defer_record()). Inline in its callers, pks_defer_line() and
@@ -326,26 +340,21 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 			if (why == PKS_DEFER_DROPPED && text)
 				pks_defer_record(l, w);
 			/* counted as the ring closed: the close may have said its
-			 * count already; seq_cst: pairs with its exchange of state,
-			 * before it takes the count, as the count's add before this */
-			if (why == PKS_DEFER_DROPPED &&
-			    unlikely(atomic_load(&pks_defer_dq.state) == PKS_DEFER_CLOSED))
-				pks_defer_flushed(w->tid, w->in_handler);
+			 * count already, taken after its exchange of state */
+			if (why == PKS_DEFER_DROPPED)
+				pks_defer_closing(w);
 			return why == PKS_DEFER_DROPPED;
 		}
 	}
 	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
 	pks_defer_self.reserving = interrupted;
 	/*
-	 * Closed since the look above (exit, a fatal signal): the closing
-	 * drain may not wait for this record. Through the head's
-	 * compare-and-swap before this load and the drain's load of the head
-	 * after the close's exchange, either this load sees it closed, or the
-	 * drain sees the record reserved and waits for it (printer.c's
-	 * closing()). seq_cst: pairs with that exchange.
+	 * Through the head's compare-and-swap before the look and the drain's
+	 * load of the head after the close's exchange, either the look sees
+	 * the ring closed, or the drain sees the record reserved and waits for
+	 * it (printer.c's closing()).
 	 */
-	if (unlikely(atomic_load(&pks_defer_dq.state) == PKS_DEFER_CLOSED))
-		pks_defer_flushed(w->tid, w->in_handler);
+	pks_defer_closing(w);
 	if (text)
 		pks_defer_record(l, w);
 	/*

@@ -760,9 +760,9 @@ static bool grab(bool crash)
  * itself or returns from the call that put one in as it closed, which the
  * closing drain may have passed by (closing()). A thread stopped between
  * reserving a record and committing it holds back the records after it in
- * its lane: they are waited for, a second at most, and once. At a fatal signal, after
- * the signal's own drain (pks_defer_crashed()). The count of lines dropped
- * meanwhile follows. @handler: a signal handler's line
+ * its lane: they are waited for, a second at most, and once. At a fatal
+ * signal, after the signal's own drain (pks_defer_crashed()). The count of
+ * lines dropped meanwhile follows. @handler: a signal handler's line
  * (pks_defer_drain_now()'s @crash).
  */
 void pks_defer_flushed(long tid, bool handler)
@@ -835,7 +835,6 @@ void pks_defer_crash(void)
 	/* acquire: pairs with pks_defer_map()'s release; the mapping is complete */
 	pid_t pid = atomic_load_explicit(&pks_defer_dq.pid, memory_order_acquire);
 	bool took = false;
-	int free_ = 0;
 
 	/* pairs with pks_defer_admit()'s loads of crashing and state, and the printer's loop;
 	 * and with another crash's exchange: that one writes the ring */
@@ -855,9 +854,7 @@ void pks_defer_crash(void)
 	for (int ms = 0; !pks_defer_self.consuming && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
 
-		free_ = 0;
-		/* pairs with pks_defer_give(): the printer's batch is done */
-		if ((took = atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1)))
+		if ((took = grab(true)))	/* the printer's batch is done */
 			break;
 		nanosleep(&ts, NULL);
 	}

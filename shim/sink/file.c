@@ -287,12 +287,12 @@ int pks_file_fd(const struct pks_config *c, int i, bool ring, bool borrowed)
 	struct fstate *f = &files[i];
 	uint64_t s = state_of(i);
 
-	if (unlikely(borrowed))
-		return s & FALLEN ? -1 : fd_of(c, i, s);
-	if (unlikely(lines[i]++ % CHECK_EVERY == 0))
-		s = check(c, i, s);
-	if (!ring && unlikely(due(f)))
-		s = follow(c, i, s);
+	if (likely(!borrowed)) {
+		if (unlikely(lines[i]++ % CHECK_EVERY == 0))
+			s = check(c, i, s);
+		if (!ring && unlikely(due(f)))
+			s = follow(c, i, s);
+	}
 	return s & FALLEN ? -1 : fd_of(c, i, s);
 }
 
