@@ -15,6 +15,7 @@
 #include "base/sym.h"
 #include "core/escape.h"
 #include "core/level.h"
+#include "elf/calls.h"
 #include "elf/elf.h"
 #include "patch/arch.h"
 #include "patch/why.h"
@@ -356,7 +357,8 @@ static bool binds_inside(const struct pks_elf_image *im, const struct found *f)
 	bool symbolic = pks_elf_dynamic(im, DT_SYMBOLIC, &flags) ||
 			(pks_elf_dynamic(im, DT_FLAGS, &flags) && (flags & DF_SYMBOLIC));
 
-	return pks_patch_why(false, f->sym.info, f->sym.other, symbolic, false, true) != WHY_NONE;
+	return pks_patch_why(false, f->sym.info, f->sym.other, symbolic,
+			     pks_elf_calls(im, f->sym.value), false, true) != WHY_NONE;
 }
 
 /* How far an object's printk calls get; a binary's line says the worst of its objects'. */

@@ -170,6 +170,11 @@ check_is() {
 		'patched: its library libpatch-symbolic.so defines printk itself (.symtab); the shim writes a jump at its entry'
 }
 
+@test "check: a library whose code calls its own printk, bound at link time, is patched through it" {
+	check_is "$FIX/patch-bsf" 0 \
+		'patched: its library libpatch-bsf.so defines printk itself (.symtab); the shim writes a jump at its entry'
+}
+
 @test "check: a library is found through LD_LIBRARY_PATH; the worst verdict is the line's" {
 	mkdir "$TMP/lib"
 	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # printk functions the dynamic linker cannot interpose (defined in
-# the executable, in a -Bsymbolic library, hidden; renamed ones) are patched
+# the executable, in a library that binds its own calls, hidden; renamed ones) are patched
 # to jump to the shim at start-up. Each fixture runs the legacy cases of
 # printk-shim(7) CONTINUATION (tests/fixtures/patch-cases.c); under the shim they must come out
 # as whole lines at their levels, byte for byte.
@@ -115,6 +115,27 @@ stripped() {
 	report "$FIX/patch-symbolic"
 	has_line "printk-shim: debug: printk: defined in .*/libpatch-symbolic\.so, which binds its own calls \(-Bsymbolic\): they cannot be interposed"
 	has_line "printk-shim: debug: printk: at $ADDR \(\.symtab\): patched: a (5|13)-byte jump to the shim's printk"
+}
+
+@test "patch: printk in a -Bsymbolic-functions library, no DT_SYMBOLIC to tell, is patched" {
+	run readelf -d "$FIX/.libs/libpatch-bsf.so"
+	[ "$status" -eq 0 ]
+	[[ $output != *SYMBOLIC* ]]
+	legacy "$FIX/patch-bsf"
+	report "$FIX/patch-bsf"
+	has_line "printk-shim: debug: printk: defined in .*/libpatch-bsf\.so, whose own code calls it directly, bound at link time \(-Bsymbolic-functions\): those calls cannot be interposed"
+	has_line "printk-shim: debug: printk: at $ADDR \(\.symtab\): patched: a (5|13)-byte jump to the shim's printk"
+}
+
+@test "patch: printk called from its own file in a -fno-semantic-interposition library is patched" {
+	local f=$abs_top_srcdir/tests/fixtures d=$BATS_TEST_TMPDIR
+
+	printf '#include "%s"\n' "$f/patch-cases.c" "$f/patch-compat.c" >"$d/one.c"
+	${CC:-cc} -O2 -fPIC -shared -fno-semantic-interposition -I"$abs_top_srcdir/include" -I"$f" \
+		-o "$d/libone.so" "$d/one.c"
+	${CC:-cc} -I"$abs_top_srcdir/include" -I"$f" "$f/patch-main.c" -L"$d" -lone -Wl,-rpath,"$d" \
+		-o "$d/one"
+	legacy "$d/one"
 }
 
 @test "patch: a hidden printk of a library, in .symtab only, is patched" {
@@ -257,6 +278,8 @@ a64_build() {
 	$cc -fPIE -pie -DPK_VA $exe -o "$A64/patch-va"
 	$cc -fPIC -shared -Wl,-Bsymbolic "$f/patch-cases.c" "$f/patch-compat.c" -o "$A64/libpatch-symbolic.so"
 	$cc "$f/patch-main.c" -L"$A64" -lpatch-symbolic -Wl,-rpath,"$A64" -o "$A64/patch-symbolic"
+	$cc -fPIC -shared -Wl,-Bsymbolic-functions "$f/patch-cases.c" "$f/patch-compat.c" -o "$A64/libpatch-bsf.so"
+	$cc "$f/patch-main.c" -L"$A64" -lpatch-bsf -Wl,-rpath,"$A64" -o "$A64/patch-bsf"
 	touch "$A64/built"
 }
 
@@ -298,4 +321,12 @@ qemu() {
 	err_is "$LEGACY"
 	qemu patch-va PRINTK_SHIM_FORMAT=prefix PRINTK_SHIM_SYMBOLS=kvprintf:v
 	err_is "$LEGACY"
+}
+
+@test "patch: aarch64: a -Bsymbolic-functions library, its calls bound by bl, is patched" {
+	a64
+	qemu patch-bsf PRINTK_SHIM_FORMAT=prefix
+	err_is "$LEGACY"
+	qemu patch-bsf PRINTK_SHIM_DEBUG=1
+	has_line "printk-shim: debug: printk: defined in .*/libpatch-bsf\.so, whose own code calls it directly, bound at link time \(-Bsymbolic-functions\): those calls cannot be interposed"
 }

@@ -50,7 +50,7 @@ struct range {
 /* Where the fields are, per class: 32-bit, 64-bit. */
 enum {
 	EH_TYPE, EH_MACHINE, EH_PHOFF, EH_SHOFF, EH_PHENTSIZE, EH_PHNUM, EH_SHENTSIZE, EH_SHNUM,
-	EH_SHSTRNDX, PH_TYPE, PH_OFFSET, PH_VADDR, PH_FILESZ, PH_MEMSZ, PH_BYTES,
+	EH_SHSTRNDX, PH_TYPE, PH_FLAGS, PH_OFFSET, PH_VADDR, PH_FILESZ, PH_MEMSZ, PH_BYTES,
 	ST_NAME, ST_VALUE, ST_SIZE, ST_INFO, ST_OTHER, ST_SHNDX, ST_BYTES,
 	SH_NAME, SH_TYPE, SH_FLAGS, SH_ADDR, SH_OFFSET, SH_SIZE, SH_LINK, SH_INFO, SH_ENTSIZE,
 	SH_BYTES, R_OFFSET, R_INFO, R_ADDEND, REL_BYTES, RELA_BYTES, NFIELDS,
@@ -58,7 +58,7 @@ enum {
 static const unsigned char at[NFIELDS][2] = {
 	[EH_TYPE] = { 16, 16 }, [EH_MACHINE] = { 18, 18 }, [EH_PHOFF] = { 28, 32 },
 	[EH_SHOFF] = { 32, 40 }, [EH_PHENTSIZE] = { 42, 54 }, [EH_PHNUM] = { 44, 56 },
-	[PH_TYPE] = { 0, 0 }, [PH_OFFSET] = { 4, 8 }, [PH_VADDR] = { 8, 16 },
+	[PH_TYPE] = { 0, 0 }, [PH_FLAGS] = { 24, 4 }, [PH_OFFSET] = { 4, 8 }, [PH_VADDR] = { 8, 16 },
 	[PH_FILESZ] = { 16, 32 }, [PH_MEMSZ] = { 20, 40 }, [PH_BYTES] = { 32, 56 },
 	[ST_NAME] = { 0, 0 }, [ST_VALUE] = { 4, 8 }, [ST_SIZE] = { 8, 16 }, [ST_INFO] = { 12, 4 },
 	[ST_OTHER] = { 13, 5 }, [ST_SHNDX] = { 14, 6 }, [ST_BYTES] = { 16, 24 },
@@ -560,7 +560,8 @@ bool pks_elf_seg_at(const struct pks_elf_image *im, unsigned i, struct pks_elf_s
 	p = im->phdrs + (size_t)i * at[PH_BYTES][wide(im)];
 	off = field(im, p, PH_OFFSET, w);
 	*out = (struct pks_elf_seg){
-		.type = (uint32_t)field(im, p, PH_TYPE, 4), .vaddr = field(im, p, PH_VADDR, w),
+		.type = (uint32_t)field(im, p, PH_TYPE, 4), .flags = (uint32_t)field(im, p, PH_FLAGS, 4),
+		.vaddr = field(im, p, PH_VADDR, w),
 		.filesz = field(im, p, PH_FILESZ, w), .memsz = field(im, p, PH_MEMSZ, w),
 	};
 	out->bytes = within(im, off, out->filesz) ? im->base + off : NULL;

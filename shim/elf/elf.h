@@ -60,7 +60,7 @@ struct pks_elf_sect {
 
 /* One program header of an image, decoded. */
 struct pks_elf_seg {
-	uint32_t type;
+	uint32_t type, flags;
 	uint64_t vaddr, filesz, memsz;
 	const unsigned char *bytes;	/* its filesz bytes in the file; NULL when out of bounds */
 };

@@ -27,6 +27,7 @@
 #include "base/say.h"
 #include "base/sym.h"
 #include "core/level.h"
+#include "elf/calls.h"
 #include "elf/elf.h"
 #include "patch/arch.h"
 #include "patch/why.h"
@@ -182,10 +183,20 @@ static bool binds_locally(const struct dl_phdr_info *info)
 	return false;
 }
 
+/*
+ * The code is read for calls bound inside (patch/why.h) only where the
+ * dynamic linker's view alone would leave the definition alone: a few
+ * definitions a process, each a linear pass over its object's code.
+ */
 static unsigned char why_of(const struct scan *sc, int w, const ElfW(Sym) *s)
 {
-	return pks_patch_why(sc->exe, s->st_info, s->st_other, sc->symbolic, w >= PKS_NSYMS,
-			     sc->after_shim);
+	unsigned char why = pks_patch_why(sc->exe, s->st_info, s->st_other, sc->symbolic, false,
+					   w >= PKS_NSYMS, sc->after_shim);
+
+	/* the reasons the rule weighs after WHY_BOUND (why.h) */
+	if (why >= WHY_RENAMED && pks_elf_calls(&sc->elf->im, s->st_value))
+		why = WHY_BOUND;
+	return why;
 }
 
 /* The code in memory is not what the file says (replaced on disk, patched already). */
@@ -538,6 +549,8 @@ bool pks_patch_taken(const char *name)
 static const char *const why_text[] = {
 	[WHY_EXE] = ": its own calls bind there and cannot be interposed",
 	[WHY_SYMBOLIC] = ", which binds its own calls (-Bsymbolic): they cannot be interposed",
+	[WHY_BOUND] = ", whose own code calls it directly, bound at link time (-Bsymbolic-functions): "
+		      "those calls cannot be interposed",
 	[WHY_LOCAL] = " as a local (static or hidden) symbol: its calls cannot be interposed",
 	[WHY_HIDDEN] = " with hidden visibility: its calls cannot be interposed",
 	[WHY_PROTECTED] = " with protected visibility: calls from inside cannot be interposed",

@@ -12,6 +12,7 @@
  *   - pks_level_marked() says no more markers than the string has.
  */
 #include "core/level.h"
+#include "elf/calls.h"
 #include "elf/elf.h"
 
 #include <elf.h>
@@ -91,7 +92,8 @@ static void image(void)
 	}
 	for (unsigned i = 0; pks_elf_seg_at(&im, i, &seg); i++)
 		inside(seg.bytes, seg.filesz, "a segment outside the file");
-	pks_elf_symbol(&im, true, "printk", &sym);
+	if (pks_elf_symbol(&im, true, "printk", &sym))
+		pks_elf_calls(&im, sym.value);	/* the segments' code read to its last byte */
 	pks_elf_symbol(&im, false, "main", &sym);
 	pks_elf_dynamic_all(&im, DT_NEEDED, vals, 8);
 	pks_elf_rodata_strings(&im, '\001', marked, NULL);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of shim/elf/elf.c, the one reader: a section's
+ * Unit tests of shim/elf/elf.c, the one reader, and elf/calls.c: a section's
  * pointers as the loader would relocate them, and the strings they lead to,
  * in tests/fixtures/elfsym-data.c built PIE, non-PIE and shared, 64-bit
  * with $CC and 32-bit with i686-linux-gnu-gcc, and with the section's bytes
  * zeroed (objcopy), as a linker that leaves RELA addends out of place
  * writes them; files that are not ELF, cut short or scrambled get an error
  * or NULL, never a crash; a FIFO or a device is refused without blocking;
- * the native view and the loader's view (no sound section headers needed).
+ * the native view and the loader's view (no sound section headers needed);
+ * a call straight to a function of the file's own, or through the PLT.
  */
+#include "elf/calls.h"
 #include "elf/elf.h"
 #include "tap.h"
 
@@ -32,11 +34,13 @@ static const struct build {
 	{ "pie", NULL, "-fPIE -pie", 8, false },
 	{ "nopie", NULL, "-fno-pie -no-pie", 8, false },
 	{ "shared", NULL, "-fPIC -shared", 8, false },
+	{ "shared-bsf", NULL, "-fPIC -shared -Wl,-Bsymbolic-functions", 8, false },
 	{ "pie-zeroed", NULL, "-fPIE -pie", 8, true },
 	{ "shared-zeroed", NULL, "-fPIC -shared", 8, true },
 	{ "i386-pie", "i686-linux-gnu-gcc", "-fPIE -pie", 4, false },
 	{ "i386-nopie", "i686-linux-gnu-gcc", "-fno-pie -no-pie", 4, false },
 	{ "i386-shared", "i686-linux-gnu-gcc", "-fPIC -shared", 4, false },
+	{ "i386-shared-bsf", "i686-linux-gnu-gcc", "-fPIC -shared -Wl,-Bsymbolic-functions", 4, false },
 };
 
 static int build(const struct build *b, char *out, size_t size)
@@ -102,6 +106,11 @@ static void read_back(const struct build *b)
 	ok(pks_elf_has_segment(&im, PT_DYNAMIC), "a dynamic section");
 	ok(pks_elf_symbol(&im, false, "main", &sym) && sym.shndx != SHN_UNDEF &&
 	   ELF64_ST_TYPE(sym.info) == STT_FUNC && sym.size > 0, "main in .symtab, a sized function");
+	ok(pks_elf_symbol(&im, false, "pks_elfsym_callee", &sym) &&
+	   pks_elf_calls(&im, sym.value) == (!strstr(b->name, "shared") || !!strstr(b->name, "bsf")),
+	   "%s: a call straight to a function of its own, unless through the PLT", b->name);
+	ok(!pks_elf_calls(&im, sym.value + 1) && !pks_elf_calls(&im, 0),
+	   "no call to the byte after it, nor to 0");
 	ok(!pks_elf_symbol(&im, false, "no_such_symbol", &sym), "a missing symbol: false");
 	ok(pks_elf_section(&im, "no_such_section", &size) == NULL, "a missing section: NULL");
 	ok(pks_elf_string(&im, 0) == NULL, "address 0: NULL");
