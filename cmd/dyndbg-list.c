@@ -13,6 +13,7 @@
  * __dyndbg_classes is two pointers and three 32-bit words.
  */
 #include "cmd/dyndbg-list.h"
+#include "cmd/shrunk.h"
 #include "cmd/quote.h"
 #include "core/ddquery.h"
 #include "core/escape.h"
@@ -194,7 +195,12 @@ static int list(const struct ctx *c, const char *path)
 	free(shown);
 	free(t);
 	pks_elf_close(&im);
-	return 0;
+	fflush(stdout);
+	if (!pks_shrunk_seen())
+		return 0;
+	c->warn("--dyndbg-list: %s: the file shrank while it was read; expected it to stay as it "
+		"was; what was printed for it may be cut short or wrong", pks_quote(path));
+	return -1;
 }
 
 static void bad_query(void *arg, const char *q, size_t n, const char *why)

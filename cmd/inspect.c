@@ -12,6 +12,7 @@
  */
 #include "cmd/inspect.h"
 #include "cmd/quote.h"
+#include "cmd/shrunk.h"
 #include "base/sym.h"
 #include "core/escape.h"
 #include "core/level.h"
@@ -211,6 +212,17 @@ static int cannot(const char *opt, const char *path, int err, const char *why)
 }
 
 /*
+ * @path, read for @opt, met a file cut short meanwhile (cmd/shrunk.c): the
+ * zeros read in its place may have changed what was found, which @done says.
+ */
+static int shrank(const char *opt, const char *path, const char *done)
+{
+	fprintf(stderr, "printk-shim: %s: '%s': a file shrank while it was read; expected it to stay "
+		"as it was; %s\n", opt, pks_quote(path), done);
+	return PKS_INSPECT_ERROR;
+}
+
+/*
  * Open @path for @opt, a program or a shared object: anything else is
  * refused by cannot(), into *@rc.
  */
@@ -261,6 +273,9 @@ int pks_inspect_index(char *const *paths, int n, FILE *out)
 			      out);
 			print_partial(out, &im);
 		}
+		fflush(out);
+		if (pks_shrunk_seen())
+			rc = shrank("--index", paths[i], "what was printed for it may be cut short or wrong");
 		pks_elf_close(&im);
 	}
 	return rc;
@@ -511,8 +526,8 @@ static bool open_needed(struct pks_elf_image *exe, const char *exe_path, bool pr
  * LD_PRELOAD away from all of them.
  * Return: whether its printk calls reach the shim.
  */
-static bool verdict(struct pks_elf_image *im, const char *path, const struct stat *st,
-		    FILE *out)
+static void verdict(struct pks_elf_image *im, const char *path, const struct stat *st,
+		    struct verdict *out)
 {
 	uint64_t flags1 = 0, strtab = 0, needed[64];
 	bool exe = im->type == ET_EXEC || pks_elf_has_segment(im, PT_INTERP) ||
@@ -553,8 +568,7 @@ static bool verdict(struct pks_elf_image *im, const char *path, const struct sta
 	else if (v.reach != R_NONE && exe && pks_inspect_caps(path))
 		set(&v, R_UNREACHED, "not reachable: it has file capabilities, so the dynamic linker "
 		    "ignores LD_PRELOAD for any user but root");
-	fprintf(out, "%s\n", v.text);
-	return v.reach == R_INTERPOSED || v.reach == R_PATCHED;
+	*out = v;
 }
 
 /**
@@ -596,16 +610,22 @@ int pks_inspect_check(char *const *paths, int n, FILE *out)
 
 	for (int i = 0; i < n; i++) {
 		struct pks_elf_image im;
+		struct verdict v;
 		struct stat st;
 		int err = stat(paths[i], &st) ? -errno : S_ISDIR(st.st_mode) ? -EISDIR : 0;
 
 		if (!opened(&im, "--check", paths[i], err, &rc))
 			continue;
-		escape(out, paths[i]);
-		fputs(": ", out);
-		if (!verdict(&im, paths[i], &st, out) && rc == 0)
-			rc = PKS_INSPECT_UNREACHED;
+		verdict(&im, paths[i], &st, &v);
 		pks_elf_close(&im);
+		if (pks_shrunk_seen()) {
+			rc = shrank("--check", paths[i], "no verdict");
+			continue;
+		}
+		escape(out, paths[i]);
+		fprintf(out, ": %s\n", v.text);
+		if (v.reach != R_INTERPOSED && v.reach != R_PATCHED && rc == 0)
+			rc = PKS_INSPECT_UNREACHED;
 	}
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "cmd/control.h"
 #include "cmd/dyndbg-list.h"
 #include "cmd/quote.h"
+#include "cmd/shrunk.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -718,6 +719,7 @@ static int read_files(const char *opt, char *const *paths, int n)
 
 	if (n == 0)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
+	pks_shrunk_watch();
 	rc = (opt[2] == 'i' ? pks_inspect_index : pks_inspect_check)(paths, n, stdout);
 	if (fflush(stdout) || ferror(stdout))
 		die(EXIT_USAGE, "%s: writing the output: %s", opt, strerror(errno));
@@ -762,6 +764,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--dyndbg-list")) {
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
+			pks_shrunk_watch();
 			return pks_ddlist(argv + i + 1, argc - i - 1, getenv("PRINTK_SHIM_DYNDBG"), warn);
 		}
 		if (!strcmp(argv[i], "--print-env")) {

@@ -346,6 +346,14 @@ $LIBSRC:19 [libddlib]ddlib_hello =_ \"hello %d\\n\"
 	err_is ''
 }
 
+@test "dyndbg: --dyndbg-list of a file cut short while it is read says so, and status 1" {
+	cp "$FIX/.libs/libddlib.so" "$BATS_TEST_TMPDIR/lib.so"
+	shrink --dyndbg-list "$BATS_TEST_TMPDIR/lib.so"
+	[ "$status" = 1 ]
+	err_is "printk-shim: warning: --dyndbg-list: $BATS_TEST_TMPDIR/lib.so: the file shrank while it was read; expected it to stay as it was; what was printed for it may be cut short or wrong
+"
+}
+
 @test "dyndbg: --dyndbg-list shows the flags the queries give, DEBUG's default first" {
 	capture env PRINTK_SHIM_DYNDBG='func beta +x' "$WRAPPER" --dyndbg='line 30-50 =fmslt; func dev +p' \
 		--dyndbg-list "$FIX/dd-built-debug"

@@ -59,3 +59,19 @@ file_is() {
 
 err_is() { file_is "$ERR" "$1"; }
 out_is() { file_is "$OUT" "$1"; }
+
+# shrink OPTION FILE: printk-shim OPTION FILE run under gdb, which stops it as
+# soon as the file is open (pks_elf_open) and cuts the file to 4096 bytes;
+# the SIGBUS of its reads past the new end passed on to it. Its output in
+# $OUT and $ERR, its exit status in $status (none: it died of a signal),
+# gdb's own words in $BATS_TEST_TMPDIR/gdb.
+shrink() {
+	local log=$BATS_TEST_TMPDIR/gdb code
+
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	timeout 60 gdb -q -batch -ex 'handle SIGBUS nostop noprint pass' \
+		-ex "set args $1 $2 >$OUT 2>$ERR" -ex 'break pks_elf_open' -ex run -ex finish \
+		-ex "shell truncate -s 4096 $2" -ex continue "$WRAPPER" >"$log" 2>&1
+	code=$(sed -n 's/.*exited with code \([0-7]*\)\]$/\1/p; s/.*exited normally\]$/0/p' "$log")
+	status=${code:+$((8#$code))}
+}

@@ -175,6 +175,23 @@ check_is() {
 		'patched: its library libpatch-bsf.so defines printk itself (.symtab); the shim writes a jump at its entry'
 }
 
+@test "check: a file cut short while it is read gets no verdict, and status 125" {
+	cp "$FIX/.libs/libpatch-bsf.so" "$TMP/lib.so"
+	shrink --check "$TMP/lib.so"
+	[ "$status" = 125 ]
+	err_is "printk-shim: --check: '$TMP/lib.so': a file shrank while it was read; expected it to stay as it was; no verdict
+"
+	out_is ''
+}
+
+@test "index: a file cut short while it is read is said to be, after what was printed" {
+	cp "$FIX/.libs/libpatch-bsf.so" "$TMP/lib.so"
+	shrink --index "$TMP/lib.so"
+	[ "$status" = 125 ]
+	err_is "printk-shim: --index: '$TMP/lib.so': a file shrank while it was read; expected it to stay as it was; what was printed for it may be cut short or wrong
+"
+}
+
 @test "check: a library is found through LD_LIBRARY_PATH; the worst verdict is the line's" {
 	mkdir "$TMP/lib"
 	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \

@@ -68,9 +68,9 @@ allow patch	'base/|config/|core/|elf/|patch/'
 
 # The command, beside shim/, on the layers the module's start-up uses too;
 # its reading of a binary's file (inspect.c) on the ELF reader, patch's
-# tables and the messages' quoting only.
-files cmd/inspect.c 'base/sym\.h|core/|elf/|patch/(arch|why)\.h|cmd/(inspect|quote)\.h' "$root"/cmd/inspect.[ch]
-files cmd/ 'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|elf/elf\.h|patch/(arch|why)\.h|cmd/' "$root"/cmd/*.[ch]
+# tables, the messages' quoting and the watch on a file cut short only.
+files cmd/inspect.c 'base/sym\.h|core/|elf/|patch/(arch|why)\.h|cmd/(inspect|quote|shrunk)\.h' "$root"/cmd/inspect.[ch]
+files cmd/ 'base/|core/|config/vars\.h|ctl/(dir|page|recbuf)\.h|elf/(elf|calls)\.h|patch/(arch|why)\.h|cmd/' "$root"/cmd/*.[ch]
 
 # The pure folders know nothing of the environment, descriptors, the heap
 # or threads: their unit tests call them with bytes in and bytes out.
