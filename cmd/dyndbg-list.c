@@ -111,32 +111,63 @@ static const unsigned char *at(struct pks_elf_image *im, uint64_t addr, size_t n
 	return NULL;
 }
 
+#define CLASSES	63	/* class_id is 6 bits; 63 is none */
+
 /*
- * The name __dyndbg_classes gives class @s->class_id, if a map does. In a
- * binary without maps, class 0 is of headers before classes: no class.
+ * A binary's class maps (__dyndbg_classes) as the sites ask them: the
+ * first map whose range holds each class, found once, and the name it
+ * gives, looked up once, so that a site costs the same however many maps
+ * a crafted file has.
  */
-static void class_name(struct pks_elf_image *im, const unsigned char *maps, size_t size,
-		       unsigned ps, struct pks_dd_site *s)
+struct classes {
+	const unsigned char *map[CLASSES];
+	const char *name[CLASSES];
+	bool named[CLASSES];
+	bool none;		/* no map at all: class 0 is of headers before classes */
+	unsigned ps;
+};
+
+static void classes(struct classes *k, const struct pks_elf_image *im, const unsigned char *maps,
+		    size_t size, unsigned ps)
 {
 	size_t rec = (2 * (size_t)ps + 12 + 7) & ~(size_t)7;
-	const unsigned char *names;
+	unsigned left = CLASSES;
 
-	if (!maps || size < rec) {
-		s->classed = s->classed && s->class_id != 0;
-		return;
-	}
-	for (const unsigned char *m = maps; s->classed && m + rec <= maps + size; m += rec) {
+	memset(k, 0, sizeof(*k));
+	k->ps = ps;
+	k->none = !maps || size < rec;
+	for (const unsigned char *m = maps; !k->none && left && m + rec <= maps + size; m += rec) {
+		/* from the file: in 64 bits, so that no int overflows */
 		int64_t length = (int32_t)pks_elf_word(im, m + 2 * ps, 4);
 		int64_t base = (int32_t)pks_elf_word(im, m + 2 * ps + 4, 4);
-		int64_t i = (int64_t)s->class_id - base;	/* from the file: no int may overflow */
 
-		if (i < 0 || i >= length)
-			continue;
-		names = at(im, pks_elf_word(im, m + ps, ps) + (uint64_t)i * ps, ps);
-		if (names)
-			s->class_name = pks_elf_string(im, pks_elf_word(im, names, ps));
+		for (int64_t i = base < 0 ? 0 : base; i < CLASSES && i - base < length; i++)
+			if (!k->map[i]) {
+				k->map[i] = m;
+				left--;
+			}
+	}
+}
+
+/* The name the first map that holds class @s->class_id gives it, if any. */
+static void class_name(struct pks_elf_image *im, struct classes *k, struct pks_dd_site *s)
+{
+	unsigned id = s->class_id, ps = k->ps;
+	const unsigned char *m, *names;
+
+	if (k->none) {
+		s->classed = s->classed && id != 0;
 		return;
 	}
+	if (!s->classed || id >= CLASSES || !(m = k->map[id]))
+		return;
+	if (!k->named[id]) {
+		names = at(im, pks_elf_word(im, m + ps, ps) +
+			   (uint64_t)(id - (int64_t)(int32_t)pks_elf_word(im, m + 2 * ps + 4, 4)) * ps, ps);
+		k->name[id] = names ? pks_elf_string(im, pks_elf_word(im, names, ps)) : NULL;
+		k->named[id] = true;
+	}
+	s->class_name = k->name[id];
 }
 
 /* One binary's sites on stdout. Return: 0, or -1 when the file cannot be read. */
@@ -145,6 +176,7 @@ static int list(const struct ctx *c, const char *path)
 	struct pks_elf_image im;
 	const unsigned char *sec = NULL, *p, *maps;
 	struct site *t = NULL;
+	struct classes k;
 	unsigned int ps;
 	size_t size = 0, msize = 0, rec, n = 0;
 	char name[256];
@@ -165,6 +197,7 @@ static int list(const struct ctx *c, const char *path)
 	rec = (4 * (size_t)ps + 8 + 7) & ~(size_t)7;
 	sec = pks_elf_section(&im, "__dyndbg", &size);
 	maps = pks_elf_section(&im, "__dyndbg_classes", &msize);
+	classes(&k, &im, maps, msize, ps);
 	if (sec && size >= rec && !(t = calloc(size / rec, sizeof(*t)))) {
 		c->warn("--dyndbg-list: %s: %s; skipping it", pks_quote(path), strerror(ENOMEM));
 		free(shown);
@@ -180,7 +213,7 @@ static int list(const struct ctx *c, const char *path)
 			0, false, 0, NULL
 		};
 		lineno_class(&im, (uint32_t)pks_elf_word(&im, p + 4 * ps, 4), &t[n].s);
-		class_name(&im, maps, msize, ps, &t[n].s);
+		class_name(&im, &k, &t[n].s);
 		if (!t[n].s.module)
 			t[n].s.module = name;
 		t[n].flags = pks_dd_apply(c->rules, &t[n].s,
