@@ -316,15 +316,18 @@ static void find_names(const struct pks_elf_image *im, struct found *f)
 #define HOST_MACHINE EM_NONE
 #endif
 
-/* The code at the definition's entry, from the executable section that holds it. */
+/*
+ * The code at the definition's entry, from the executable segment that
+ * holds it (as patch.c asks of the loaded object): sections need not be there.
+ */
 static const unsigned char *code_at(const struct pks_elf_image *im, uint64_t addr, uint64_t size)
 {
-	struct pks_elf_sect s;
+	struct pks_elf_seg s;
 
-	for (unsigned i = 1; pks_elf_sect_at(im, i, &s); i++)
-		if ((s.flags & SHF_EXECINSTR) && s.bytes && addr >= s.addr &&
-		    addr - s.addr <= s.size && size <= s.size - (addr - s.addr))
-			return s.bytes + (addr - s.addr);
+	for (unsigned i = 0; pks_elf_seg_at(im, i, &s); i++)
+		if (s.type == PT_LOAD && (s.flags & PF_X) && s.bytes && addr >= s.vaddr &&
+		    addr - s.vaddr <= s.filesz && size <= s.filesz - (addr - s.vaddr))
+			return s.bytes + (addr - s.vaddr);
 	return NULL;
 }
 
@@ -346,7 +349,7 @@ static const char *jump_fits(const struct pks_elf_image *im, const struct found 
 	if (f->sym.size == 0)
 		return "its symbol has no size, so a jump might not fit";
 	if (!(entry = code_at(im, f->sym.value, f->sym.size)))
-		return "its code is not in an executable section";
+		return "its code is not in an executable segment";
 	keep = arch_keep(entry, f->sym.size);
 	if (!arch_jump(code, (uintptr_t)f->sym.value + keep, (uintptr_t)f->sym.value + keep +
 		       ((uintptr_t)1 << 40), f->sym.size - keep, &need)) {

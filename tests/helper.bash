@@ -75,3 +75,11 @@ shrink() {
 	code=$(sed -n 's/.*exited with code \([0-7]*\)\]$/\1/p; s/.*exited normally\]$/0/p' "$log")
 	status=${code:+$((8#$code))}
 }
+
+# no_sections FILE OUT: a copy of 64-bit FILE at OUT without section headers,
+# as sstrip leaves one (e_shoff, e_shnum and e_shstrndx zero).
+no_sections() {
+	cp "$1" "$2"
+	printf '\0\0\0\0\0\0\0\0' | dd of="$2" bs=1 seek=40 conv=notrunc status=none
+	printf '\0\0\0\0' | dd of="$2" bs=1 seek=60 conv=notrunc status=none
+}

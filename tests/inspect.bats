@@ -192,6 +192,15 @@ check_is() {
 "
 }
 
+@test "check: without section headers, the loader's .dynsym still tells imports and exports" {
+	no_sections "$FIX/emit" "$TMP/emit"
+	check_is "$TMP/emit" 0 'interposed: it imports printk through the PLT'
+	strip -o "$TMP/stripped" "$FIX/patch-export"
+	no_sections "$TMP/stripped" "$TMP/export"
+	check_is "$TMP/export" 0 \
+		'patched: it defines printk itself (.dynsym); the shim writes a jump at its entry'
+}
+
 @test "check: a library is found through LD_LIBRARY_PATH; the worst verdict is the line's" {
 	mkdir "$TMP/lib"
 	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' \

@@ -95,6 +95,15 @@ stripped() {
 	has_line "printk-shim: debug: printk: at $ADDR \(\.dynsym\): patched: a 13-byte jump to the shim's printk"
 }
 
+@test "patch: an executable without section headers that exports printk is patched" {
+	local exe
+	exe=$(stripped patch-export)
+	no_sections "$exe" "$exe.sstrip"
+	legacy "$exe.sstrip"
+	report "$exe.sstrip"
+	has_line "printk-shim: debug: printk: at $ADDR \(\.dynsym\): patched: a 13-byte jump to the shim's printk"
+}
+
 @test "patch: a fully stripped executable's printk is reported as not seen" {
 	local exe
 	exe=$(stripped patch-pie)

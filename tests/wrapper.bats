@@ -381,7 +381,7 @@ lib_like() {
 		-DPKS_PKGLIBDIR="\"$T/usr/$lib/printk-shim\"" \
 		-DPKS_MULTIARCH_DIR="\"$T/usr/\$LIB/printk-shim\"" \
 		-o "$T/usr/bin/printk-shim" "$cmd/printk-shim.c" "$cmd/quote.c" "$cmd/inspect.c" \
-		"$cmd/dyndbg-list.c" "$cmd/control.c" "$cmd/dmesg.c" \
+		"$cmd/dyndbg-list.c" "$cmd/control.c" "$cmd/dmesg.c" "$cmd/shrunk.c" \
 		"$abs_top_builddir/shim/.libs/libpks-common.a"
 	capture "$T/usr/bin/printk-shim" --lib
 	[ "$status" -eq 0 ]

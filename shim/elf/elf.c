@@ -568,7 +568,82 @@ bool pks_elf_seg_at(const struct pks_elf_image *im, unsigned i, struct pks_elf_s
 	return true;
 }
 
-/* The symbol table of type SHT_DYNSYM (@dynamic) or SHT_SYMTAB and its strings, if sound. */
+/* The file's bytes at @vaddr as loaded (PT_LOAD), and in *@n how many of its segment's follow. */
+static const unsigned char *loaded_at(const struct pks_elf_image *im, uint64_t vaddr, uint64_t *n)
+{
+	struct pks_elf_seg s;
+
+	for (unsigned i = 0; pks_elf_seg_at(im, i, &s); i++)
+		if (s.type == PT_LOAD && s.bytes && vaddr >= s.vaddr && vaddr - s.vaddr < s.filesz) {
+			*n = s.filesz - (vaddr - s.vaddr);
+			return s.bytes + (vaddr - s.vaddr);
+		}
+	return NULL;
+}
+
+/*
+ * How many entries the dynamic symbol table has, as its hash table tells:
+ * DT_HASH's nchain, else past the end of DT_GNU_HASH's last chain (the
+ * highest bucket's chain ends at a value with its low bit set). 0: unknown,
+ * as for a program that exports nothing.
+ */
+static uint64_t nsyms(const struct pks_elf_image *im)
+{
+	uint64_t a, n, nbuckets, first, buckets, last = 0;
+	const unsigned char *h;
+
+	if (pks_elf_dynamic(im, DT_HASH, &a) && (h = loaded_at(im, a, &n)) && n >= 8)
+		return get(im, h + 4, 4);
+	if (!pks_elf_dynamic(im, DT_GNU_HASH, &a) || !(h = loaded_at(im, a, &n)) || n < 16)
+		return 0;
+	nbuckets = get(im, h, 4);
+	first = get(im, h + 4, 4);
+	buckets = 16 + get(im, h + 8, 4) * word(im);	/* past the Bloom filter */
+	if (buckets > n || nbuckets > (n - buckets) / 4)
+		return 0;
+	for (uint64_t b = 0; b < nbuckets; b++)
+		if (get(im, h + buckets + 4 * b, 4) > last)
+			last = get(im, h + buckets + 4 * b, 4);
+	if (last < first)
+		return 0;	/* nothing hashed, and GNU ld's first index is then 1, whatever precedes */
+	for (uint64_t c = buckets + 4 * nbuckets + 4 * (last - first); c <= n - 4; c += 4, last++)
+		if (get(im, h + c, 4) & 1)
+			return last + 1;
+	return 0;
+}
+
+/*
+ * The dynamic symbol table where the dynamic linker finds it (DT_SYMTAB,
+ * DT_STRTAB, DT_STRSZ, its size from the hash table, else from where the
+ * strings start), for a file that has no section for it: without section
+ * headers (sstrip), say.
+ */
+static bool loaded_dynsym(const struct pks_elf_image *im, struct pks_elf_sect *tab,
+			  struct pks_elf_sect *str)
+{
+	uint64_t sym, strtab, strsz, ent = at[ST_BYTES][wide(im)], count, n, m;
+	const unsigned char *t, *s;
+
+	if (!pks_elf_dynamic(im, DT_SYMTAB, &sym) || !pks_elf_dynamic(im, DT_STRTAB, &strtab) ||
+	    !pks_elf_dynamic(im, DT_STRSZ, &strsz))
+		return false;
+	/* unknown: up to the strings, which linkers lay out right after the table */
+	if (!(count = nsyms(im)) && strtab > sym)
+		count = (strtab - sym) / ent;
+	if (!count || !(t = loaded_at(im, sym, &n)) || !(s = loaded_at(im, strtab, &m)) ||
+	    count > n / ent || strsz == 0 || strsz > m || s[strsz - 1] != '\0')
+		return false;
+	*tab = (struct pks_elf_sect){ .name = "", .type = SHT_DYNSYM, .addr = sym,
+				      .size = count * ent, .entsize = ent, .bytes = t };
+	*str = (struct pks_elf_sect){ .name = "", .type = SHT_STRTAB, .addr = strtab, .size = strsz,
+				      .bytes = s };
+	return true;
+}
+
+/*
+ * The symbol table of type SHT_DYNSYM (@dynamic) or SHT_SYMTAB and its
+ * strings, if sound; with no SHT_DYNSYM section, the loader's (above).
+ */
 static bool symtab(const struct pks_elf_image *im, bool dynamic, struct pks_elf_sect *tab,
 		   struct pks_elf_sect *str)
 {
@@ -581,7 +656,7 @@ static bool symtab(const struct pks_elf_image *im, bool dynamic, struct pks_elf_
 		       pks_elf_sect_at(im, tab->link, str) && str->bytes && str->size &&
 		       str->bytes[str->size - 1] == '\0';
 	}
-	return false;
+	return dynamic && loaded_dynsym(im, tab, str);
 }
 
 /** pks_elf_has_symtab() - Return: the image has a sound .dynsym (@dynamic) or .symtab. */

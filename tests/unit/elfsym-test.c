@@ -8,7 +8,8 @@
  * writes them; files that are not ELF, cut short or scrambled get an error
  * or NULL, never a crash; a FIFO or a device is refused without blocking;
  * the native view and the loader's view (no sound section headers needed);
- * a call straight to a function of the file's own, or through the PLT.
+ * a call straight to a function of the file's own, or through the PLT;
+ * .dynsym found without section headers, by either hash table.
  */
 #include "elf/calls.h"
 #include "elf/elf.h"
@@ -35,6 +36,7 @@ static const struct build {
 	{ "nopie", NULL, "-fno-pie -no-pie", 8, false },
 	{ "shared", NULL, "-fPIC -shared", 8, false },
 	{ "shared-bsf", NULL, "-fPIC -shared -Wl,-Bsymbolic-functions", 8, false },
+	{ "shared-sysv", NULL, "-fPIC -shared -Wl,--hash-style=sysv", 8, false },
 	{ "pie-zeroed", NULL, "-fPIE -pie", 8, true },
 	{ "shared-zeroed", NULL, "-fPIC -shared", 8, true },
 	{ "i386-pie", "i686-linux-gnu-gcc", "-fPIE -pie", 4, false },
@@ -74,6 +76,47 @@ static const char *str_at(struct pks_elf_image *im, const unsigned char *p)
 	const char *s = pks_elf_string(im, ptr_at(p, pks_elf_ptrsize(im)));
 
 	return s ? s : "(null)";
+}
+
+/*
+ * The file at @path again at @out with no section headers, as sstrip leaves
+ * one: e_shoff, e_shnum and e_shstrndx zero (@ps: the class's pointer size).
+ */
+static int no_sections(const char *path, const char *out, unsigned ps)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cp %s %s && printf '\\0\\0\\0\\0\\0\\0\\0\\0' | "
+		 "dd of=%s bs=1 seek=%u count=%u conv=notrunc status=none && printf '\\0\\0\\0\\0' | "
+		 "dd of=%s bs=1 seek=%u conv=notrunc status=none", path, out, out, ps == 8 ? 40 : 32,
+		 ps, out, ps == 8 ? 60 : 48);
+	return system(cmd);
+}
+
+/*
+ * Without section headers, .dynsym is still found where the dynamic linker
+ * finds it (DT_SYMTAB, its size from DT_HASH or DT_GNU_HASH): a program's
+ * import, a shared object's export.
+ */
+static void loader_view(const struct build *b, const char *path)
+{
+	const char *name = strstr(b->name, "shared") ? "pks_elfsym_callee" : "__libc_start_main";
+	struct pks_elf_image im;
+	struct pks_elf_symbol sym;
+	char out[300];
+
+	snprintf(out, sizeof(out), "%s.noshdr", path);
+	if (!ok(no_sections(path, out, b->ptrsize) == 0, "%s: a copy without section headers", b->name))
+		return;
+	if (!is_int(pks_elf_open(&im, out), 0, "it opens"))
+		return;
+	ok(im.shnum == 0 && pks_elf_has_symtab(&im, true) && !pks_elf_has_symtab(&im, false),
+	   "no sections; the loader's .dynsym, no .symtab");
+	ok(pks_elf_symbol(&im, true, name, &sym) &&
+	   (sym.shndx == SHN_UNDEF) == !strstr(b->name, "shared"),
+	   "%s: %s found in it, %s", b->name, name, strstr(b->name, "shared") ? "defined" : "imported");
+	ok(!pks_elf_symbol(&im, true, "no_such_symbol", &sym), "a missing symbol: false");
+	pks_elf_close(&im);
 }
 
 static void read_back(const struct build *b)
@@ -116,6 +159,8 @@ static void read_back(const struct build *b)
 	ok(pks_elf_string(&im, 0) == NULL, "address 0: NULL");
 	ok(pks_elf_string(&im, UINT64_MAX) == NULL, "an address past everything: NULL");
 	pks_elf_close(&im);
+	if (!b->zeroed)
+		loader_view(b, path);
 }
 
 static int write_file(const char *path, const void *p, size_t n)
