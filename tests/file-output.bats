@@ -291,3 +291,32 @@ take() {
 @test "file-output: the same with close and F_DUPFD onto the freed number" {
 	take close
 }
+
+# --- a vfork child's descriptors, fclose, closefrom ------------------------
+
+@test "file-output: a vfork child that closes descriptors leaves its parent's output alone" {
+	for defer in 0 1; do
+		rm -f "$LOG"
+		capture shim env PRINTK_SHIM_DEFER=$defer PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" vfork
+		[ "$status" -eq 0 ]
+		err_is ''
+		out_is $'mine: -1\n'
+		file_is "$LOG" $'one\ntwo\nthree\n'
+	done
+}
+
+@test "file-output: fclose(stderr) closes descriptor 2: no line reaches the file that takes it next" {
+	for defer in 0 1; do
+		rm -f "$T/prog.log" "$T/prog.log.db"
+		capture shim env PRINTK_SHIM_DEFER=$defer "$FIX/fdtake" fclose "$T/prog.log"
+		[ "$status" -eq 0 ]
+		err_is $'one\n'
+		file_is "$T/prog.log" $'two\n'
+		file_is "$T/prog.log.db" $'data\n'
+	done
+}
+
+@test "file-output: closefrom(-1) closes every descriptor, as the C library's does" {
+	capture shim "$FIX/fdtake" closefrom
+	[ "$status" -eq 0 ]
+}

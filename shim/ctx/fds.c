@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * close(), dup2(), dup3(), close_range() and closefrom(), interposed so
+ * close(), dup2(), dup3(), close_range(), closefrom() and fclose(), interposed so
  * that the module knows at once when the program takes a file: output's
  * descriptor number for itself (sink/file.c then opens the path again),
  * rather than at its next identity check; these and fclose(), freopen()
@@ -47,6 +47,16 @@ static void before(int lo, int hi)
 	pks_signals_drain();
 }
 
+/*
+ * Whether the descriptors the call changed are this process's own to note:
+ * a vfork child's table is a copy, but the module's state is its parent's
+ * memory, which a note of the child's would mislead (getpid() last).
+ */
+static bool own(void)
+{
+	return !pks_vfork_child() && !pks_ctx_foreign();
+}
+
 /* After a call that succeeded (@ret >= 0): @lo..@hi are the program's now. */
 static int released(int ret, int lo, int hi)
 {
@@ -72,8 +82,9 @@ static void stderr_is(int ret, int lo, int hi, bool muted)
 /* After @lo..@hi were closed (@ret >= 0): a line for one of them is lost now, not later. */
 static int closed(int ret, int lo, int hi)
 {
-	if (ret >= 0)
-		pks_defer_closed(lo, hi);
+	if (ret < 0 || !own())
+		return ret;
+	pks_defer_closed(lo, hi);
 	stderr_is(ret, lo, hi, true);
 	return released(ret, lo, hi);
 }
@@ -81,6 +92,8 @@ static int closed(int ret, int lo, int hi)
 /* After @new was made a copy of another descriptor (@ret >= 0): a new stderr, if 2. */
 static int given(int ret, int new)
 {
+	if (ret < 0 || !own())
+		return ret;
 	stderr_is(ret, new, new, false);
 	return released(ret, new, new);
 }
@@ -125,19 +138,22 @@ PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
 	return closed(ret, (int)lo, last);
 }
 
-/* A kernel without close_range (before 5.9): the C library's walk of /proc/self/fd. */
+/*
+ * From 0 for a negative @lo, as the C library's. A kernel without
+ * close_range (before 5.9): the C library's walk of /proc/self/fd.
+ */
 PKS_EXPORT void closefrom(int lo)
 {
 	static struct pks_next next;
 	void (*fn)(int);
-	int saved = errno;
+	int saved = errno, from = lo < 0 ? 0 : lo;
 
-	before(lo < 0 ? 0 : lo, INT_MAX);
-	if (syscall(SYS_close_range, lo, ~0u, 0) && errno == ENOSYS &&
+	before(from, INT_MAX);
+	if (syscall(SYS_close_range, (unsigned int)from, ~0u, 0) && errno == ENOSYS &&
 	    (fn = (void (*)(int))pks_next("closefrom", &next)) != NULL)
-		fn(lo);
+		fn(from);
 	errno = saved;
-	closed(0, lo, INT_MAX);
+	closed(0, from, INT_MAX);
 }
 
 static struct pks_next next_fclose, next_freopen, next_freopen64;
@@ -150,14 +166,15 @@ void pks_fds_setup(void)
 	pks_next("freopen64", &next_freopen64);
 }
 
-/* before() of @f's descriptor, if it has one. */
-static void before_stream(FILE *f)
+/* before() of @f's descriptor, if it has one. Return: that descriptor, or -1. */
+static int before_stream(FILE *f)
 {
 	int saved = errno, fd = f ? fileno_unlocked(f) : -1;
 
 	errno = saved;
 	if (fd >= 0)
 		before(fd, fd);
+	return fd;
 }
 
 typedef int close_fn(FILE *);
@@ -178,7 +195,7 @@ static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
 	before_stream(f);
 	r = fn(path, mode, f);
 	saved = errno;
-	if (r && fileno_unlocked(r) == 2)
+	if (r && fileno_unlocked(r) == 2 && own())
 		stderr_is(0, 2, 2, false);	/* freopen(..., stderr): a new stderr */
 	errno = saved;
 	return r;
@@ -187,13 +204,21 @@ static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
 PKS_EXPORT int fclose(FILE *f)
 {
 	close_fn *fn = (close_fn *)pks_next("fclose", &next_fclose);
+	int fd, ret, saved;
 
 	if (unlikely(!fn)) {	/* a call from inside the lookup (base/next.c) */
 		errno = ENOSYS;
 		return EOF;
 	}
-	before_stream(f);
-	return fn(f);
+	fd = before_stream(f);
+	ret = fn(f);
+	/* the descriptor is closed whatever the flush did (fclose(3)) */
+	if (fd >= 0) {
+		saved = errno;
+		closed(0, fd, fd);
+		errno = saved;
+	}
+	return ret;
 }
 
 PKS_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
