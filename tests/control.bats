@@ -598,6 +598,27 @@ hello
 	err_is $'info a\nbuilt b\nplain c\ninfo d\n'
 }
 
+@test "control: a control file cut short while the process runs: no SIGBUS; made again, said once" {
+	for defer in 0 1; do
+		start PRINTK_SHIM_DEFER=$defer
+		tell "info a"
+		done_
+		truncate -s 0 "$CTL/$PID.ctl"
+		tell "info b" "info c"
+		done_
+		ctl --pid="$PID" --level=debug
+		[ "$status" -eq 0 ]
+		tell "plain d"
+		quit
+		file_is "$PE" "info a
+printk-shim: warning: PRINTK_SHIM_CONTROL: $CTL/$PID.ctl was cut short while this process ran; made again, its dynamic debug listing empty
+info b
+info c
+plain d
+"
+	done
+}
+
 @test "control: a killed process's file is removed by the next process, and by --all" {
 	start
 	kill -KILL "$PID"

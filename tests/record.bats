@@ -27,6 +27,24 @@ dmesg_() {
 "
 }
 
+@test "record: a buffer cut short while the process runs: no SIGBUS; made again, from the next line" {
+	start PRINTK_SHIM_RECORD=64K
+	tell "info a"
+	done_
+	truncate -s 0 "$CTL/$PID.rec"
+	tell "info b" "info c"
+	done_
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info b\ninfo c\n'
+	quit
+	file_is "$PE" "info a
+printk-shim: warning: PRINTK_SHIM_RECORD: $CTL/$PID.rec was cut short while this process ran; made again, from empty
+info b
+info c
+"
+}
+
 @test "record: read while the port runs, with the lines the level filter hides" {
 	start PRINTK_SHIM_RECORD=64K PRINTK_SHIM_LEVEL=info
 	tell "info a" "plain hidden-by-level" "info c"

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,6 +34,7 @@ union pks_ctl_area pks_ctl_area __attribute__((aligned(PKS_CTL_HEAD)));
 static struct pks_ctl_site *sites;	/* PKS_CTL_SITES of them, after the head */
 static char dir[PKS_PATH_MAX];
 static bool on;
+static volatile sig_atomic_t cut;	/* pks_ctl_fault() took the file's pages away */
 static dev_t dev;		/* the file's, to know it again */
 static ino_t ino;
 static _Atomic uint32_t held;	/* sites whose bytes have the file's blocks */
@@ -215,9 +217,47 @@ bool pks_ctl_on(void)
  */
 bool pks_ctl_mine(void)
 {
-	if (on && HEAD.pid != pks_pid())
+	if (on && HEAD.pid != pks_pid()) {
 		forked();
+		if (cut && on)
+			pks_warn("PRINTK_SHIM_CONTROL: %s/%d%s was cut short while this process ran; "
+				 "made again, its dynamic debug listing empty", dir, (int)pks_pid(),
+				 PKS_CTL_SUFFIX);
+		cut = 0;
+	}
 	return on;
+}
+
+/*
+ * Zeroes of this process's own, read and write, over @n bytes at @at: a
+ * mapping of a file that was cut short. Async-signal-safe.
+ */
+static void zeroes(void *at, size_t n)
+{
+	mmap(at, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+/**
+ * pks_ctl_fault() - a SIGBUS at @addr (BUS_ADRERR): if in the control file's
+ * mapping, the file was cut short (truncate(1), an O_TRUNC open). Its
+ * pages become zeroes and the access is made again; the page asks for a
+ * request, so that the next call makes the file again as a fork child
+ * does (pks_ctl_mine()). Async-signal-safe.
+ * Return: whether @addr was the control file's.
+ */
+bool pks_ctl_fault(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, head = (uintptr_t)&pks_ctl_area, s = (uintptr_t)sites;
+
+	if (!on || (a - head >= PKS_CTL_HEAD && (!sites || a - s >= PKS_CTL_SIZE - PKS_CTL_HEAD)))
+		return false;
+	zeroes(&pks_ctl_area, PKS_CTL_HEAD);
+	if (sites)
+		zeroes(sites, PKS_CTL_SIZE - PKS_CTL_HEAD);
+	cut = 1;
+	/* no pair: the next call's hint, as the command's store of a request */
+	atomic_store_explicit(&pks_ctl_area.p.ask, 1, memory_order_relaxed);
+	return true;
 }
 
 /** pks_ctl_close() - at exit: the file goes, as the process does. */

@@ -32,6 +32,7 @@ bool pks_ctl_setup(const struct pks_config *c);
 bool pks_ctl_on(void);
 bool pks_ctl_mine(void);
 void pks_ctl_close(void);
+bool pks_ctl_fault(const void *addr);
 void pks_ctl_publish(const struct pks_config *c);
 void pks_ctl_lost(int i, unsigned long k, int err);
 int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static char *ring;
 static uint64_t mask;
 static size_t bytes;		/* of the mapping */
 static char dir[PKS_PATH_MAX];
+static volatile sig_atomic_t cut;	/* pks_rec_fault() took the file's pages away */
 
 /* Make DIR/PID.rec; map it at @at (NULL: anywhere). */
 static bool make(void *at, const struct pks_config *c)
@@ -79,7 +81,10 @@ static bool make(void *at, const struct pks_config *c)
 	return true;
 }
 
-/* A fork child: its lines go to a buffer of its own, from empty. */
+/*
+ * A fork child: its lines go to a buffer of its own, from empty. So does a
+ * process whose file was cut short (pks_rec_fault()), its name its own.
+ */
 static void forked(void)
 {
 	char program[sizeof(rh->program)];
@@ -88,7 +93,13 @@ static void forked(void)
 		return;
 	memcpy(program, rh->program, sizeof(program));
 	if (make(rh, NULL)) {
+		if (cut)
+			snprintf(program, sizeof(program), "%s", program_invocation_short_name);
 		memcpy(rh->program, program, sizeof(program));
+		if (cut)
+			pks_warn("PRINTK_SHIM_RECORD: %s/%d%s was cut short while this process "
+				 "ran; made again, from empty", dir, (int)pks_pid(), PKS_REC_SUFFIX);
+		cut = 0;
 		return;
 	}
 	pks_rec_on = false;
@@ -173,4 +184,21 @@ void pks_rec_close(void)
 {
 	if (pks_rec_on && rh->pid == pks_pid())
 		atomic_store(&rh->exited, 1);	/* no pair: pks_rec_dead() reads the file */
+}
+
+/**
+ * pks_rec_fault() - a SIGBUS at @addr (BUS_ADRERR): if in the record
+ * buffer's mapping, its file was cut short; its pages become zeroes of
+ * this process's own, and the access is made again; the next line makes
+ * the file again, as a fork child's does (forked()). Async-signal-safe.
+ * Return: whether @addr was the record buffer's.
+ */
+bool pks_rec_fault(const void *addr)
+{
+	if (!pks_rec_on || (uintptr_t)addr - (uintptr_t)rh >= bytes)
+		return false;
+	mmap(rh, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	rh->size = mask + 1;	/* what the writers read back */
+	cut = 1;
+	return true;
 }

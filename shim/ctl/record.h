@@ -20,5 +20,6 @@ extern bool pks_rec_on;
 bool pks_rec_setup(const struct pks_config *c);
 void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, unsigned int flags);
 void pks_rec_close(void);
+bool pks_rec_fault(const void *addr);
 
 #endif

@@ -26,6 +26,8 @@
 #include "base/next.h"
 #include "base/tsan.h"
 #include "config/config.h"
+#include "ctl/ctl.h"
+#include "ctl/record.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
 #include "defer/defer.h"
@@ -235,6 +237,21 @@ static void reset(int sig, const struct sigaction *was)
 	do_sigaction(sig, &dfl, NULL);
 }
 
+/*
+ * A SIGBUS in a file the module maps that was cut short (the control file,
+ * the record buffer: ctl/): made good there, the access is made again, and
+ * the program never sees it. errno as it was.
+ */
+static bool mine(int sig, const siginfo_t *si)
+{
+	int err = errno;
+	bool ok = sig == SIGBUS && si && si->si_code == BUS_ADRERR &&
+		  (pks_ctl_fault(si->si_addr) || pks_rec_fault(si->si_addr));
+
+	errno = err;
+	return ok;
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
 	const struct sigaction act = user[sig], *a = &act;
@@ -242,6 +259,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	int d, hid;
 	uintptr_t saved;
 
+	if (unlikely(mine(sig, si)))
+		return;
 	/*
 	 * Not under ThreadSanitizer: its runtime runs handlers at moments of
 	 * its own, and one sent again would come back inside a later window,
@@ -327,7 +346,9 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 	sigset_t set;
 	int err = errno;
 
-	(void)si, (void)uc;
+	(void)uc;
+	if (mine(sig, si))
+		return;
 	/* pairs with do_sigaction()'s load: a later sigaction() sees the default back */
 	atomic_store(&owner[sig], OWNER_PROGRAM);
 	real_sigaction(sig, &dfl, NULL);
