@@ -661,6 +661,29 @@ plain d
 	file_is "$PE" $'plain still-controlled\n'
 }
 
+@test "control: a process with no /proc keeps its file when another process starts" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's runtime in the module cannot start without /proc"
+	unshare -m sh -c "umount -l /proc && exec env LD_PRELOAD='$MODULE' '$FIX/ctl-run'" \
+		<"$IN" >"$PO" 2>"$PE" &
+	BG=$!
+	exec 7>"$IN"
+	tell pid
+	for _ in $(seq 1 500); do [ -s "$PO" ] && break; sleep 0.01; done
+	PID=$(head -n 1 "$PO")
+	tell "info a"
+	done_
+	[ -f "$CTL/$PID.ctl" ]
+	env LD_PRELOAD="$MODULE" /bin/true	# its start sweeps the files of processes gone
+	[ -f "$CTL/$PID.ctl" ]
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 0 ]
+	tell "plain b"
+	quit
+	file_is "$PE" $'info a\nplain b\n'
+}
+
 @test "control: the listing takes nothing in the process's file on trust: names cut at their size, control bytes escaped" {
 	start
 	# site 0 (its file, after the 64 KiB head): every name filled to its end, no NUL

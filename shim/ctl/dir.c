@@ -236,11 +236,12 @@ uint64_t pks_ctl_pidns(void)
  * namespace, 0: not stamped), is of a process that ended, as one in pid
  * namespace @mine tells: its pid free, or another process's now. A file
  * of another namespace, or any when @mine is 0, is not this one's to
- * judge: its pids mean other processes here.
+ * judge: its pids mean other processes here. Nor is a whole file stamped
+ * with no namespace: its process had no /proc to say which, nor its start.
  */
 static bool ended(pid_t pid, bool whole, uint64_t start, uint64_t theirs, uint64_t mine)
 {
-	if (!mine || (whole && theirs && theirs != mine))
+	if (!mine || (whole && theirs != mine))
 		return false;
 	if (kill(pid, 0) && errno == ESRCH)
 		return true;
