@@ -447,7 +447,7 @@ static const char *flush(struct target *t)
 	struct timespec ms = { 0, 1000000 };
 
 	if (!h->st.defer || !seen)
-		return NULL;	/* no ring, or no line ever went into it */
+		return NULL;	/* no ring, or no printer ever started: no line went into it */
 	for (int i = 0; i < FLUSH_WAIT_MS; i++) {
 		if (atomic_load(&h->flushed) - seen >= 2)
 			return NULL;

@@ -269,6 +269,26 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$LOG" $'info a\ninfo b\ninfo c\nplain shown 1\nplain shown 2\ninfo d\ninfo e\ninfo f\n'
 }
 
+@test "control: --flush of a printer stuck in its first drain says it did not answer" {
+	local pipe=$BATS_TEST_TMPDIR/pipe
+	mkfifo "$pipe"
+	exec 9<>"$pipe"	# read by nobody: the printer's first write blocks
+	env PRINTK_SHIM_DEFER=1 LD_PRELOAD="$MODULE" "$FIX/ctl-run" <"$IN" >"$PO" 2>"$pipe" &
+	BG=$!
+	PID=$BG
+	exec 7>"$IN"
+	tell pid fill "info a"
+	done_
+	ctl --pid="$PID" --flush
+	kill -KILL "$PID"	# first: stuck, it would hold teardown's wait
+	wait "$BG" || true
+	BG=
+	exec 9<&-
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: its deferred printer did not answer within 2 seconds
+"
+}
+
 @test "control: --flush in a process that does not defer has nothing to do" {
 	start
 	ctl --pid="$PID" --flush

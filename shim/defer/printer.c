@@ -551,6 +551,11 @@ static void *printer(void *arg)
 	(void)arg;
 	printing = true;
 	pks_tsan_hide();	/* all its work is the module's */
+	/* a printer runs: --flush has a drain to wait for, though the first
+	 * may not end for long (a slow reader); pairs with printk-shim(1)
+	 * --flush's loads of the count, as the count of each drain below */
+	if (pks_defer_dq.drains)
+		atomic_fetch_add(pks_defer_dq.drains, 1);
 	/* pairs with pks_defer_close()'s and _crash()'s exchanges: closed, it ends */
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
