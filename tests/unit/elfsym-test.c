@@ -84,7 +84,7 @@ static const char *str_at(struct pks_elf_image *im, const unsigned char *p)
  */
 static int no_sections(const char *path, const char *out, unsigned ps)
 {
-	char cmd[1024];
+	char cmd[2048];	/* room for both paths three times, which -Wformat-truncation counts */
 
 	snprintf(cmd, sizeof(cmd), "cp %s %s && printf '\\0\\0\\0\\0\\0\\0\\0\\0' | "
 		 "dd of=%s bs=1 seek=%u count=%u conv=notrunc status=none && printf '\\0\\0\\0\\0' | "
