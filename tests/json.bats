@@ -40,6 +40,17 @@ untimed() {
 	python3 -c 'import json, sys; m = json.loads(open(sys.argv[1], encoding="utf-8").read())["msg"]; assert m == "a\"b\\x5cc\x01\t\x7f\\xff\u00e9\\xed\\xa0\\x80\\xe2\\x82", repr(m)' "$ERR"
 }
 
+@test "json: a line longer than LINE_MAX is cut into pieces between characters, never inside one" {
+	local line=x
+	for _ in $(seq 1 20); do line+='жж€'; done	# 141 bytes
+	capture shim env PRINTK_SHIM_FORMAT=json PRINTK_SHIM_LINE_MAX=16 "$FIX/emit" $'\0016'"$line"$'\n'
+	[ "$status" -eq 0 ]
+	[ "$(jq -j .msg "$ERR")" = "$line" ]	# no \xNN: each piece's bytes are whole characters
+	[ "$(jq -r .msg "$ERR" | head -n 3)" = $'xжж€жж€\nжж€жж€ж\nж€жж€жж' ]
+	[ "$(jq -c '[.level, (.msg | utf8bytelength)]' "$ERR" | tr -d '\n')" = \
+		'[6,15][6,16][6,16][6,14][6,14][6,14][6,14][6,14][6,14][6,10]' ]
+}
+
 @test "json: continuation fragments make one object, at the first fragment's level" {
 	json_run "$BATS_TEST_TMPDIR/p" "$FIX/emit" $'\0016eth0: ' $'\001clink ' $'\001cup\n' $'\0014next\n'
 	[ "$(jq -c '[.level, .msg]' "$ERR")" = $'[6,"eth0: link up"]\n[4,"next"]' ]

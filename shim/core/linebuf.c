@@ -2,8 +2,9 @@
 /*
  * Line assembly. A fragment's text (markers already removed) is appended to
  * the context's open line; each '\n' completes a line, and a line that
- * outgrows the buffer is handed out in pieces of the buffer's size, all at
- * the line's level. Nothing is dropped. The buffer is the kernel's seq_buf,
+ * outgrows the buffer is handed out in pieces of the buffer's size (less
+ * the start of a UTF-8 character cut at its end), all at the line's level.
+ * Nothing is dropped. The buffer is the kernel's seq_buf,
  * from include/linux/seq_buf.h, the same code the ported program can use.
  * Thread-safety: none; one context owns a line at a time (see emit.c).
  */
@@ -21,15 +22,42 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
 	l->t_ns = 0;
 }
 
+/*
+ * How many bytes at the end of @l's full buffer start a UTF-8 character
+ * that does not end there: they open the next piece, so that no piece
+ * splits one. None when the piece would keep nothing, or the bytes are not
+ * the start of a valid character (a lead byte C2 to F4).
+ */
+static size_t unfinished(const struct pks_line *l)
+{
+	const unsigned char *e = (const unsigned char *)l->sb.buffer + l->sb.len;
+
+	for (size_t k = 1; k <= 3 && k < l->sb.len; k++) {
+		unsigned char b = e[-k];
+
+		if ((b & 0xc0) == 0x80)
+			continue;
+		if (b < 0xc2 || b > 0xf4)
+			return 0;
+		return (size_t)(b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > k ? k : 0;
+	}
+	return 0;
+}
+
 /* Append @n bytes without a newline; a full buffer goes out as a piece. */
 static void append(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg)
 {
 	while (n) {
 		size_t room = seq_buf_buffer_left(&l->sb);
-		size_t take;
+		size_t take, k;
+		char carry[3];
 
 		if (!room) {
+			k = unfinished(l);
+			memcpy(carry, l->sb.buffer + l->sb.len - k, k);
+			l->sb.len -= (unsigned int)k;
 			pks_line_emit(l, out, arg);
+			seq_buf_putmem(&l->sb, carry, (unsigned int)k);
 			room = seq_buf_buffer_left(&l->sb);
 		}
 		take = n < room ? n : room;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of shim/core/linebuf.c: lines, pieces at size-1, size and size+1,
- * embedded newlines, close and drop, a call cut off in its write. Complete
+ * pieces that never split a UTF-8 character they can hold, embedded newlines, close and drop, a call cut off in its write. Complete
  * lines are collected as "<level>text|" so one string shows what went out
  * and in which order.
  */
@@ -122,6 +122,25 @@ int main(void)
 	l = fresh(1, 2);
 	feed(l, "abc\n");
 	is_str(got, "<2>a|<2>b|<2>c|", "size 1: a piece per byte");
+
+	l = fresh(8, 6);
+	feed(l, "123456\xd0\xb6\xd0\xb6\n");	/* "123456жж" */
+	is_str(got, "<6>123456\xd0\xb6|<6>\xd0\xb6|", "a piece ends after a whole character");
+	l = fresh(8, 6);
+	feed(l, "1234567\xd0\xb6\n");
+	is_str(got, "<6>1234567|<6>\xd0\xb6|", "a character cut at the end opens the next piece");
+	l = fresh(8, 6);
+	feed(l, "123456\xe2\x82\xac9\n");	/* "123456€9" */
+	is_str(got, "<6>123456|<6>\xe2\x82\xac9|", "three bytes of a character, two of them at the end");
+	l = fresh(8, 6);
+	feed(l, "12345\xf0\x9f\x98\x80\n");	/* "12345😀" */
+	is_str(got, "<6>12345|<6>\xf0\x9f\x98\x80|", "four bytes, three at the end");
+	l = fresh(8, 6);
+	feed(l, "1234567\xff\xb6\n");
+	is_str(got, "<6>1234567\xff|<6>\xb6|", "a byte that starts no character is cut as any");
+	l = fresh(2, 6);
+	feed(l, "\xe2\x82\xac\n");
+	is_str(got, "<6>\xe2\x82|<6>\xac|", "a piece too short for the character keeps what it can");
 
 	l = fresh(8, 6);
 	feed_cut(l, "abc\n");
