@@ -290,15 +290,38 @@ static bool owner(pid_t pid, uid_t *uid)
 }
 
 /* Why @pid cannot be reached, from errno after a failed look. */
+/* Whether @pid maps the module, whose file's name starts "libprintk-shim". */
+static bool maps_module(pid_t pid)
+{
+	char name[64], line[4096];
+	bool found = false;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(name, "re")))
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *base = strrchr(line, '/');
+
+		found = base && !strncmp(base, "/libprintk-shim", 15);
+	}
+	fclose(f);
+	return found;
+}
+
 static const char *why_not(pid_t pid)
 {
 	if (errno == EACCES || errno == EPERM)
 		return "permission denied: only its user and root may control it";
+	if (errno == EIDRM)
+		return "its control file was removed while it ran, so it cannot be reached; nothing is done";
 	if (kill(pid, 0) && errno == ESRCH)
 		return "no such process";
 	if (pks_ctl_zombie(pid))	/* its maps are gone */
 		return "it has exited (its parent has not yet waited for it)";
-	return "it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)";
+	if (maps_module(pid))
+		return "it runs the printk-shim module with runtime control off (PRINTK_SHIM_CONTROL=0)";
+	return "it runs no printk-shim module (not preloaded)";
 }
 
 /*
@@ -652,6 +675,11 @@ int pks_control(int argc, char **argv)
 			ok &= !why;
 		}
 		return fflush(stdout) || !ok ? 1 : 0;
+	}
+	if (access("/proc/self/maps", R_OK)) {
+		say("", "%s: no /proc is mounted here, where processes are looked at; nothing is done",
+		    a.all ? "--all" : "--pid");
+		return 1;
 	}
 	if (a.all && every(&a))
 		return 1;

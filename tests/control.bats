@@ -585,11 +585,37 @@ hello
 	[ ! -e "$CTL" ] || [ -z "$(ls -A "$CTL")" ]
 	ctl --pid="$PID" --level=debug
 	[ "$status" -eq 1 ]
-	err_is "printk-shim: pid $PID: it runs no printk-shim module with runtime control (PRINTK_SHIM_CONTROL=0, or not preloaded)
+	err_is "printk-shim: pid $PID: it runs the printk-shim module with runtime control off (PRINTK_SHIM_CONTROL=0)
+"
+	ctl --pid=$$
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $$: it runs no printk-shim module (not preloaded)
 "
 	ctl --all
 	[ "$status" -eq 0 ]
 	err_is $'printk-shim: --all: no process of yours runs the printk-shim module with runtime control\n'
+}
+
+@test "control: a process whose control file was removed is said to be so" {
+	start
+	tell "info a"
+	done_
+	rm "$CTL/$PID.ctl"
+	ctl --pid="$PID" --level=debug
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $PID: its control file was removed while it ran, so it cannot be reached; nothing is done
+"
+	quit
+}
+
+@test "control: --pid and --all where no /proc is mounted say so" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	capture unshare -m sh -c "umount -l /proc && exec '$WRAPPER' --pid=1 --level=debug"
+	[ "$status" -eq 1 ]
+	err_is $'printk-shim: --pid: no /proc is mounted here, where processes are looked at; nothing is done\n'
+	capture unshare -m sh -c "umount -l /proc && exec '$WRAPPER' --all"
+	[ "$status" -eq 1 ]
+	err_is $'printk-shim: --all: no /proc is mounted here, where processes are looked at; nothing is done\n'
 }
 
 @test "control: a full file system: control and the record buffer off with a warning; sites not listed; nothing dies" {

@@ -165,7 +165,8 @@ pid_t pks_ctl_tmp_pid(const char *name)
 /*
  * pks_ctl_maps() - the path and inode of the file ending "/PID@suffix" that
  * @pid maps, from /proc/PID/maps (which only its user and root may read).
- * Return: whether it maps one; errno says why not.
+ * Return: whether it maps one; errno says why not: EIDRM when what it
+ * maps was removed ("(deleted)"), ESRCH when it maps none.
  */
 bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t *ino)
 {
@@ -173,7 +174,7 @@ bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t 
 	unsigned long long inode;
 	FILE *f;
 	int off;
-	bool found = false;
+	bool found = false, removed = false;
 
 	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
 	snprintf(want, sizeof(want), "/%d%s", (int)pid, suffix);
@@ -181,20 +182,24 @@ bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t 
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, "\n"), w = strlen(want);
+		size_t n = strcspn(line, "\n"), w = strlen(want), d = sizeof(" (deleted)") - 1;
 
 		line[n] = '\0';
 		off = 0;
-		if (sscanf(line, "%*s %*s %*s %*s %llu %n", &inode, &off) < 1 || !off)
+		if (sscanf(line, "%*s %*s %*s %*s %llu %n", &inode, &off) < 1 || !off ||
+		    line[off] != '/')
 			continue;
-		if (n - (size_t)off < w || strcmp(line + n - w, want) || line[off] != '/')
+		if (n - (size_t)off >= w + d && !strcmp(line + n - d, " (deleted)") &&
+		    !strncmp(line + n - d - w, want, w))
+			removed = true;
+		if (n - (size_t)off < w || strcmp(line + n - w, want))
 			continue;
 		found = snprintf(path, size, "%s", line + off) < (int)size;
 		*ino = (ino_t)inode;
 	}
 	fclose(f);
 	if (!found)
-		errno = ESRCH;
+		errno = removed ? EIDRM : ESRCH;
 	return found;
 }
 
