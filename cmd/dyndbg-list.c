@@ -185,8 +185,8 @@ static int list(const struct ctx *c, const char *path)
 	const char *why = err ? NULL : pks_elf_unlinked(&im);
 
 	if (err || why) {
-		c->warn("--dyndbg-list: %s: %s; skipping it", pks_quote(path),
-			why ? why : err == -ENOEXEC ? "not an ELF file this reads" : pks_elf_strerror(err));
+		c->warn("--dyndbg-list: %s: %s: expected an ELF program or shared object; skipping it",
+			pks_quote(path), why ? why : pks_elf_strerror(err));
 		if (why)
 			pks_elf_close(&im);
 		free(shown);

@@ -385,7 +385,7 @@ $SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
 	out_is "# filename:lineno [module]function flags format
 # $FIX/dd-plain: no dynamic debug call sites (no __dyndbg section)
 "
-	err_is 'printk-shim: warning: --dyndbg-list: /etc/passwd: not an ELF file this reads; skipping it
+	err_is 'printk-shim: warning: --dyndbg-list: /etc/passwd: not an ELF file: expected an ELF program or shared object; skipping it
 '
 	capture "$WRAPPER" --dyndbg-list
 	[ "$status" -eq 125 ]

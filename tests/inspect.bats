@@ -393,7 +393,7 @@ PY
 		done
 		capture timeout 10 "$WRAPPER" --dyndbg-list "$TMP/$f"
 		[ "$status" -eq 1 ]
-		err_is "printk-shim: warning: --dyndbg-list: $TMP/$f: an ELF file cut short or corrupt (its headers do not fit it); skipping it
+		err_is "printk-shim: warning: --dyndbg-list: $TMP/$f: an ELF file cut short or corrupt (its headers do not fit it): expected an ELF program or shared object; skipping it
 "
 	done
 }
@@ -430,7 +430,7 @@ PY
 	done
 	capture "$WRAPPER" --dyndbg-list "$f"
 	[ "$status" -eq 1 ]
-	err_is "printk-shim: warning: --dyndbg-list: $TMP/n\\x1b[31m\\x01\\\\z: not an ELF file this reads; skipping it
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/n\\x1b[31m\\x01\\\\z: not an ELF file: expected an ELF program or shared object; skipping it
 "
 }
 
@@ -449,7 +449,7 @@ PY
 	out_is "# filename:lineno [module]function flags format
 # $FIX/emit: no dynamic debug call sites (no __dyndbg section)
 "
-	err_is "printk-shim: warning: --dyndbg-list: $TMP/fifo: not a regular file; skipping it
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/fifo: not a regular file: expected an ELF program or shared object; skipping it
 "
 }
 
@@ -466,7 +466,7 @@ PY
 	done
 	capture "$WRAPPER" --dyndbg-list "$f"
 	[ "$status" -eq 1 ]
-	err_is "printk-shim: warning: --dyndbg-list: $f: a file its file system cannot map (as in /proc or /sys); skipping it
+	err_is "printk-shim: warning: --dyndbg-list: $f: a file its file system cannot map (as in /proc or /sys): expected an ELF program or shared object; skipping it
 "
 }
 
@@ -491,8 +491,8 @@ printk-shim: $opt: '$TMP/core': a core dump: expected an ELF program or shared o
 	out_is "# filename:lineno [module]function flags format
 # $FIX/emit: no dynamic debug call sites (no __dyndbg section)
 "
-	err_is "printk-shim: warning: --dyndbg-list: $TMP/ddlib.o: $rel; skipping it
-printk-shim: warning: --dyndbg-list: $TMP/core: a core dump; skipping it
+	err_is "printk-shim: warning: --dyndbg-list: $TMP/ddlib.o: $rel: expected an ELF program or shared object; skipping it
+printk-shim: warning: --dyndbg-list: $TMP/core: a core dump: expected an ELF program or shared object; skipping it
 "
 }
 

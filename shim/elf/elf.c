@@ -140,8 +140,11 @@ static int elf_header(struct pks_elf_image *im)
 	uint64_t phoff;
 	unsigned phentsize;
 
-	if (im->size < EI_NIDENT || memcmp(eh, ELFMAG, SELFMAG) ||
-	    (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64) ||
+	if (memcmp(eh, ELFMAG, SELFMAG))
+		return -ENOEXEC;
+	if (im->size < EI_NIDENT)
+		return PKS_ELF_CORRUPT;	/* ELF, cut short in its identification */
+	if ((eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64) ||
 	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
 		return -ENOEXEC;
 	im->cls = eh[EI_CLASS];
@@ -229,7 +232,7 @@ static int map(struct pks_elf_image *im, const char *path)
 		err = -EISDIR;
 	else if (!S_ISREG(st.st_mode))
 		err = PKS_ELF_NOT_REGULAR;
-	else if (st.st_size < EI_NIDENT)
+	else if (st.st_size < SELFMAG)
 		err = -ENOEXEC;
 	if (err) {
 		close(fd);

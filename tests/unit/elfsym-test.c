@@ -236,6 +236,10 @@ static void hostile(void)
 	is_int(pks_elf_open(&im, bad), -ENOEXEC, "a shell script: -ENOEXEC");
 	write_file(bad, file, 40);
 	is_int(pks_elf_open(&im, bad), PKS_ELF_CORRUPT, "an ELF header cut short: corrupt");
+	write_file(bad, file, 6);
+	is_int(pks_elf_open(&im, bad), PKS_ELF_CORRUPT, "its identification cut short: corrupt");
+	write_file(bad, file, 3);
+	is_int(pks_elf_open(&im, bad), -ENOEXEC, "three bytes: not ELF");
 	is_int(pks_elf_open(&im, dir), -EISDIR, "a directory: -EISDIR");
 	snprintf(bad, sizeof(bad), "%s/missing", dir);
 	is_int(pks_elf_open(&im, bad), -ENOENT, "a missing file: -ENOENT");
