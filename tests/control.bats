@@ -480,6 +480,7 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$status" -eq 0 ]
 	[ ! -s "$ERR" ]
 	tell "plain by-nobody"
+	done_	# at debug still: the next --all lowers it
 	# --all finds it through its file in the caller's directory
 	capture as_nobody "$PWRAPPER" --all --level=notice
 	[ "$status" -eq 0 ]
@@ -663,6 +664,20 @@ info c
 plain d
 "
 	done
+}
+
+@test "control: a control file cut short under a napping printer: it wakes, and nothing dies" {
+	start PRINTK_SHIM_DEFER=1
+	tell "info a"
+	done_
+	truncate -s 0 "$CTL/$PID.ctl"
+	sleep 1.5	# the printer wakes from its nap, then idles: each a store to the page
+	tell "info b"
+	quit	# its wait fails for a process that died
+	file_is "$PE" "info a
+printk-shim: warning: PRINTK_SHIM_CONTROL: $CTL/$PID.ctl was cut short while this process ran; made again, its dynamic debug listing empty
+info b
+"
 }
 
 @test "control: a killed process's file is removed by the next process, and by --all" {

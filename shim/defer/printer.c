@@ -542,6 +542,15 @@ static bool park(void)
 	return !atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_RUNNING);
 }
 
+static void unblock_bus(void)
+{
+	sigset_t bus;
+
+	sigemptyset(&bus);
+	sigaddset(&bus, SIGBUS);
+	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+}
+
 /* Until the ring closes or stays empty; it may not say RUNNING yet when the thread starts. */
 static void *printer(void *arg)
 {
@@ -550,6 +559,13 @@ static void *printer(void *arg)
 
 	(void)arg;
 	printing = true;
+	/*
+	 * Every signal is blocked here but SIGBUS, which a store to the
+	 * control file's page raises once the file was cut short: blocked, it
+	 * would end the process at once; met, the module's handler puts zeroes
+	 * there and the store goes on (ctl/ctl.c's pks_ctl_fault()).
+	 */
+	unblock_bus();
 	pks_tsan_hide();	/* all its work is the module's */
 	/* a printer runs: --flush has a drain to wait for, though the first
 	 * may not end for long (a slow reader); pairs with printk-shim(1)
