@@ -231,26 +231,35 @@ struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_r
 
 /**
  * pks_defer_report() - the count of lines dropped so far, as a line where
- * they went missing
+ * they went missing. The room comes first, the count after: a count is
+ * never taken without a record to hold it, so that a thread stopped
+ * between the two as the process ends holds a reserved record, which the
+ * closing drain waits for, and never a count nobody would say.
  * Return: false when it found no room: the count stays, for a later line.
  */
 bool pks_defer_report(uint64_t *stamp, unsigned int *lane, const struct pks_line *l,
 		      const struct pks_writer *w)
 {
-	/* no pair: a count, taken whole; what it counts was never stored */
-	unsigned long k = atomic_exchange(&pks_defer_dq.dropped, 0);
-	char text[64];
-	size_t n = pks_defer_drop_text(text, k);
+	char text[64];		/* the words for any count, sizeof(unsigned long) <= 8 */
 	struct pks_ring *ring;
-	struct pks_defer_rec *r = k ? pks_defer_reserve(lane, sizeof(*r) + n, &ring, stamp, w->tid)
-				    : NULL;
+	struct pks_defer_rec *r = pks_defer_reserve(lane, sizeof(*r) + sizeof(text), &ring, stamp,
+						    w->tid);
+	unsigned long k;
+	size_t n;
 
-	if (r)
-		pks_defer_fill(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
-			       { text }, { (uint32_t)n } }, true, NULL, 0, l, w);
-	else if (k)	/* no pair: the count given back */
-		atomic_fetch_add(&pks_defer_dq.dropped, k);
-	return r || !k;
+	if (!r)
+		return false;
+	/* no pair: a count, taken whole; what it counts was never stored */
+	k = atomic_exchange(&pks_defer_dq.dropped, 0);
+	if (!k) {		/* another thread's line said it meanwhile */
+		pks_defer_self.pending = NULL;
+		pks_ring_discard(r);	/* release: pairs with pks_ring_read()'s acquire */
+		return true;
+	}
+	n = pks_defer_drop_text(text, k);
+	pks_defer_fill(r, *stamp, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
+		       { text }, { (uint32_t)n } }, true, NULL, 0, l, w);
+	return true;
 }
 
 /* The started state @s, to every thread, and to started()'s waiters. Return: it runs. */
