@@ -121,6 +121,27 @@ frame() {
 		{ printf 'line %d: %q\n' "$1" "$line" >&2; return 1; }
 }
 
+@test "headers: min and max take mixed types without a warning; in C++ they live beside the C++ library" {
+	printf '%s\n' '#include <linux/kernel.h>' '#include <stddef.h>' \
+		'size_t f(size_t n, int i) { return min(n, 2) + max(n, 3) + min(i, 2u) + clamp(n, 1, 9); }' \
+		'int main(void) { return min(-1, 2u) == 2u && max(-1, 2) == 2 && min(3L, 7u) == 3 ? 0 : 1; }' \
+		>"$TMP/mm.c"
+	$CC -Wall -Wextra -Werror -I"$INC" -o "$TMP/mm" "$TMP/mm.c"
+	"$TMP/mm"
+	for order in 'kernel.h stdlib.h limits algorithm' 'limits algorithm kernel.h'; do
+		{ for h in $order; do
+			[ "$h" = kernel.h ] && echo '#include <linux/kernel.h>' || echo "#include <$h>"
+		  done
+		  echo 'int f(int a, long b) { return (int)min(a, b) + std::numeric_limits<int>::max() + std::min(1, 2) + max(a, 3); }'
+		  echo 'int main() { return min(4, 9u) == 4u && max(-2, 5L) == 5 ? 0 : 1; }'
+		} >"$TMP/mm.cc"
+		for std in c++11 c++17 c++20; do
+			$CXX -x c++ -std=$std -Wall -Wextra -Werror -I"$INC" -o "$TMP/mmx" "$TMP/mm.cc"
+			"$TMP/mmx"
+		done
+	done
+}
+
 @test "headers: dump_stack() prints Call Trace: and the caller's frames outwards, at KERN_DEFAULT" {
 	capture shim env PRINTK_SHIM_FORMAT=prefix "$FIX/headers-port" stack
 	[ "$status" -eq 0 ]
