@@ -316,6 +316,14 @@ take() {
 	done
 }
 
+@test "file-output: with 1023 taken, the log's descriptor is the next one down, never past 1023" {
+	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" sh -c 'ulimit -n 4096 && exec "$@"' sh \
+		"$FIX/fdtake" high "$LOG"
+	[ "$status" -eq 0 ]
+	out_is $'at: 1022\n'
+	file_is "$LOG" $'line\n'
+}
+
 @test "file-output: closefrom(-1) closes every descriptor, as the C library's does" {
 	capture shim "$FIX/fdtake" closefrom
 	[ "$status" -eq 0 ]

@@ -199,6 +199,23 @@ user.emerg emit[PID] emerg"
 	same <(flood_lines 4 500 | sort) <(tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //' | sort)
 }
 
+@test "syslog: threads that start at once share one stream connection: each thread's lines in order" {
+	for round in 1 2 3; do
+		listen_start stream
+		capture slog "$FIX/syslog-flood" 8 40 0
+		[ "$status" -eq 0 ]
+		err_is ''
+		wait_for "320 messages" at_least 320 nuls "$RAW"
+		listen_stop
+		# a thread's first line on a connection of its own could come after its next ones
+		run awk -F'[ t]' '{ t = $(NF - 2); l = $(NF - 1); sub(/^l/, "", l)
+			if (l != next_[t] + 0) { print "t" t " l" l " after l" next_[t] - 1; exit } next_[t] = l + 1 }
+			END { print "ordered" }' < <(tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //')
+		[ "$output" = ordered ]
+		rm "$RAW"
+	done
+}
+
 @test "syslog: handlers print while threads send on a stream: no deadlock, each line once" {
 	listen_start stream
 	capture timeout 60 "${SLOG[@]}" "$FIX/syslog-flood" 3 3000 0 0 100

@@ -72,7 +72,10 @@ int pks_fd_high(int fd)
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)top)
 		top = (int)rl.rlim_cur;
 	for (int min = top - 1; min > fd && min >= top - HIGH_SLOTS; min--) {
-		if ((hi = fcntl(fd, F_DUPFD_CLOEXEC, min)) >= 0) {
+		/* the lowest free from @min up: past @top when those up there are taken */
+		if ((hi = fcntl(fd, F_DUPFD_CLOEXEC, min)) >= top) {
+			close(hi);
+		} else if (hi >= 0) {
 			close(fd);
 			return hi;
 		}

@@ -62,6 +62,8 @@
 #define HOLDOFF_NS	100000000ll
 #define WAIT_MAX_MS	100
 #define CHECK_EVERY	64	/* lines of a thread between two checks of the descriptor */
+#define SETUP_WAIT_MS	64	/* the longest a sender waits for another's connect to be shared */
+#define RACED		(-1)	/* fresh(): another sender shared a socket first */
 #define L_WAIT		(1u << 31)	/* send_lock: a thread sleeps on it */
 
 enum verdict { KEEP, BROKEN, LOST };
@@ -158,9 +160,18 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	ino = ino_of(fd);
 	/* no pair: a number for each connection, no data behind it */
 	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1 };
-	/* no pair: it claims the setup; W_DEAD keeps pin() off until the release below */
-	if (how != SHARE || !atomic_compare_exchange_strong(&conn, &none, W_DEAD))
+	if (how != SHARE)
 		return 0;
+	/* no pair: it claims the setup; W_DEAD keeps pin() off until the release below */
+	if (!atomic_compare_exchange_strong(&conn, &none, W_DEAD)) {
+		/*
+		 * Another sender's connection is the shared one: a line sent on
+		 * a stream of its own could reach the daemon after this
+		 * thread's later lines on the shared one. Never shared, so closed.
+		 */
+		close(fd);
+		return RACED;
+	}
 	/* no pair: the release of conn below publishes these */
 	atomic_store_explicit(&conn_ino, ino, memory_order_relaxed);
 	atomic_store_explicit(&conn_pid, pks_pid(), memory_order_relaxed);
@@ -177,7 +188,10 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	return 0;
 }
 
-/* Count in on the shared socket. Return: 1 done, 0 there is none, -1 not usable now. */
+/*
+ * Count in on the shared socket. Return: 1 done, 0 there is none, -1 not
+ * usable now, -2 about to be shared.
+ */
 static int pin(struct pks_slsock *s)
 {
 	/* acquire: pairs with the release that shared the socket above */
@@ -186,6 +200,8 @@ static int pin(struct pks_slsock *s)
 	do {
 		if (!w)
 			return 0;
+		if (w == W_DEAD)
+			return -2;	/* another sender is sharing its connect (fresh()) */
 		if (!(w & W_FD) || (w & (W_DEAD | W_LOST)))
 			return -1;
 	/* acquire: pairs with the release that shared the socket, as above */
@@ -264,13 +280,28 @@ static int hold_stream(const char *path, struct pks_slsock *s)
  */
 int pks_slconn_get(const char *path, struct pks_slsock *s)
 {
+	int ms = 1, waited = 0;
+
 	for (int i = 0; i < 2; i++) {
 		int r = pin(s), err;
 
+		/*
+		 * Another sender's connect, a moment from shared: its socket,
+		 * not one of this line's own (a handler that interrupted that
+		 * very sender gives up waiting and takes one of its own).
+		 */
+		if (r == -2 && waited < SETUP_WAIT_MS) {
+			waited += ms;
+			nap(&ms);
+			i--;
+			continue;
+		}
 		if (r < 0)
 			return fresh(path, s, OWN);
 		if (r == 0) {
 			err = fresh(path, s, SHARE);
+			if (err == RACED)
+				continue;	/* the winner's socket, from pin() */
 			return err ? err : hold_stream(path, s);
 		}
 		/* pairs with fresh()'s release of conn, through pin()'s acquire */
