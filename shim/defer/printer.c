@@ -40,7 +40,8 @@
 #define BATCH_BYTES	(64u << 10)	/* per output and batch */
 #define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering */
 #define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
-#define LATE_MS		50		/* the closing drain's wait for records in flight */
+#define LATE_MS		200		/* the closing drain's wait for records in flight: a thread
+					   descheduled in its window on a loaded machine */
 #define FLUSHED_MS	1000		/* a thread's wait for its own, after it (pks_defer_flushed()) */
 #define IDLE_MS		1000		/* an empty ring's wait for a line before the printer ends */
 #define LANE_MIN	(64u << 10)
