@@ -362,6 +362,14 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	 * the context of a thread mapping it, and claims nothing (force) */
 	if (!__atomic_load_n(&x->map, __ATOMIC_ACQUIRE))
 		return;
+	/*
+	 * This thread's own flush of it, interrupted by a handler whose end
+	 * flushes it again: that flush goes on once the handler returns. Its
+	 * claim would be waited for in vain, 2000 yields a handler, which a
+	 * periodic signal turned into a thread that never ran again.
+	 */
+	if (outer == x && !force)
+		return;
 	flushing = x;		/* before the claim: a handler of ours must see it */
 	for (int spin = 0; spin < (force ? 1 : 2000); spin++) {
 		want = PKS_IDLE;
