@@ -73,6 +73,18 @@ static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *ar
 	l->sent = 0;
 }
 
+/*
+ * pks_line_taken() - the line handed out is out for good (it went into the
+ * deferred ring, or was counted dropped): a cut from now on, before
+ * pks_line_emit() clears it, never hands it out again (pks_line_cut()).
+ */
+static inline void pks_line_taken(struct pks_line *l)
+{
+	/* pairs with pks_line_cut()'s fence: a handler on this thread sees it */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	l->sent = 2;
+}
+
 /* Whether a cut left text handed out once to be written again (pks_line_cut()). */
 static inline bool pks_line_again(struct pks_line *l)
 {

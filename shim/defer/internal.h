@@ -336,6 +336,8 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler,
 					 text);
 		if (why != PKS_DEFER_RETRY) {
+			if (why == PKS_DEFER_DROPPED && text)
+				pks_line_taken(l);	/* inside the window, as below */
 			pks_defer_self.reserving = interrupted;
 			if (why == PKS_DEFER_DROPPED && text)
 				pks_defer_record(l, w);
@@ -347,6 +349,13 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		}
 	}
 	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
+	/*
+	 * In the ring now: a handler's jump from here on, before the caller
+	 * clears the line, must not hand it out again. Inside the window,
+	 * which holds the program's handlers.
+	 */
+	if (text)
+		pks_line_taken(l);
 	pks_defer_self.reserving = interrupted;
 	/*
 	 * Through the head's compare-and-swap before the look and the drain's
