@@ -141,6 +141,25 @@ whole_in_order() {
 	done
 }
 
+# A thread that only prints has no cancellation point in deferred mode,
+# where no write(2) stands for its lines: pthread_cancel() never took, and
+# its pthread_join() waited for ever. Every 64th line is one now.
+@test "defer: threads that only print are cancelled as in synchronous mode, their lines whole" {
+	# a printer that keeps up, the ring never full: no wait for room to cancel in
+	capture timeout 20 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=16M \
+		PRINTK_SHIM_OUTPUT=file:/dev/null "$FIX/defer-flood" 0 1 endless
+	[ "$status" -eq 0 ]
+	for run in 1 2 3; do
+		capture timeout 60 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
+			"$FIX/defer-flood" 0 4 endless
+		[ "$status" -eq 0 ]
+		grep -qx cancelled "$ERR"
+		# a line cut off in its wait for room is written at exit, after "cancelled"
+		sed -i '/^cancelled$/d' "$ERR"
+		whole_in_order "$ERR"
+	done
+}
+
 # 8 threads on 8 lanes as exit comes: a thread stopped between taking its
 # place in a lane and filling it held back the lines behind it there, and
 # exit's drain wrote another thread's later lines, spilled into the next

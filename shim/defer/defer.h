@@ -31,6 +31,7 @@ struct pks_defer_self {
 	uintptr_t frame;		/* an address in the frame that made it */
 	uint64_t mine;			/* the position past the thread's last record in its lane */
 	unsigned int spilled;		/* the thread's lane: its tid's, plus this */
+	unsigned int lines;		/* put in, for the cancellation point (internal.h) */
 };
 extern PKS_TLS struct pks_defer_self pks_defer_self;
 
