@@ -30,10 +30,10 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
  */
 static size_t unfinished(const struct pks_line *l)
 {
-	const unsigned char *e = (const unsigned char *)l->sb.buffer + l->sb.len;
+	const unsigned char *p = (const unsigned char *)l->sb.buffer;
 
 	for (size_t k = 1; k <= 3 && k < l->sb.len; k++) {
-		unsigned char b = e[-k];
+		unsigned char b = p[l->sb.len - k];
 
 		if ((b & 0xc0) == 0x80)
 			continue;

@@ -91,6 +91,28 @@ struct model {
 	size_t len;
 };
 
+/*
+ * "A piece never ends inside a UTF-8 character: the bytes of one cut at its
+ * end open the next piece instead (unless that piece would be left empty)":
+ * how many of the @k bytes at @p go to the next piece. A character starts
+ * with a byte from C2 to F4 and takes 2, 3 or 4 bytes.
+ */
+static size_t carried(const char *p, size_t k)
+{
+	for (size_t j = 1; j <= 3 && j < k; j++) {
+		unsigned char b = (unsigned char)p[k - j];
+		size_t need;
+
+		if (b >= 0x80 && b < 0xc0)
+			continue;	/* inside a character: look further back */
+		if (b < 0xc2 || b > 0xf4)
+			return 0;
+		need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+		return need > j ? j : 0;
+	}
+	return 0;
+}
+
 /* A complete line goes out in pieces of at most LINE_MAX, all at its level. */
 static void model_write(struct model *md, struct log *g)
 {
@@ -99,6 +121,8 @@ static void model_write(struct model *md, struct log *g)
 	do {
 		size_t k = md->len - at < md->max ? md->len - at : md->max;
 
+		if (at + k < md->len)
+			k -= carried(md->text + at, k);
 		log_put(g, md->level, md->cont, md->text + at, k);
 		at += k;
 	} while (at < md->len);
