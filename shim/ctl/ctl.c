@@ -67,6 +67,15 @@ static void sweep(void)
 	closedir(d);
 }
 
+/*
+ * Zeroes of this process's own, read and write, over @n bytes at @at: a
+ * mapping given up, or of a file that was cut short. Async-signal-safe.
+ */
+static void zeroes(void *at, size_t n)
+{
+	mmap(at, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
 /* Map @fd's head over pks_ctl_area and its sites at @at (NULL: anywhere). */
 static bool map(int fd, void *at)
 {
@@ -86,8 +95,7 @@ static bool map(int fd, void *at)
 		 MAP_SHARED | (at ? MAP_FIXED : 0), fd, PKS_CTL_HEAD);
 	if (p == MAP_FAILED) {
 		/* the head alone would answer with no sites: take zeroes back */
-		mmap(&pks_ctl_area, PKS_CTL_HEAD, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		zeroes(&pks_ctl_area, PKS_CTL_HEAD);
 		return false;
 	}
 	madvise(p, PKS_CTL_SIZE - PKS_CTL_HEAD, MADV_RANDOM);
@@ -164,8 +172,7 @@ static void forked(void)
 		return;
 	if (!make(true)) {
 		on = false;
-		mmap(&pks_ctl_area, PKS_CTL_HEAD, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		zeroes(&pks_ctl_area, PKS_CTL_HEAD);
 		pks_warn("PRINTK_SHIM_CONTROL: %s: cannot make this child's control file: %s; runtime control is off in it",
 			 dir, pks_strerror(errno));
 	}
@@ -226,15 +233,6 @@ bool pks_ctl_mine(void)
 		cut = 0;
 	}
 	return on;
-}
-
-/*
- * Zeroes of this process's own, read and write, over @n bytes at @at: a
- * mapping of a file that was cut short. Async-signal-safe.
- */
-static void zeroes(void *at, size_t n)
-{
-	mmap(at, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 }
 
 /**

@@ -62,11 +62,9 @@ static int released(int ret, int lo, int hi)
 {
 	int saved = errno;
 
-	if (ret >= 0) {
-		pks_tsan_hide();
-		pks_file_released(lo, hi);
-		pks_tsan_show();
-	}
+	pks_tsan_hide();
+	pks_file_released(lo, hi);
+	pks_tsan_show();
 	errno = saved;
 	return ret;
 }
