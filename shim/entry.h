@@ -6,8 +6,9 @@
 #ifndef PKS_ENTRY_H
 #define PKS_ENTRY_H
 
+#include "base/compiler.h"
 #include "base/sym.h"
 
-extern const struct pks_sym pks_syms[PKS_NSYMS];
+extern const struct pks_sym pks_syms[PKS_NSYMS] PKS_LOCAL;
 
 #endif

@@ -10,6 +10,13 @@
 #define PKS_EXPORT	__attribute__((visibility("default")))
 #define PKS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define PKS_TLS		__thread __attribute__((tls_model("initial-exec")))
+/*
+ * On each extern declaration of the module's own data: -fvisibility=hidden
+ * hides definitions only, and code built for a shared object reads a
+ * default declaration's address from the GOT, one load more an access
+ * (the linker turns it into a lea, but keeps the instruction).
+ */
+#define PKS_LOCAL	__attribute__((visibility("hidden")))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define PKS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

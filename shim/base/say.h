@@ -17,7 +17,7 @@
  * another output refused, are not written there (printk-shim(7)
  * DIAGNOSTICS).
  */
-extern _Atomic bool pks_say_muted;
+extern _Atomic bool pks_say_muted PKS_LOCAL;
 
 void pks_say(const char *kind, const char *fmt, ...) PKS_PRINTF(2, 3);
 #define pks_warn(...)	pks_say("warning", __VA_ARGS__)

@@ -6,6 +6,7 @@
 #ifndef PKS_CONFIG_CONFIG_H
 #define PKS_CONFIG_CONFIG_H
 
+#include "base/compiler.h"
 #include "base/once.h"
 #include "config/open.h"
 #include "config/vars.h"
@@ -38,8 +39,8 @@ struct pks_config {
 const struct pks_config *pks_config_slow(void);
 bool pks_config_may_show(const char *path);
 void pks_config_start(void);
-extern struct pks_config pks_cfg;
-extern _Atomic int pks_cfg_state;
+extern struct pks_config pks_cfg PKS_LOCAL;
+extern _Atomic int pks_cfg_state PKS_LOCAL;
 
 /**
  * pks_config() - Return: the configuration, read on the first call; before

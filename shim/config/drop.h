@@ -29,8 +29,8 @@
  */
 enum { PKS_DROP_UNREACHED = 0, PKS_DROP_UNARMED = 0xff, PKS_DROP_NEVER = 0xfe,
        PKS_DROP_RING = 0x20 };
-extern _Atomic unsigned char pks_drop_from;
-extern _Atomic bool pks_drop_bare;
+extern _Atomic unsigned char pks_drop_from PKS_LOCAL;
+extern _Atomic bool pks_drop_bare PKS_LOCAL;
 
 void pks_drop_setup(void);
 void pks_drop_reached(void);

@@ -9,6 +9,7 @@
 #ifndef PKS_CONFIG_VARS_H
 #define PKS_CONFIG_VARS_H
 
+#include "base/compiler.h"
 #include "core/cont.h"
 #include "core/ddquery.h"
 #include "core/render.h"
@@ -75,8 +76,8 @@ struct pks_var {
 	int (*parse)(struct pks_settings *s, const char *val);	/* 0 or -1 */
 };
 
-extern const struct pks_var pks_vars[];
-extern const size_t pks_nvars;
+extern const struct pks_var pks_vars[] PKS_LOCAL;
+extern const size_t pks_nvars PKS_LOCAL;
 
 void pks_settings_default(struct pks_settings *s);
 const struct pks_var *pks_var_find(const char *name);

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-extern union pks_ctl_area pks_ctl_area;
+extern union pks_ctl_area pks_ctl_area PKS_LOCAL;
 
 /*
  * pks_ctl_asked() - Return: whether the command asked for something not yet

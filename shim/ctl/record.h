@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern bool pks_rec_on;
+extern bool pks_rec_on PKS_LOCAL;
 
 bool pks_rec_setup(const struct pks_config *c);
 void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns, unsigned int flags);

@@ -66,7 +66,7 @@ enum pks_flush {
 	PKS_FLUSH_CRASH,	/* a fatal signal: never wait */
 };
 
-extern _Atomic int pks_exiting;
+extern _Atomic int pks_exiting PKS_LOCAL;
 
 extern PKS_TLS struct pks_node *pks_ctx_self;
 

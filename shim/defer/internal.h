@@ -142,7 +142,7 @@ struct pks_defer_state {
 	struct pks_defer_owner owner;
 };
 
-extern struct pks_defer_state pks_defer_dq;
+extern struct pks_defer_state pks_defer_dq PKS_LOCAL;
 
 enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
 
