@@ -9,6 +9,7 @@
  * the current directory.
  */
 #include "config/vars.h"
+#include "core/ddquery.h"
 #include "elf/elf.h"
 #include "cmd/inspect.h"
 #include "cmd/control.h"
@@ -76,6 +77,13 @@ void die(int code, const char *fmt, ...)
 	exit(code);
 }
 
+/* Whether @opt's output reached stdout whole; exits 125 saying why not. */
+static void flushed(const char *opt)
+{
+	if (fflush(stdout) || ferror(stdout))	/* errno: the failed write's, a later one's the same */
+		die(EXIT_USAGE, "%s: writing the output: %s", opt, strerror(errno ? errno : EIO));
+}
+
 static void usage(void)
 {
 	printf("Usage: %s [OPTION]... [--] COMMAND [ARG]...\n"
@@ -112,6 +120,7 @@ static void usage(void)
 	       "PRINTK_SHIM_LIB overrides the module's path. Exit status: COMMAND's, or\n"
 	       "125 for the wrapper's own errors, 126 if COMMAND cannot be run, 127 if\n"
 	       "it is not found.\n");
+	flushed("--help");
 	exit(0);
 }
 
@@ -134,7 +143,10 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 	*has_value = eq != NULL;
 	*value = eq ? eq + 1 : NULL;
 	v = pks_var_find(name);
-	if (!v && no && (v = pks_var_find(name + 3)) && v->boolean && !eq) {
+	if (!v && no) {
+		/* --no-NAME only for an on/off variable, and with no value */
+		if (!(v = pks_var_find(name + 3)) || !v->boolean || eq)
+			return NULL;
 		*value = "0";
 		*has_value = true;
 		return v;
@@ -143,7 +155,7 @@ static const struct pks_var *option(const char *arg, const char **value, bool *h
 		*value = "1";
 		*has_value = true;
 	}
-	return v && !(no && v->boolean && eq) ? v : NULL;
+	return v;
 }
 
 /*
@@ -241,15 +253,28 @@ static const char *add_up(const struct pks_var *v, const char *value, char *all,
 	return all;
 }
 
+/* pks_dd_parse()'s report of a bad query in --dyndbg=@arg: the module would skip it. */
+static void bad_query(void *arg, const char *q, size_t n, const char *why)
+{
+	char query[PKS_DD_POOL];
+
+	snprintf(query, sizeof(query), "%.*s", (int)n, q);
+	die(EXIT_USAGE, "%s: '%s': %s; nothing is run", (const char *)arg, pks_quote(query), why);
+}
+
 static void set_var(const struct pks_var *v, const char *arg, const char *value)
 {
+	static struct pks_dd_rules rules;	/* large: off the stack */
 	struct pks_settings s;
 	char name[80], all[4096], once[PKS_OUTPUTS_MAX * (PKS_PATH_MAX + 8)];
+	const char *given = value;
 
 	value = add_up(v, value, all, sizeof(all));
 	pks_settings_default(&s);
 	if (*value && v->parse(&s, value))
 		refuse(v, arg, value);
+	if (!strcmp(v->name, "DYNDBG"))
+		pks_dd_parse(&rules, value, bad_query, (void *)shown(arg, given));
 	if (!strcmp(v->name, "OUTPUT") && *value && drop_repeats(&s, value, once, sizeof(once))) {
 		warn("%s: an output is listed more than once; using %s", shown(arg, value), pks_quote(once));
 		value = once;
@@ -492,27 +517,47 @@ static void print_env(void)
 			quote(name, v);
 	}
 	quote("LD_PRELOAD", getenv("LD_PRELOAD"));
+	flushed("--print-env");
 	exit(0);
 }
 
-/* Where execvp() would find @cmd; exits 127 if nowhere. */
+/* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
+static __attribute__((noreturn))
+void cannot_run(const char *cmd, int err)
+{
+	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", pks_quote(cmd), strerror(err));
+}
+
+/*
+ * Where execvp() would run @cmd from: the first file of that name in PATH
+ * (glibc's "/bin:/usr/bin" without one) that is a regular file we may
+ * execute; one that is there but is not exits 126 as execvp()'s EACCES
+ * when no later one is; nothing there, 127.
+ */
 static const char *find(const char *cmd, char *buf, size_t size)
 {
 	const char *path = getenv("PATH");
+	bool denied = false;
+	struct stat st;
 
 	if (strchr(cmd, '/'))
 		return cmd;
 	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path; ; p += strcspn(p, ":") + 1) {
+		path = "/bin:/usr/bin";
+	for (const char *p = path; *cmd; p += strcspn(p, ":") + 1) {
 		size_t n = strcspn(p, ":");
 
-		snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd);
-		if (access(buf, F_OK) == 0)
-			return buf;
+		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd) < size &&
+		    stat(buf, &st) == 0) {
+			if (S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+				return buf;
+			denied = true;
+		}
 		if (!p[n])
 			break;
 	}
+	if (denied)
+		cannot_run(cmd, EACCES);
 	die(EXIT_NOT_FOUND, "%s: command not found", pks_quote(cmd));
 	return NULL;
 }
@@ -678,13 +723,6 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 	return elf && e.asan;
 }
 
-/* Exit as execv() failing with @err on @cmd says: 127 if it is not there, else 126. */
-static __attribute__((noreturn))
-void cannot_run(const char *cmd, int err)
-{
-	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", pks_quote(cmd), strerror(err));
-}
-
 /*
  * Tell the module which process the wrapper ran, its own pid kept across
  * exec, so that the exit warning of a program no printk call reached comes
@@ -721,8 +759,7 @@ static int read_files(const char *opt, char *const *paths, int n)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
 	pks_shrunk_watch();
 	rc = (opt[2] == 'i' ? pks_inspect_index : pks_inspect_check)(paths, n, stdout);
-	if (fflush(stdout) || ferror(stdout))
-		die(EXIT_USAGE, "%s: writing the output: %s", opt, strerror(errno));
+	flushed(opt);
 	return rc;
 }
 
@@ -736,7 +773,7 @@ int main(int argc, char **argv)
 {
 	struct module mod;
 	bool print = false;
-	int i;
+	int i, rc;
 
 	if (pks_control_wanted(argc, argv))
 		return pks_control(argc, argv);	/* a running process, not a command */
@@ -753,10 +790,12 @@ int main(int argc, char **argv)
 			usage();
 		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-v")) {
 			printf("printk-shim %s\n", PACKAGE_VERSION);
+			flushed(argv[i]);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--lib")) {
 			puts(checked_module().file);	/* a path to open, $LIB expanded */
+			flushed(argv[i]);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--index") || !strcmp(argv[i], "--check"))
@@ -765,7 +804,9 @@ int main(int argc, char **argv)
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
 			pks_shrunk_watch();
-			return pks_ddlist(argv + i + 1, argc - i - 1, getenv("PRINTK_SHIM_DYNDBG"), warn);
+			rc = pks_ddlist(argv + i + 1, argc - i - 1, getenv("PRINTK_SHIM_DYNDBG"), warn);
+			flushed(argv[i]);
+			return rc;
 		}
 		if (!strcmp(argv[i], "--print-env")) {
 			print = true;

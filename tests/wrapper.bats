@@ -40,6 +40,65 @@ load helper
 	[ "$stderr" = "printk-shim: no command given; see --help" ]
 }
 
+@test "wrapper: --no- is for an on/off option only, without a value" {
+	run --separate-stderr "$WRAPPER" --no-level=3 --print-env
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: unknown option '--no-level=3'; see --help" ]
+	[ "$output" = "" ]
+	# the command is not taken for the value of an option that has none
+	run --separate-stderr "$WRAPPER" --no-output true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: unknown option '--no-output'; see --help" ]
+	run --separate-stderr "$WRAPPER" --no-time=1 -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: unknown option '--no-time=1'; see --help" ]
+	run --separate-stderr env -u PRINTK_SHIM_TIME "$WRAPPER" --no-time --print-env
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "export PRINTK_SHIM_TIME='0'" ]
+}
+
+@test "wrapper: a bad --dyndbg query is the wrapper's error, as the module reads it" {
+	run --separate-stderr "$WRAPPER" --dyndbg='file a.c +p' --dyndbg 'module x +zz' -- true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --dyndbg=module x +zz: 'module x +zz': unknown flag 'z', expected p, m, f, s, l, t or _; nothing is run" ]
+	run --separate-stderr "$WRAPPER" --dyndbg='file a.c +p; # a comment' --print-env
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "export PRINTK_SHIM_DYNDBG='file a.c +p; # a comment'" ]
+}
+
+@test "wrapper: output it could not write is an error, not a silent 0" {
+	local opt
+	for opt in --help --version --lib --print-env; do
+		run --separate-stderr sh -c '"$0" "$1" > /dev/full' "$WRAPPER" "$opt"
+		[ "$status" -eq 125 ]
+		[ "$stderr" = "printk-shim: $opt: writing the output: No space left on device" ]
+	done
+	run --separate-stderr sh -c '"$0" --dyndbg-list "$1" > /dev/full' "$WRAPPER" "$FIX/emit"
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --dyndbg-list: writing the output: No space left on device" ]
+	run --separate-stderr sh -c '"$0" --version >&-' "$WRAPPER"
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "printk-shim: --version: writing the output: Bad file descriptor" ]
+}
+
+@test "wrapper: the PATH search skips what cannot run, as execvp does" {
+	local d=$BATS_TEST_TMPDIR
+	mkdir -p "$d/p1" "$d/p2" "$d/p3/cmd"
+	: > "$d/p1/cmd"
+	printf '#!/bin/sh\necho from p2\n' > "$d/p2/cmd"
+	chmod +x "$d/p2/cmd"
+	run --separate-stderr env PATH="$d/p1:$d/p3:$d/p2:/usr/bin:/bin" "$WRAPPER" cmd
+	[ "$status" -eq 0 ]
+	[ "$output" = "from p2" ]
+	# only ones that cannot run: execvp's EACCES
+	run --separate-stderr env PATH="$d/p1:$d/p3:/usr/bin:/bin" "$WRAPPER" cmd
+	[ "$status" -eq 126 ]
+	[ "$stderr" = "printk-shim: cmd: Permission denied" ]
+	run -127 --separate-stderr "$WRAPPER" ''
+	[ "$status" -eq 127 ]
+	[ "$stderr" = "printk-shim: : command not found" ]
+}
+
 @test "wrapper: exit 125 when the module is missing or its path is unsafe" {
 	run --separate-stderr env PRINTK_SHIM_LIB=/nonexistent/libprintk-shim.so "$WRAPPER" -- true
 	[ "$status" -eq 125 ]
