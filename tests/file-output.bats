@@ -197,6 +197,21 @@ x
 	file_is "$T/real/log" $'x\n'
 }
 
+@test "file-output: privileged: /dev/stderr and /proc/self/fd/N reach a pipe, as for anyone" {
+	needs_root_user
+	local log=$T/piped
+	# their targets are no paths ("pipe:[N]"): the kernel follows them
+	for LOG in /dev/stderr /proc/self/fd/2 /dev/fd/2; do
+		env PRINTK_SHIM_OUTPUT="file:$LOG" PRINTK_SHIM_FORMAT=prefix LD_PRELOAD="$MODULE" \
+			"$FIX/emit" $'\0013x\n' 2>&1 | cat > "$log"
+		file_is "$log" $'<3>x\n'
+	done
+	env PRINTK_SHIM_OUTPUT="file:/dev/stdout" PRINTK_SHIM_FORMAT=prefix LD_PRELOAD="$MODULE" \
+		"$FIX/emit" $'\0013y\n' 2>"$T/err" | cat > "$log"
+	file_is "$log" $'<3>y\n'
+	file_is "$T/err" ""
+}
+
 @test "file-output: privileged: a refused link is named as the walk reached it" {
 	needs_root_user
 	mkdir -m 700 "$T/rootonly"

@@ -11,7 +11,8 @@
  * - A privileged process (root, or AT_SECURE) walks the path one component
  *   at a time with O_NOFOLLOW and follows a symbolic link only when root or
  *   the effective user owns it: another user who can place a link anywhere
- *   on the path would choose the file we append to.
+ *   on the path would choose the file we append to. The kernel follows a
+ *   link of /proc, whose target may be no path.
  * A failure is said once, naming the path and why, then what is done instead.
  * Thread-safety: async-signal-safe but for the warning (say.c); no state.
  */
@@ -25,7 +26,9 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define OPEN_FLAGS	(O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -84,15 +87,38 @@ static int splice_link(char *p, size_t s, size_t e, const char *t, size_t n, int
 }
 
 /*
+ * A link of /proc (/proc/self/fd/2, which /dev/stderr names): its target
+ * may be no path ("pipe:[N]"), so the kernel follows it, from @dir, as it
+ * would for anyone: into *@fd when it is the last component (@end is
+ * '\0'), else into *@dir. The kernel makes these links, and only for
+ * what the process may reach. Return: 0, or an errno.
+ */
+static int magic(int *dir, const char *name, char end, int *fd)
+{
+	int to = openat(*dir, name, end ? O_PATH | O_DIRECTORY | O_CLOEXEC : OPEN_FLAGS, 0644);
+
+	if (to < 0)
+		return errno;
+	if (end) {
+		close(*dir);
+		*dir = to;
+	} else {
+		*fd = to;
+	}
+	return 0;
+}
+
+/*
  * The component p[*s..e) is not what O_NOFOLLOW could open: if it is a
  * link that root or @me owns, splice its target in and move *s to where
- * the walk goes on. Return: 0, EPERM with @r filled for another user's
- * link, or an errno.
+ * the walk goes on; a link of /proc is magic()'s. Return: 0, EPERM with
+ * @r filled for another user's link, or an errno.
  */
-static int follow(char *p, size_t *s, size_t e, int *dir, uid_t me, struct refusal *r)
+static int follow(char *p, size_t *s, size_t e, int *dir, uid_t me, struct refusal *r, int *fd)
 {
 	char t[WALK_MAX];
 	char end = p[e];
+	struct statfs fs;
 	struct stat st;
 	ssize_t n = -1;
 	int lfd, err = 0;
@@ -107,6 +133,9 @@ static int follow(char *p, size_t *s, size_t e, int *dir, uid_t me, struct refus
 		r->len = e;
 		r->owner = (long)st.st_uid;
 		err = EPERM;
+	} else if (!fstatfs(lfd, &fs) && fs.f_type == PROC_SUPER_MAGIC) {
+		err = magic(dir, p + *s, end, fd);
+		*s = e;
 	} else {
 		n = readlinkat(lfd, "", t, sizeof(t));
 		err = n < 0 ? errno : n == 0 || (size_t)n >= sizeof(t) ? ENAMETOOLONG : 0;
@@ -170,8 +199,8 @@ static int resolve(const char *path, char *p, uid_t me, struct refusal *r)
 			err = ELOOP;
 			break;
 		}
-		err = follow(p, &s, e, &dir, me, r);
-		if (err)
+		err = follow(p, &s, e, &dir, me, r, &fd);
+		if (err || fd >= 0)
 			break;
 	}
 	close(dir);
