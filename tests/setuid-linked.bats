@@ -130,6 +130,20 @@ checking the caller
 	[ "$(tail -n 2 "$ERR")" = $'a debug line\nchecking the caller' ]
 }
 
+@test "setuid-linked: %pS names no function from the .symtab of a program the caller cannot read" {
+	capture setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
+		"$SECDIR/secret" names
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p "$ERR")" != "" ]
+	run ! grep -F hidden_name "$ERR"
+	grep -Eqx '0x[0-9a-f]+' "$ERR"
+	# the one it may read (4755) keeps its names
+	capture setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
+		"$SECDIR/setuid-linked" names
+	[ "$status" -eq 0 ]
+	grep -Eqx 'hidden_name\+0x0/0x[0-9a-f]+' "$ERR"
+}
+
 @test "setuid-linked: the same program without set-user-ID, run by the user, takes every variable" {
 	cp "$SECDIR/setuid-linked" "$SECDIR/plain-linked"
 	chmod 755 "$SECDIR/plain-linked"

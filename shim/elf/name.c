@@ -10,6 +10,7 @@
  * life in a table that only grows. The first reading of a file
  * never happens where the guard says no (a signal handler: the module's
  * init.c sets it): there the dynamic symbol only, and ask again next time.
+ * A set-ID process reads no file its real user could not.
  * Thread-safety: readers take no lock; one writer at a time, the others
  * waiting for it a second at most.
  */
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <time.h>
+#include <unistd.h>
 
 #define OBJS_MAX 64	/* objects whose tables are kept; more get dynamic names only */
 
@@ -110,6 +112,16 @@ static bool claim(bool (*may)(void))
 	return !pthread_mutex_timedlock(&writer, &t);
 }
 
+/*
+ * Whether @path's own names may be shown: in a set-ID process (AT_SECURE)
+ * only when the real user could read the file too, as access(2) answers
+ * (printk-shim(7) ENVIRONMENT): a mode-4711 program's .symtab stays its own.
+ */
+static bool may_show(const char *path)
+{
+	return !getauxval(AT_SECURE) || access(path, R_OK) == 0;
+}
+
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
 static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
 {
@@ -131,7 +143,8 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 		bool kept = false;
 
 		for (int i = 0; i < 2 && !kept; i++)
-			if (tries[i] && *tries[i] && pks_elf_map(&objs[n].elf, tries[i]) == 0 &&
+			if (tries[i] && *tries[i] && may_show(tries[i]) &&
+			    pks_elf_map(&objs[n].elf, tries[i]) == 0 &&
 			    !(kept = same_file(map, main, &objs[n].elf)))
 				pks_elf_unmap(&objs[n].elf);
 		objs[n].base = base;
