@@ -28,12 +28,12 @@ bad() {
 }
 
 @test "config: PRINTK_SHIM_OUTPUT invalid" {
-	bad OUTPUT sislog 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
-	bad OUTPUT 'stderr,sislog' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
-	bad OUTPUT 'file:relative' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
-	bad OUTPUT 'fd:x' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+	bad OUTPUT sislog 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)' stderr
+	bad OUTPUT 'stderr,sislog' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)' stderr
+	bad OUTPUT 'file:relative' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)' stderr
+	bad OUTPUT 'fd:x' 'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)' stderr
 	bad OUTPUT 'fd:11,fd:12,fd:13,fd:14,fd:15,fd:16,fd:17,fd:18,fd:19' \
-		'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)' stderr
+		'stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)' stderr
 }
 
 @test "config: PRINTK_SHIM_LEVEL and DEFAULT_LEVEL invalid" {
@@ -66,8 +66,23 @@ bad() {
 
 @test "config: syslog variables invalid; kern is refused" {
 	bad SYSLOG_FACILITY kern 'user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local0..local7' user
-	bad SYSLOG_SOCKET relative/path 'an absolute socket path' /dev/log
-	bad SYSLOG_IDENT 'two words' 'a word without spaces, brackets or colons' "the program's name"
+	bad SYSLOG_SOCKET relative/path 'an absolute socket path under 108 bytes' /dev/log
+	bad SYSLOG_IDENT 'two words' 'a word under 64 bytes without spaces, control characters, brackets or colons' "the program's name"
+}
+
+@test "config: a value past its limit, or with a control byte, is refused naming the limit" {
+	local w='a word under 64 bytes without spaces, control characters, brackets or colons'
+	bad SYSLOG_IDENT "$(printf 'b%.0s' $(seq 64))" "$w" "the program's name"
+	capture shim env PRINTK_SHIM_SYSLOG_IDENT=$'ev\ril\x1bc' "$FIX/emit" $'\0016ok\n'
+	err_is "printk-shim: warning: PRINTK_SHIM_SYSLOG_IDENT=\"ev\\ril\\x1bc\": expected $w; using the program's name"$'\nok\n'
+	bad SYSLOG_SOCKET "/$(printf 'c%.0s' $(seq 107))" 'an absolute socket path under 108 bytes' /dev/log
+	bad SYMBOLS "$(printf 'f%.0s' $(seq 64))" \
+		'NAME[:v][,NAME[:v]...] (at most 16, each NAME a C identifier under 64 bytes)' none
+	# under the limits, all three are taken
+	capture shim env PRINTK_SHIM_SYSLOG_IDENT="$(printf 'b%.0s' $(seq 63))" \
+		PRINTK_SHIM_SYSLOG_SOCKET="/$(printf 'c%.0s' $(seq 106))" \
+		PRINTK_SHIM_SYMBOLS="$(printf 'f%.0s' $(seq 63))" "$FIX/emit" $'\0016ok\n'
+	err_is $'ok\n'
 }
 
 @test "config: one warning per bad variable, even with several threads" {

@@ -246,7 +246,7 @@ stripped() {
 
 @test "patch: an invalid PRINTK_SHIM_SYMBOLS gets one warning and none" {
 	capture shim env 'PRINTK_SHIM_SYMBOLS=os_printk,2x' "$FIX/patch-rename"
-	err_is 'printk-shim: warning: PRINTK_SHIM_SYMBOLS="os_printk,2x": expected NAME[:v][,NAME[:v]...] (at most 16); using none'$'\n'"$RAW"
+	err_is 'printk-shim: warning: PRINTK_SHIM_SYMBOLS="os_printk,2x": expected NAME[:v][,NAME[:v]...] (at most 16, each NAME a C identifier under 64 bytes); using none'$'\n'"$RAW"
 }
 
 @test "patch: the wrapper's --symbol adds one function per option" {

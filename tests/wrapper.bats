@@ -268,7 +268,7 @@ load helper
 @test "wrapper: a value quoted in a message is escaped, so the message stays one line" {
 	capture "$WRAPPER" --output=$'stderr\n<0>forged' true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8); nothing is run\n'
+	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes); nothing is run\n'
 	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
@@ -319,7 +319,7 @@ load helper
 	err_is $'printk-shim: --output=stderr,file:logs/x.log: the path \'logs/x.log\' must be absolute; nothing is run\n'
 	capture "$WRAPPER" --output=file:/ok.log,sislog true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8); nothing is run\n'
+	err_is $'printk-shim: --output=file:/ok.log,sislog: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes); nothing is run\n'
 }
 
 @test "wrapper: a bad on/off value lists every word that is accepted" {

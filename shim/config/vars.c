@@ -203,8 +203,9 @@ static int p_journal_socket(struct pks_settings *s, const char *v)
 
 static int p_syslog_ident(struct pks_settings *s, const char *v)
 {
-	if (strpbrk(v, " \t\n[]:"))
-		return -1;
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f || strchr(" []:", *c))
+			return -1;	/* a control byte could end the tag, or forge a line */
 	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
 }
 
@@ -323,7 +324,7 @@ static int p_dyndbg(struct pks_settings *s, const char *v)
 
 const struct pks_var pks_vars[] = {
 	{ "DISABLE", BOOL, "0", "forward every call to the next printk definition", true, p_disable },
-	{ "OUTPUT", "stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8)", "stderr",
+	{ "OUTPUT", "stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes)", "stderr",
 	  "comma-separated outputs; every line goes to each", false, p_output },
 	{ "FORMAT", "auto|plain|prefix|dmesg|kmsg|json", "auto",
 	  "line format for stderr, file and fd outputs", false, p_format },
@@ -336,17 +337,17 @@ const struct pks_var pks_vars[] = {
 	{ "CALLER", BOOL, "0", "add the caller's thread id", true, p_caller },
 	{ "COLOR", "auto|always|never", "auto", "colour by level as dmesg --color does", false, p_color },
 	{ "CRASH_FLUSH", BOOL, "1", "write open lines on a fatal signal", true, p_crash_flush },
-	{ "SYSLOG_SOCKET", "an absolute socket path", "/dev/log", "syslog socket", false, p_syslog_socket },
+	{ "SYSLOG_SOCKET", "an absolute socket path under 108 bytes", "/dev/log", "syslog socket", false, p_syslog_socket },
 	{ "SYSLOG_FACILITY", "user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local0..local7",
 	  "user", "syslog facility", false, p_syslog_facility },
-	{ "SYSLOG_IDENT", "a word without spaces, brackets or colons", "the program's name",
+	{ "SYSLOG_IDENT", "a word under 64 bytes without spaces, control characters, brackets or colons", "the program's name",
 	  "syslog tag", false, p_syslog_ident },
 	{ "SYSLOG_FORMAT", "rfc3164|rfc5424", "rfc3164", "syslog message format", false, p_syslog_format },
-	{ "JOURNAL_SOCKET", "an absolute socket path", "/run/systemd/journal/socket",
+	{ "JOURNAL_SOCKET", "an absolute socket path under 108 bytes", "/run/systemd/journal/socket",
 	  "journald's native socket", false, p_journal_socket },
 	{ "DEBUG", BOOL, "0", "print the effective configuration and where printk resolves", true, p_debug },
 	{ "LINT", BOOL, "0", "report legacy continuations without KERN_CONT, once per call site", true, p_lint },
-	{ "SYMBOLS", "NAME[:v][,NAME[:v]...] (at most 16)", "none",
+	{ "SYMBOLS", "NAME[:v][,NAME[:v]...] (at most 16, each NAME a C identifier under 64 bytes)", "none",
 	  "more printk-like functions to take over (NAME:v: vprintk's prototype); --symbol=NAME adds one",
 	  false, p_symbols },
 	{ "PATCH", "auto|always|never", "auto",
