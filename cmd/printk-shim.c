@@ -19,6 +19,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -289,6 +290,15 @@ static bool bad_path(const char *p)
 }
 
 /*
+ * access(2) as the exec and the dynamic linker check it, with the
+ * effective IDs: a caller whose real ones differ is no one else here.
+ */
+static bool can(const char *path, int mode)
+{
+	return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0;
+}
+
+/*
  * A wrapper run from its build tree uses the module built beside it. The
  * tree is told by its config.status, so an installed wrapper (which embeds
  * no build path) never looks there.
@@ -299,10 +309,10 @@ static bool build_tree(const char *self, char *buf, size_t size)
 	int dir = (int)(slash - self);
 
 	snprintf(buf, size, "%.*s/config.status", dir, self);
-	if (access(buf, F_OK) != 0)
+	if (!can(buf, F_OK))
 		return false;
 	snprintf(buf, size, "%.*s/shim/.libs/%s", dir, self, MODULE_NAME);
-	return access(buf, R_OK) == 0;
+	return can(buf, R_OK);
 }
 
 /* The module next to this wrapper: in the build tree, installed, or under DESTDIR. */
@@ -323,7 +333,7 @@ static const char *module_path(void)
 	n = strlen(self);
 	if (n > t && !strcmp(self + n - t, tail)) {
 		snprintf(buf, sizeof(buf), "%.*s%s/%s", (int)(n - t), self, PKS_PKGLIBDIR, MODULE_NAME);
-		if (access(buf, R_OK) == 0)
+		if (can(buf, R_OK))
 			return buf;
 	}
 	return INSTALLED_MODULE;
@@ -372,7 +382,7 @@ static struct module checked_module(void)
 	if (bad_path(mod.preload))
 		die(EXIT_USAGE, "module path '%s' must be absolute, without ':' or blanks; nothing is run",
 		    pks_quote(mod.preload));
-	if (access(mod.file, R_OK) != 0) {
+	if (!can(mod.file, R_OK)) {
 		const char *why = strerror(errno);
 
 		die(EXIT_USAGE, "module '%s' not found: %s; nothing is run", pks_quote(mod.file), why);
@@ -549,7 +559,7 @@ static const char *find(const char *cmd, char *buf, size_t size)
 
 		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd) < size &&
 		    stat(buf, &st) == 0) {
-			if (S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			if (S_ISREG(st.st_mode) && can(buf, X_OK))
 				return buf;
 			denied = true;
 		}
@@ -612,12 +622,16 @@ static int elf_read(const char *path, struct elf *e)
  * keeps its IDs and is interposed. A set-group-ID file without group
  * execute permission (the mandatory-locking mark), and any set-ID file on
  * a nosuid mount or under no_new_privs, changes no ID. File capabilities
- * ('c') do the same for any caller but root, who holds them already.
+ * ('c') do the same for any caller but root, who holds them already; a
+ * caller whose own real and effective IDs differ ('i'), for any file.
  */
 static int secure_bit(const char *path, const struct stat *st)
 {
 	struct statvfs fs;
 
+	/* the kernel makes any exec by a caller whose IDs differ a secure one */
+	if (getuid() != geteuid() || getgid() != getegid())
+		return 'i';
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ||
 	    (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOSUID)))
 		return 0;
@@ -709,7 +723,10 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 
 	if (stat(path, &st) != 0)
 		return false;
-	if ((bit = secure_bit(path, &st)) == 'c')
+	if ((bit = secure_bit(path, &st)) == 'i')
+		warn("this command runs with real and effective IDs that differ: the dynamic linker ignores LD_PRELOAD for %s, so printk will not be interposed",
+		     pks_quote(cmd));
+	else if (bit == 'c')
 		warn("%s has file capabilities: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     pks_quote(cmd));
 	else if (bit)
@@ -741,7 +758,7 @@ static void run(char **argv, const struct module *mod)
 	char buf[PATH_MAX];
 	const char *path = find(argv[0], buf, sizeof(buf));
 
-	if (access(path, X_OK) != 0)
+	if (!can(path, X_OK))
 		cannot_run(argv[0], errno);
 	if (inspect(path, argv[0], mod) && !asan_leads())
 		asan_options();

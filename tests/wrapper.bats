@@ -233,6 +233,18 @@ load helper
 	err_is $'<6>shimmed\n'
 }
 
+@test "wrapper: warns when its own real and effective IDs differ: any command ignores LD_PRELOAD" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to take another real user ID"
+	# in a directory closed to the real user: the exec checks the effective one
+	local d=$BATS_TEST_TMPDIR/private
+	mkdir -m 700 "$d"
+	cp "$FIX/emit" "$d/emit"
+	capture setpriv --ruid=65534 --euid=0 "$WRAPPER" --format=prefix -- "$d/emit" $'\0016raw\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: this command runs with real and effective IDs that differ: the dynamic linker ignores LD_PRELOAD for $d/emit, so printk will not be interposed
+"$'\0016raw\n'
+}
+
 @test "wrapper: warns that a static command with a printk cannot be interposed" {
 	printf '%s\n' 'int printk(const char *fmt, ...) { return 0; }' \
 		'int main(void) { return printk("x"); }' > "$BATS_TEST_TMPDIR/s.c"
