@@ -15,6 +15,7 @@
 #include "format/format.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -79,13 +81,29 @@ static struct iovec *skip(struct iovec *v, int *n, size_t w)
 }
 
 /*
+ * Whether descriptor 2 could never take a write, so that no wait for room
+ * may end: open for reading only (a pipe's read end that took number 2),
+ * or a listening socket. Its write fails at once.
+ */
+static bool nowhere(void)
+{
+	int fl = fcntl(2, F_GETFL), on = 0;
+	socklen_t len = sizeof(on);
+
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+		return true;
+	return !getsockopt(2, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) && on;
+}
+
+/*
  * One writev(2): the prefix, the text and its newline together; short
- * writes are finished, and a non-blocking stderr that is full is waited
- * for rather than the line dropped, as the module does. The wait for room
- * is the cancellation point, poll(2) before each write, and the write is
- * made with cancellation off: a thread cancelled there has written none of
- * the line, which exit then writes, and one cancelled meanwhile finishes
- * it first, so it is never written twice.
+ * writes are finished, and a stderr that is full, blocking or not, is
+ * waited for rather than the line dropped, as the module does. The wait
+ * for room, poll(2) before each write, is the cancellation point; the
+ * write is made with cancellation off: a thread cancelled there has
+ * written none of the line, which exit then writes, and one cancelled
+ * meanwhile finishes it first, so it is never written twice. No room now
+ * is waited for only where room can come (nowhere()).
  */
 static void put(struct pks_line *l, void *arg)
 {
@@ -101,7 +119,10 @@ static void put(struct pks_line *l, void *arg)
 
 	(void)arg;
 	while (n) {
-		poll(&(struct pollfd){ .fd = 2, .events = POLLOUT }, 1, -1);
+		struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+		if (poll(&p, 1, 0) == 0 && !nowhere())
+			poll(&p, 1, -1);
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
 		w = writev(2, v, n);
 		pthread_setcancelstate(was, NULL);
@@ -210,16 +231,10 @@ static void setup(void)
 	pthread_atfork(NULL, NULL, forked);
 }
 
-/* First use in a thread: a slot in threads[] and the key that calls leave(). */
-static void join(struct port_line *p)
+/* A slot in threads[] for @p, or unfound. */
+static void slot(struct port_line *p)
 {
-	size_t i;
-
-	registered = true;
-	pks_line_init(&p->line, p->text, sizeof(p->text));
-	pthread_once(&once, setup);
-	pthread_setspecific(key, p);
-	for (i = 0; i < THREADS_MAX; i++) {
+	for (size_t i = 0; i < THREADS_MAX; i++) {
 		struct port_line *none = NULL;
 
 		/* no pair: a hint, so that taken slots cost no locked operation */
@@ -228,6 +243,26 @@ static void join(struct port_line *p)
 			return;
 	}
 	unfound = true;
+}
+
+/*
+ * First use in a thread: its line, a slot in threads[] and the key that
+ * calls leave(), with every signal blocked: a handler that left this by
+ * siglongjmp(3) would leave the line unmade or the C library's own locks
+ * held (pthread_once(), pthread_atfork()). registered says it is done.
+ */
+static void join(struct port_line *p)
+{
+	sigset_t all, was;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	pks_line_init(&p->line, p->text, sizeof(p->text));
+	pthread_once(&once, setup);
+	pthread_setspecific(key, p);
+	slot(p);
+	registered = true;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 /*

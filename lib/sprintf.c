@@ -7,6 +7,7 @@
 #include "base/compiler.h"
 #include "format/format.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -37,18 +38,26 @@ static int counted(const char *buf, size_t size, int n)
 	return size ? (int)strnlen(buf, size - 1) : 0;
 }
 
-/* The kernel refuses a size above INT_MAX (WARN_ON_ONCE there): nothing is written. */
+/*
+ * The kernel refuses a size above INT_MAX (WARN_ON_ONCE there): nothing is
+ * written. errno is kept, here and below: the kernel has none, and a
+ * format the engine gives up on sets it.
+ */
 int pks_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
+	int saved = errno, n;
+
 	if (size > INT_MAX)
 		return 0;
-	return counted(buf, size, pks_vsnprintf(buf, size, fmt, ap));
+	n = counted(buf, size, pks_vsnprintf(buf, size, fmt, ap));
+	errno = saved;
+	return n;
 }
 
 /* The kernel's vsprintf(): no bound, as its size is INT_MAX. */
 int pks_kernel_vsprintf(char *buf, const char *fmt, va_list ap)
 {
-	return counted(buf, INT_MAX, pks_vsnprintf(buf, INT_MAX, fmt, ap));
+	return pks_kernel_vsnprintf(buf, INT_MAX, fmt, ap);
 }
 
 /* Return: the bytes written to @buf without the NUL; 0 when @size is 0. */
@@ -86,14 +95,13 @@ static char *given_up(const char *fmt, va_list ap)
 	return NULL;
 }
 
-/* Return: a malloc'ed string (free() it, or the port's kfree), or NULL. */
-char *kvasprintf(gfp_t gfp, const char *fmt, va_list ap)
+/* The string kvasprintf() returns, errno aside. */
+static char *made(const char *fmt, va_list ap)
 {
 	va_list again;
 	char *p;
 	int n;
 
-	(void)gfp;
 	va_copy(again, ap);
 	n = pks_vsnprintf(NULL, 0, fmt, again);
 	va_end(again);
@@ -102,6 +110,18 @@ char *kvasprintf(gfp_t gfp, const char *fmt, va_list ap)
 	if (!(p = malloc((size_t)n + 1)))
 		return NULL;
 	pks_vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+/* Return: a malloc'ed string (free() it, or the port's kfree), or NULL; errno kept. */
+char *kvasprintf(gfp_t gfp, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	char *p;
+
+	(void)gfp;
+	p = made(fmt, ap);
+	errno = saved;
 	return p;
 }
 

@@ -128,6 +128,118 @@ drv() {
 	err_is $'abc\ndef\nn=3 m=3 k=3 b=def kasprintf=def\n'
 }
 
+@test "library: the kernel's string functions keep errno, also for a format they give up on" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/keep.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <linux/sprintf.h>
+	#include <errno.h>
+	#include <stdio.h>
+	#include <stdlib.h>
+
+	int main(void)
+	{
+		const char *bad = getenv("BAD");	/* no compiler sees it */
+		char b[16], *a;
+		int e[4];
+
+		errno = 0;
+		snprintf(b, sizeof(b), bad);
+		e[0] = errno;
+		scnprintf(b, sizeof(b), "x%lsy", L"\u263a");	/* not in the C locale */
+		e[1] = errno;
+		a = kasprintf(GFP_KERNEL, "x%lsy", L"\u263a");
+		e[2] = errno;
+		errno = 7;
+		sprintf(b, bad);
+		e[3] = errno;
+		printf("%d %d %d %d %s\n", e[0], e[1], e[2], e[3], a);
+		free(a);
+		return 0;
+	}
+	EOF
+	${CC:-cc} -w -I"$abs_top_srcdir/include" -o "$t/keep" "$t/keep.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib"
+	BAD='abc%' capture "$t/keep"
+	[ "$status" -eq 0 ]
+	out_is $'0 0 0 7 x\n'
+}
+
+@test "library: a descriptor 2 that is no place to write makes printk return, not wait" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/nowhere.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <stdio.h>
+	#include <unistd.h>
+
+	int main(void)
+	{
+		int p[2];
+
+		close(2);
+		if (pipe(p) || p[0] != 2)	/* descriptor 2 is a pipe's read end */
+			return 2;
+		printf("printk returned %d\n", printk(KERN_INFO "hello\n"));
+		return 0;
+	}
+	EOF
+	${CC:-cc} -I"$abs_top_srcdir/include" -o "$t/nowhere" "$t/nowhere.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib"
+	capture timeout 10 "$t/nowhere"
+	[ "$status" -eq 0 ]
+	out_is $'printk returned 5\n'
+}
+
+@test "library: a handler's siglongjmp out of a thread's first printk leaves the library whole" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	# The signal comes inside the first call's set-up (its pthread_key_create,
+	# inside pthread_once): left by the jump there, the once stayed in
+	# progress and the next thread's first printk waited for ever.
+	cat >"$t/first.c" <<-'EOF'
+	#include <linux/printk.h>
+	#include <pthread.h>
+	#include <setjmp.h>
+	#include <signal.h>
+	#include <stdlib.h>
+
+	static sigjmp_buf jb;
+	static volatile sig_atomic_t armed;	/* a sanitizer's runtime makes keys of its own first */
+
+	int __pthread_key_create(pthread_key_t *k, void (*d)(void *));
+
+	int pthread_key_create(pthread_key_t *k, void (*d)(void *))
+	{
+		if (armed) {
+			armed = 0;
+			raise(SIGUSR1);
+		}
+		return __pthread_key_create(k, d);
+	}
+
+	static void jump(int s) { (void)s; siglongjmp(jb, 1); }
+	static void *other(void *a) { (void)a; pr_info("the other thread\n"); return NULL; }
+
+	int main(void)
+	{
+		pthread_t th;
+
+		signal(SIGUSR1, jump);
+		armed = 1;
+		if (!sigsetjmp(jb, 1))
+			pr_info("the first call\n");
+		pr_info("after the jump\n");
+		pthread_create(&th, NULL, other, NULL);
+		pthread_join(th, NULL);
+		exit(0);
+	}
+	EOF
+	${CC:-cc} -I"$abs_top_srcdir/include" -o "$t/first" "$t/first.c" -L"$lib" -lprintk-port \
+		-Wl,-rpath,"$lib" -pthread
+	capture timeout 10 "$t/first"
+	[ "$status" -eq 0 ]
+	err_is $'after the jump\nthe other thread\n'
+}
+
 @test "library: a port's library whose only printk is in its destructor, after the library's" {
 	drv '__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }'
 	capture "$BATS_TEST_TMPDIR/use"
