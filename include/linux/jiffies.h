@@ -23,7 +23,7 @@
 #define jiffies_64		((uint64_t)PKS_RATELIMIT_NOW())
 #define get_jiffies_64()	jiffies_64
 
-#define MAX_JIFFY_OFFSET	((long)(~0UL >> 1) - 1)
+#define MAX_JIFFY_OFFSET	((long)(~0UL >> 2) - 1)	/* the kernel's ((LONG_MAX >> 1) - 1) */
 
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)
@@ -42,11 +42,16 @@
 extern "C" {
 #endif
 
-/* Rounded up, as the kernel's; values past MAX_JIFFY_OFFSET saturate. */
+/*
+ * Rounded up, as the kernel's; values past MAX_JIFFY_OFFSET saturate, and
+ * a negative one (an int timeout of -1) is the kernel's infinite timeout.
+ */
 static inline unsigned long msecs_to_jiffies(unsigned int m)
 {
 	unsigned long long j = ((unsigned long long)m * HZ + 999) / 1000;
 
+	if ((int)m < 0)
+		return (unsigned long)MAX_JIFFY_OFFSET;
 	return j > (unsigned long long)MAX_JIFFY_OFFSET ? (unsigned long)MAX_JIFFY_OFFSET :
 							  (unsigned long)j;
 }

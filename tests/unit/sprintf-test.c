@@ -10,6 +10,7 @@
 
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
+#include <limits.h>
 #include <linux/seq_buf.h>
 #include <stdlib.h>
 
@@ -149,6 +150,9 @@ static void kernel_helpers(void)
 	is_int(rounddown(7, 4), 4, "rounddown");
 	is_int(HZ, 1000, "HZ defaults to 1000");
 	is_int((long long)msecs_to_jiffies(1500), 1500, "msecs_to_jiffies");
+	is_int((long long)msecs_to_jiffies((unsigned int)-1), (long long)(LONG_MAX >> 1) - 1,
+	       "msecs_to_jiffies(-1): MAX_JIFFY_OFFSET, the kernel's infinite timeout");
+	is_int(MAX_JIFFY_OFFSET, (long long)(LONG_MAX >> 1) - 1, "MAX_JIFFY_OFFSET is the kernel's");
 	is_int(jiffies_to_msecs(250), 250, "jiffies_to_msecs");
 	is_int((long long)usecs_to_jiffies(1001), 2, "usecs_to_jiffies rounds up");
 	is_int(jiffies_to_usecs(3), 3000, "jiffies_to_usecs");
