@@ -240,6 +240,34 @@ drv() {
 	err_is $'after the jump\nthe other thread\n'
 }
 
+@test "library: in C++ snprintf stays the kernel's after <string> and <iostream>, std::to_string the C library's" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs std
+	cat >"$t/after.cc" <<-'EOF'
+	#include <linux/kernel.h>
+	#include <string>
+	#include <iostream>
+	#include <cstdio>
+
+	int main()
+	{
+		unsigned char mac[6] = { 0x00, 0x11, 0x22, 0xaa, 0xbb, 0xcc };
+		char b[64], c[64];
+		int r = snprintf(b, sizeof(b), "%pM", mac);
+		int q = std::snprintf(c, sizeof(c), "%pI4", mac);
+
+		std::cout << r << ' ' << b << ' ' << q << ' ' << c << ' ' << std::to_string(3.5) << '\n';
+		return 0;
+	}
+	EOF
+	for std in c++11 c++17 c++20; do
+		${CXX:-c++} -std=$std -Wall -Wextra -Werror -I"$abs_top_srcdir/include" -o "$t/after" \
+			"$t/after.cc" -L"$lib" -lprintk-port -Wl,-rpath,"$lib"
+		run "$t/after"
+		[ "$status" -eq 0 ]
+		[ "$output" = "17 00:11:22:aa:bb:cc 11 0.17.34.170 3.500000" ]
+	done
+}
+
 @test "library: a port's library whose only printk is in its destructor, after the library's" {
 	drv '__attribute__((destructor)) static void down(void) { pr_info("drv: down"); }'
 	capture "$BATS_TEST_TMPDIR/use"

@@ -65,6 +65,20 @@ const char *kvasprintf_const(gfp_t gfp, const char *fmt, va_list args)
 #endif
 
 #ifndef PKS_NO_KERNEL_SPRINTF
+#ifdef __cplusplus
+/*
+ * libstdc++'s <cstdio>, which <string> and <iostream> include, #undefs
+ * these four names: included first, it leaves the macros below standing.
+ * Its std:: names then lead to the kernel's too, as the unqualified ones.
+ */
+#include <cstdio>
+namespace std {
+using ::pks_kernel_snprintf;
+using ::pks_kernel_vsnprintf;
+using ::pks_kernel_sprintf;
+using ::pks_kernel_vsprintf;
+}
+#endif
 #define snprintf(...)	pks_kernel_snprintf(__VA_ARGS__)
 #define vsnprintf(...)	pks_kernel_vsnprintf(__VA_ARGS__)
 #define sprintf(...)	pks_kernel_sprintf(__VA_ARGS__)
