@@ -141,6 +141,24 @@ whole_in_order() {
 	done
 }
 
+# A handler's line during a wait for room went to another lane, and the
+# waiting line then went in with the lane it had before: links between
+# lanes that made a cycle, and a printer that spun for good (2 runs of 3).
+@test "defer: a handler printing while the ring is full: no spin, every line once, in order" {
+	local run
+	for run in 1 2 3 4 5; do
+		capture timeout 60 sh -c 'PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain LD_PRELOAD="$1" \
+			"$2" 20000 1 alarm 2>&1 >/dev/null | { sleep 0.3; cat; }' sh "$MODULE" "$FIX/defer-flood"
+		[ "$status" -eq 0 ]
+		grep -v '^alarm' "$OUT" >"$BATS_TEST_TMPDIR/main"
+		whole_in_order "$BATS_TEST_TMPDIR/main"
+		[ "$(grep -c '^1\.' "$BATS_TEST_TMPDIR/main")" -eq 20000 ]
+		# the handler's lines once each, in order: it runs on the printing thread alone
+		run awk '/^alarm / { bad += $2 != ++k } /^alarms / { last = $2 } END { print bad + 0, k == last }' "$OUT"
+		[ "$output" = "0 1" ]
+	done
+}
+
 # A thread that only prints has no cancellation point in deferred mode,
 # where no write(2) stands for its lines: pthread_cancel() never took, and
 # its pthread_join() waited for ever. Every 64th line is one now.
@@ -222,7 +240,7 @@ whole_in_order() {
 			  if (a[2] > top[a[1]]) top[a[1]] = a[2]
 			  if ($0 != $1 " the quick brown fox jumps over the lazy dog") bad++ }
 			END { for (t in top) if (k[t] != top[t]) bad++; print bad + 0, (NR > 0) }' "$E"
-		[ "$output" = "0 1" ]
+		[ "$output" = "0 1" ] || { echo "$output" >&2; cp "$OUT" /tmp/af-fail; false; }
 	done
 }
 

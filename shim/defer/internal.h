@@ -324,9 +324,14 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		pks_defer_follow();	/* the lines before this one to the old file */
 	if (unlikely(pks_defer_dq.want_func) && (func = pks_sink_func(w, l->site)))
 		fn = strnlen(func, PKS_FUNC_MAX - 1);	/* looked up now: the code may be gone later */
+	pks_defer_self.reserving = true;
+	/*
+	 * Inside the window, which holds the program's handlers: a handler's
+	 * line before it may have spilled to another lane, and the lane must
+	 * be the one this thread's last record went to (pks_defer_spill()).
+	 */
 	lane = (unsigned int)w->tid + pks_defer_self.spilled;
 	stamp = pks_defer_when(w->tid);
-	pks_defer_self.reserving = true;
 	/*
 	 * The count of the lines dropped before this one goes in first; with
 	 * no room for it, there is none for the line: it never goes in ahead
@@ -350,6 +355,9 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 				pks_defer_closing(w);
 			return why == PKS_DEFER_DROPPED;
 		}
+		/* the wait opened the window: as above, and a later stamp than its lines' */
+		lane = (unsigned int)w->tid + pks_defer_self.spilled;
+		stamp = pks_defer_when(w->tid);
 	}
 	pks_defer_fill(r, stamp, y, text, func, fn, l, w);
 	/*

@@ -333,10 +333,13 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
 			const struct pks_sink_batch *b, bool crash, bool order)
 {
 	struct pks_defer_lane *w;
+	int hops = 0;
 	size_t n = 0;
 
 	for (;;) {
-		if (unlikely(l->next->after) && order && (w = behind(l->next))) {
+		/* more hops than lanes before a write: links that make a cycle, never written */
+		if (unlikely(l->next->after) && order && (w = behind(l->next)) &&
+		    !PKS_WARN_ON_ONCE(++hops > pks_defer_dq.nlanes)) {
 			if (!w->next) {
 				l->next = NULL;		/* held: gather() advances it again */
 				return n;
@@ -345,6 +348,7 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
 			limit = 0;
 			continue;
 		}
+		hops = 0;
 		write_rec(l->next, b, crash);
 		n++;
 		l->pos = l->after;
