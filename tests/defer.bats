@@ -141,6 +141,37 @@ whole_in_order() {
 	done
 }
 
+# A library the program links dlopen()s another from its constructor, which
+# runs before ours: that one may be unloaded, so its formats are not kept
+# by address. Before, the printer read them after dlclose(): a crash (every
+# run), or another library's bytes mapped there since.
+@test "defer: a library dlopen()ed by a constructor before ours, printed from, then dlclose()d" {
+	local t=$BATS_TEST_TMPDIR d
+	printf '%s\n' 'int printk(const char *fmt, ...);' \
+		'void b_print(int i) { printk("\0016libb says %d\n", i); }' >"$t/libb.c"
+	printf '%s\n' '#include <dlfcn.h>' 'void *handle;' \
+		'__attribute__((constructor)) static void up(void) { handle = dlopen(LIBB, RTLD_NOW); }' \
+		>"$t/liba.c"
+	printf '%s\n' '#include <dlfcn.h>' '#include <stdio.h>' '#include <unistd.h>' \
+		'extern void *handle;' \
+		'int main(void) {' \
+		'	void (*f)(int) = (void (*)(int))dlsym(handle, "b_print");' \
+		'	for (int i = 0; i < 3; i++) f(i);' \
+		'	dlclose(handle);' \
+		'	usleep(100000);' \
+		'	fprintf(stderr, "main done\n");' \
+		'	return 0;' \
+		'}' >"$t/main.c"
+	$CC -shared -fPIC -o "$t/libb.so" "$t/libb.c"
+	$CC -shared -fPIC -DLIBB="\"$t/libb.so\"" -o "$t/liba.so" "$t/liba.c" -ldl
+	$CC -o "$t/main" "$t/main.c" "$t/liba.so" -ldl -Wl,-rpath,"$t"
+	for d in 0 1; do
+		capture shim env PRINTK_SHIM_DEFER=$d PRINTK_SHIM_FORMAT=prefix "$t/main"
+		[ "$status" -eq 0 ]
+		err_is $'<6>libb says 0\n<6>libb says 1\n<6>libb says 2\nmain done\n'
+	done
+}
+
 # A handler's line during a wait for room went to another lane, and the
 # waiting line then went in with the lane it had before: links between
 # lanes that made a cycle, and a printer that spun for good (2 runs of 3).
