@@ -525,6 +525,18 @@ static void show_output(const struct pks_ctl_page *h, int i)
 	putchar('\n');
 }
 
+/* How many sites are listed now: those of unloaded objects are not. */
+static uint32_t live_sites(const struct target *t)
+{
+	uint32_t n = atomic_load(&t->h->nsites), k = 0;
+
+	n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
+	for (uint32_t i = 0; i < n; i++)
+		/* pairs with the module's release store of ready */
+		k += __atomic_load_n(&t->sites[i].ready, __ATOMIC_ACQUIRE) == PKS_CTL_SITE_LISTED;
+	return k;
+}
+
 /* Each listed site, with the queries the process has still to take applied. */
 static void show_sites(const struct target *t)
 {
@@ -548,8 +560,8 @@ static void show_sites(const struct target *t)
 					 SHOWN(l->class_name) };
 
 		/* pairs with the module's release store of ready, after the names */
-		if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
-			continue;
+		if (__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) != PKS_CTL_SITE_LISTED)
+			continue;	/* not yet, or its object was unloaded */
 		s.function = s.function[0] ? s.function : NULL;
 		s.filename = s.filename[0] ? s.filename : NULL;
 		s.class_name = s.class_name[0] ? s.class_name : NULL;
@@ -584,7 +596,7 @@ static void show(const struct target *t)
 	for (int i = 0; i < h->st.nout && i < PKS_OUTPUTS_MAX; i++)
 		show_output(h, i);
 	printf("reopens: %u\n", h->req.reopen);
-	printf("dynamic debug sites: %u\n", atomic_load(&h->nsites));
+	printf("dynamic debug sites: %u\n", live_sites(t));
 	show_sites(t);
 }
 

@@ -52,7 +52,7 @@ static size_t object_name(char *dst, size_t size, const void *addr)
 	return pks_dd_object_name(dst, size, path);
 }
 
-#define OBJECTS	64
+#define OBJECTS	256	/* objects with sites loaded at once; past them, module "?" */
 static char names[OBJECTS][64];		/* the registered objects' names */
 static struct pks_ddebug *registered[OBJECTS], *ends[OBJECTS];
 static void *bases[OBJECTS];		/* where each was loaded, to tell it is still */
@@ -98,7 +98,9 @@ static void class_of(struct pks_dd_site *s, const struct pks_ddebug *d, const vo
 		return;
 	s->classed = true;
 	s->class_id = d->class_id;
-	for (const struct pks_ddebug_class_map *m = c ? c->start : NULL; c && m < c->stop; m++)
+	/* the first map that holds it, as the kernel names it (and --dyndbg-list) */
+	for (const struct pks_ddebug_class_map *m = c ? c->start : NULL;
+	     c && m < c->stop && !s->class_name; m++)
 		if ((int)d->class_id >= m->base && (int)d->class_id < m->base + m->length)
 			s->class_name = m->class_names[d->class_id - (unsigned)m->base];
 }
@@ -123,8 +125,29 @@ static unsigned long long loads(void)
 	return n;
 }
 
+/* Whether object @o is still the one registered there: not dlclose'd since. */
+static bool present(int o)
+{
+	Dl_info di;
+
+	return dladdr(registered[o], &di) && di.dli_fbase == bases[o];
+}
+
 /*
- * The slot of the object whose sites are @start to @stop, for this load.
+ * Object @o was unloaded (or is loaded again): its sites leave the control
+ * file's listing, as the kernel drops a module's at its unload. Its slot
+ * stays its address's: readers walk the slots without a lock.
+ */
+static void unlist(int o)
+{
+	for (long k = 0; listed[o] >= 0 && k < ends[o] - registered[o]; k++)
+		pks_ctl_site_gone(listed[o] + (int)k);
+	listed[o] = -1;
+}
+
+/*
+ * The slot of the object whose sites are @start to @stop, for this load;
+ * the sites of objects unloaded since leave the listing first.
  * Return: its index, or -1 when this load registered it already (*@again)
  * or there is no room.
  */
@@ -141,9 +164,13 @@ static int slot(struct pks_ddebug *start, struct pks_ddebug *stop, bool *again)
 		*again = true;
 		return -1;
 	}
+	for (int o = 0; o < nregistered; o++)
+		if (o == i || !present(o))
+			unlist(o);
 	if (i == OBJECTS)
 		return -1;
 	nregistered += i == nregistered;
+	listed[i] = -1;		/* list() says, with control on */
 	registered[i] = start;
 	ends[i] = stop;
 	bases[i] = dladdr(start, &di) ? di.dli_fbase : NULL;
@@ -395,9 +422,7 @@ bool pks_dyndbg_more(const char *text)
 	pks_dd_parse(&more, text, quiet, NULL);
 	pks_dd_parse_more(all, text, quiet, NULL);
 	for (int o = 0; o < nregistered; o++) {
-		Dl_info di;
-
-		if (!dladdr(registered[o], &di) || di.dli_fbase != bases[o])
+		if (!present(o))
 			continue;	/* dlclose'd: its descriptors are gone */
 		for (struct pks_ddebug *d = registered[o]; d < ends[o]; d++) {
 			struct pks_dd_site s = pks_dyndbg_site(d);

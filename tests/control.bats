@@ -837,3 +837,50 @@ with open(sys.argv[1], "r+b") as f:
 	file_is "$LOG.1" $'info after 1\ninfo after 2\ninfo after 3\n'
 	file_is "$LOG" $'info last\n'
 }
+
+# A library loaded again: its sites were listed once more at each load,
+# though the kernel drops a module's sites when it is unloaded.
+@test "control: a library dlclose()d and loaded again is listed once; an unloaded one leaves the listing" {
+	local t=$BATS_TEST_TMPDIR
+	printf '%s\n' '#include <linux/printk.h>' 'void plug_run(int i) { pr_debug("plug run %d\n", i); }' \
+		>"$t/plug.c"
+	printf '%s\n' '#include <linux/printk.h>' 'void other_run(void) { pr_debug("other run\n"); }' \
+		>"$t/other.c"
+	printf '%s\n' '#include <dlfcn.h>' '#include <stdio.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) {' \
+		'	void *h = NULL;' \
+		'	for (int r = 0; r < 3; r++) {' \
+		'		if (h) dlclose(h);' \
+		'		h = dlopen(argv[1], RTLD_NOW);' \
+		'		((void (*)(int))dlsym(h, "plug_run"))(r);' \
+		'	}' \
+		'	puts("loaded"); fflush(stdout); sleep(5);' \
+		'	dlclose(h);' \
+		'	h = dlopen(argv[2], RTLD_NOW);' \
+		'	((void (*)(void))dlsym(h, "other_run"))();' \
+		'	puts("other"); fflush(stdout); sleep(5);' \
+		'	return 0;' \
+		'}' >"$t/reload.c"
+	$CC -shared -fPIC -I"$abs_top_srcdir/include" -o "$t/libplug.so" "$t/plug.c"
+	$CC -shared -fPIC -I"$abs_top_srcdir/include" -o "$t/libother.so" "$t/other.c"
+	$CC -o "$t/reload" "$t/reload.c" -ldl
+	mkfifo "$t/said"
+	env LD_PRELOAD="$MODULE" "$t/reload" "$t/libplug.so" "$t/libother.so" >"$t/said" 2>/dev/null &
+	local pid=$!
+	exec 8<"$t/said"
+	read -r -t 10 line <&8
+	[ "$line" = loaded ]
+	ctl --pid="$pid"
+	grep -qx 'dynamic debug sites: 1' "$OUT"
+	[ "$(grep -cxF "$t/plug.c:2 [libplug]plug_run =_ \"plug run %d\\n\"" "$OUT")" -eq 1 ]
+	read -r -t 10 line <&8
+	[ "$line" = other ]
+	ctl --pid="$pid"
+	kill "$pid"
+	exec 8<&-
+	wait "$pid" || :
+	# unloaded before the next library with sites came: no longer listed
+	grep -qx 'dynamic debug sites: 1' "$OUT"
+	[ "$(grep -cF "$t/plug.c:2 [libplug]plug_run " "$OUT")" -eq 0 ]
+	[ "$(grep -cF "$t/other.c:2 [libother]other_run " "$OUT")" -eq 1 ]
+}

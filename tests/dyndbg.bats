@@ -499,3 +499,31 @@ $src:32 [ddcls]main =_ \"plain %d\\n\"
 	grep -q ' "cls3 %d\\n" class unknown, _id:3$' "$OUT"
 	grep -q ' "plain %d\\n"$' "$OUT"
 }
+
+# Two class maps in one program that both hold id 0: the process named the
+# site's class from the last map, --dyndbg-list from the first (the
+# kernel's), so a query by one name printed what the listing said the
+# other would.
+@test "dyndbg: class names from the first map that holds the id, in the process and in --dyndbg-list alike" {
+	local t=$BATS_TEST_TMPDIR
+	printf '%s\n' '#define KBUILD_MODNAME "moda"' '#include <linux/printk.h>' \
+		'DECLARE_DYNDBG_CLASSMAP(a_cls, DD_CLASS_TYPE_DISJOINT_BITS, 0, "A_CORE", "A_EXTRA");' \
+		'void fa(void) { pr_debug_cls(0, "moda core\n"); }' >"$t/ma.c"
+	printf '%s\n' '#define KBUILD_MODNAME "modb"' '#include <linux/printk.h>' \
+		'DECLARE_DYNDBG_CLASSMAP(b_cls, DD_CLASS_TYPE_DISJOINT_BITS, 0, "B_CORE");' \
+		'void fb(void) { pr_debug_cls(0, "modb core\n"); }' >"$t/mb.c"
+	printf '%s\n' 'void fa(void); void fb(void);' 'int main(void) { fa(); fb(); return 0; }' >"$t/two.c"
+	(cd "$t" && $CC -I"$abs_top_srcdir/include" -o two two.c ma.c mb.c \
+		-L"$abs_top_builddir/lib/.libs" -lprintk-port -Wl,-rpath,"$abs_top_builddir/lib/.libs")
+	capture "$WRAPPER" --dyndbg='class A_CORE +p' --dyndbg-list "$t/two"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '=p .*class:A_CORE$' "$OUT")" -eq 2 ]
+	capture "$WRAPPER" --dyndbg='class A_CORE +p' -- "$t/two"
+	[ "$status" -eq 0 ]
+	err_is $'moda core\nmodb core\n'
+	capture "$WRAPPER" --dyndbg='class B_CORE +p' --dyndbg-list "$t/two"
+	[ "$(grep -c '=p' "$OUT")" -eq 0 ]
+	capture "$WRAPPER" --dyndbg='class B_CORE +p' -- "$t/two"
+	[ "$status" -eq 0 ]
+	err_is ''
+}

@@ -373,8 +373,16 @@ int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built
 	t->class_id = s->class_id;
 	copy(t->class_name, sizeof(t->class_name), s->classed ? s->class_name : NULL);
 	/* pairs with the command's acquire load of ready before it reads the names */
-	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->ready, PKS_CTL_SITE_LISTED, __ATOMIC_RELEASE);
 	return (int)i;
+}
+
+/** pks_ctl_site_gone() - listed site @i's object was unloaded: no longer listed */
+void pks_ctl_site_gone(int i)
+{
+	if (on && i >= 0 && i < PKS_CTL_SITES && pks_ctl_mine())
+		/* no pair: the command skips it from its next look on; its names stay */
+		__atomic_store_n(&sites[i].ready, PKS_CTL_SITE_GONE, __ATOMIC_RELAXED);
 }
 
 /** pks_ctl_site() - Return: listed site @i, or NULL. */

@@ -36,6 +36,7 @@ bool pks_ctl_fault(const void *addr);
 void pks_ctl_publish(const struct pks_config *c);
 void pks_ctl_lost(int i, unsigned long k, int err);
 int pks_ctl_site_add(const struct pks_dd_site *s, unsigned int flags, bool built);
+void pks_ctl_site_gone(int i);
 struct pks_ctl_site *pks_ctl_site(int i);
 
 #endif

@@ -18,12 +18,15 @@
 #define PKS_CTL_SITES	4096		/* dynamic debug sites listed */
 #define PKS_CTL_SIZE	(PKS_CTL_HEAD + PKS_CTL_SITES * sizeof(struct pks_ctl_site))
 
+/* pks_ctl_site.ready: not listed yet; listed; its object unloaded, as the kernel drops a module's. */
+enum { PKS_CTL_SITE_NEW, PKS_CTL_SITE_LISTED, PKS_CTL_SITE_GONE };
+
 /* One dynamic debug call site, as the kernel's control file lists it. */
 struct pks_ctl_site {
 	uint32_t flags;			/* the site's flags now (PKS_DD_*) */
 	uint32_t lineno;		/* 0: unknown */
 	uint32_t built;			/* 1: code built with our headers; 0: plain KERN_DEBUG */
-	uint32_t ready;			/* 1 once the names below are written */
+	uint32_t ready;			/* PKS_CTL_SITE_*: 1 once the names below are written */
 	char module[48], function[64], file[128], format[248];
 	uint32_t classed, class_id;	/* of a class, not the default one, and which */
 	char class_name[32];		/* its name in the object's class maps, or "" */
