@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,7 @@ static int list(const struct ctx *c, const char *path)
 	struct classes k;
 	unsigned int ps;
 	size_t size = 0, msize = 0, rec, n = 0;
-	char name[256];
+	char name[256], real[PATH_MAX];
 	int err = pks_elf_open(&im, path);
 	char *shown = escaped(path);
 	const char *why = err ? NULL : pks_elf_unlinked(&im);
@@ -192,7 +193,8 @@ static int list(const struct ctx *c, const char *path)
 		free(shown);
 		return -1;
 	}
-	pks_dd_object_name(name, sizeof(name), path);
+	/* the file's own name, as the process names its program (not a link's) */
+	pks_dd_object_name(name, sizeof(name), realpath(path, real) ? real : path);
 	ps = pks_elf_ptrsize(&im);
 	rec = (4 * (size_t)ps + 8 + 7) & ~(size_t)7;
 	sec = pks_elf_section(&im, "__dyndbg", &size);

@@ -27,11 +27,13 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 
@@ -42,13 +44,25 @@ struct pks_dd_site pks_dyndbg_site(const struct pks_ddebug *d)
 				     false, 0, NULL };
 }
 
-/* The kernel's name for the object that holds @addr (pks_dd_object_name()). */
+/*
+ * The kernel's name for the object that holds @addr (pks_dd_object_name()):
+ * the program's from its file, as --dyndbg-list names it, not from argv[0]
+ * (which dladdr() gives for it, and exec -a or a link changes).
+ */
 static size_t object_name(char *dst, size_t size, const void *addr)
 {
+	char exe[PATH_MAX];
+	struct link_map *lm = NULL;
 	Dl_info di;
-	const char *path = dladdr(addr, &di) && di.dli_fname && *di.dli_fname ?
-			   di.dli_fname : program_invocation_name;
+	const char *path = program_invocation_name;
+	ssize_t n;
 
+	if (dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name[0])
+		path = lm->l_name;
+	else if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
+		path = (exe[n] = '\0', exe);
+	else if (getauxval(AT_EXECFN))
+		path = (const char *)getauxval(AT_EXECFN);
 	return pks_dd_object_name(dst, size, path);
 }
 

@@ -527,3 +527,20 @@ $src:32 [ddcls]main =_ \"plain %d\\n\"
 	[ "$status" -eq 0 ]
 	err_is ''
 }
+
+# The program's module name came from argv[0]: a link or exec -a changed
+# which queries reached its sites, and --dyndbg-list named it otherwise.
+@test "dyndbg: the program's module is its file's name, whatever it was run by" {
+	local t=$BATS_TEST_TMPDIR
+	printf '%s\n' '#include <linux/printk.h>' 'int main(void) { pr_debug("hello\n"); return 0; }' \
+		>"$t/prog.c"
+	(cd "$t" && $CC -I"$abs_top_srcdir/include" -o prog prog.c \
+		-L"$abs_top_builddir/lib/.libs" -lprintk-port -Wl,-rpath,"$abs_top_builddir/lib/.libs")
+	ln -s prog "$t/prog-link"
+	capture shim env PRINTK_SHIM_DYNDBG='module prog +pm' "$t/prog-link"
+	err_is $'prog: hello\n'
+	capture shim env PRINTK_SHIM_DYNDBG='module prog +pm' bash -c 'exec -a my.daemon "$0"' "$t/prog"
+	err_is $'prog: hello\n'
+	capture "$WRAPPER" --dyndbg-list "$t/prog-link"
+	[ "$(tail -n 1 "$OUT")" = 'prog.c:2 [prog]main =_ "hello\n"' ]
+}
