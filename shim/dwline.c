@@ -9,25 +9,29 @@
  * (an object dlopen'ed since). Only the DWARF inside each object is read:
  * no separate debug file, and never debuginfod, whose network requests
  * have no place inside a printk call.
- * Thread-safety: libdw's state is guarded by a mutex that is only ever
- * tried: a thread that finds it taken, a signal handler and a forked child
- * of a thread that held it get PKS_DW_NOT_NOW, and the caller decides
- * without file and line, and does not keep that decision. libdw takes
- * memory; this runs once per call site, not once per call.
+ * Thread-safety: libdw's state is guarded by a mutex. A thread that finds
+ * it taken by another waits for its lookup, a second at most; a signal
+ * handler, and a forked child of a thread that held it, never wait: they
+ * get PKS_DW_NOT_NOW, and the caller decides without file and line, and
+ * does not keep that decision. libdw takes memory; this runs once per
+ * call site, not once per call.
  */
 #include "dwline.h"
 #include "base/compiler.h"
 #include "base/say.h"
 #include "config/config.h"
+#include "base/pid.h"
 #include "ctx/signals.h"
 
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -54,6 +58,31 @@ static struct {
 } dw;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic pid_t holder;	/* the process that took it: a fork child's is its parent */
+
+/*
+ * The lock, where waiting for it can end: not in a handler (which may
+ * have interrupted its holder), and not in a fork child born with it held.
+ */
+static bool take(void)
+{
+	struct timespec t;
+
+	if (pks_sig_unwind_depth())
+		return false;
+	if (pthread_mutex_trylock(&lock)) {
+		/* no pair: a pid, which only tells whose the lock was */
+		if (atomic_load_explicit(&holder, memory_order_relaxed) != pks_pid())
+			return false;
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec++;
+		if (pthread_mutex_timedlock(&lock, &t))
+			return false;
+	}
+	/* no pair: as above, read by the next thread that finds the lock taken */
+	atomic_store_explicit(&holder, pks_pid(), memory_order_relaxed);
+	return true;
+}
 static Dwfl_Callbacks callbacks;
 static Dwfl *dwfl;
 static int state;		/* 0: not tried, 1: ready, -1: no libdw */
@@ -178,7 +207,7 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 	enum pks_dwline r = PKS_DW_NONE;
 	Dwfl_Module *m;
 
-	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
+	if (!take())
 		return PKS_DW_NOT_NOW;
 	if (!may_read(addr)) {
 		say_unreadable();
@@ -211,7 +240,7 @@ enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, uns
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NOT_NOW;
 
-	if (pks_sig_unwind_depth() || pthread_mutex_trylock(&lock))
+	if (!take())
 		return PKS_DW_NOT_NOW;
 	if (state > 0 && source(dw.addrmodule(dwfl, at), at, file, size, line))
 		r = PKS_DW_FOUND;

@@ -544,3 +544,26 @@ $src:32 [ddcls]main =_ \"plain %d\\n\"
 	capture "$WRAPPER" --dyndbg-list "$t/prog-link"
 	[ "$(tail -n 1 "$OUT")" = 'prog.c:2 [prog]main =_ "hello\n"' ]
 }
+
+# Without the headers, a site's line is looked up as it prints, and a
+# thread that found another thread's lookup under way printed without it
+# (about 2 lines in 1000 with 4 threads).
+@test "dyndbg: threads printing a plain site at once each get its line decoration" {
+	local t=$BATS_TEST_TMPDIR
+	printf '%s\n' '#include <pthread.h>' '#include <unistd.h>' 'int printk(const char *fmt, ...);' \
+		'static void *worker(void *a) {' \
+		'	for (int i = 0; i < 1000; i++) { printk("\0017" "site %d\n", i); usleep(200); }' \
+		'	return a;' \
+		'}' \
+		'int main(void) {' \
+		'	pthread_t t[4];' \
+		'	for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, worker, 0);' \
+		'	for (int i = 0; i < 4; i++) pthread_join(t[i], 0);' \
+		'	return 0;' \
+		'}' >"$t/plain.c"
+	(cd "$t" && $CC -g -O2 -o plain plain.c -pthread \
+		-L"$abs_top_builddir/examples/.libs" -lkcompat -Wl,-rpath,"$abs_top_builddir/examples/.libs")
+	capture shim env PRINTK_SHIM_DYNDBG='func worker +pl' "$t/plain"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^5: site [0-9]*$' "$ERR")" -eq 4000 ]
+}
