@@ -81,3 +81,18 @@ untimed() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .caller "$ERR")" = port_probe ]
 }
+
+# A program named with control bytes: each byte of its ident takes 6 in
+# the record, more than the room the context's buffer was given, and the
+# record ran past it (a crash at LINE_MAX=213, 3 runs of 3).
+@test "json: an ident of 63 control bytes and a line of LINE_MAX of them fit the record's room" {
+	local name
+	name=$(printf '\001%.0s' $(seq 63))
+	capture shim env PRINTK_SHIM_FORMAT=json PRINTK_SHIM_LINE_MAX=213 \
+		bash -c 'exec -a "$1" "$2" "$3" "$4"' sh "$name" "$FIX/emit" "$(printf '\0013'; printf '\001%.0s' $(seq 213))"$'\n' $'\0013after\n'
+	[ "$status" -eq 0 ]
+	run jq -r '.ident | length' "$ERR"
+	[ "$output" = $'63\n63' ]
+	run jq -r '.msg' "$ERR"
+	[ "${lines[1]}" = after ]
+}

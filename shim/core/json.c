@@ -10,7 +10,11 @@
 
 #include <string.h>
 
-#define FIXED_MAX	448	/* the keys, numbers, time, ident and caller */
+/*
+ * Room besides the message: the keys, numbers and time in 256 bytes, and
+ * the ident and caller escaped as string() may, 6 bytes a byte.
+ */
+#define FIXED_MAX	(256 + 6 * (PKS_IDENT_MAX + PKS_FUNC_MAX))
 
 #define CAT(p, lit)	pks_put_mem(p, lit, sizeof(lit) - 1)
 

@@ -27,6 +27,26 @@ static void json_msg(const char *in, size_t n, const char *want, const char *wha
 		is_mem(m + 7, (size_t)(buf + len - 3 - (m + 7)), want, strlen(want), what);
 }
 
+/*
+ * The worst a record may be: every byte of ident, caller and message a
+ * control byte (\u00NN), the numbers at their widest. It must fit the room
+ * pks_json_max() says, as the context's buffer is sized by it.
+ */
+static void json_worst(void)
+{
+	static char buf[1 << 16], ident[PKS_IDENT_MAX], func[PKS_FUNC_MAX], msg[300];
+	struct pks_render r = { .format = PKS_LINE_JSON, .level = 7, .pid = -1, .tid = -1,
+				.ident = ident, .func = func, .t_real_ns = ~0ull };
+	size_t len;
+
+	memset(ident, 1, sizeof(ident) - 1);
+	memset(func, 1, sizeof(func) - 1);
+	memset(msg, 1, sizeof(msg));
+	len = pks_json_line(buf, &r, msg, sizeof(msg));
+	ok(len <= pks_json_max(sizeof(msg)), "json: the worst record fits pks_json_max() (%zu <= %zu)",
+	   len, pks_json_max(sizeof(msg)));
+}
+
 static void json_cases(void)
 {
 	static char buf[512];
@@ -103,5 +123,6 @@ int main(void)
 	is_mem(buf, pks_render_kmsg(buf, &r, "x", 1), "6,7,2500,c,caller=T9;x\n", 23, "kmsg flag and caller");
 	ok(pks_render_kmsg_max(10) >= 4 * 10 + 40, "kmsg room");
 	json_cases();
+	json_worst();
 	return tap_done();
 }
