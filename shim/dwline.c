@@ -55,6 +55,9 @@ static struct {
 	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
 	const char *(*lineinfo)(Dwfl_Line *, Dwarf_Addr *, int *, int *, Dwarf_Word *,
 				Dwarf_Word *);
+	const char *(*comp_dir)(Dwfl_Line *);
+	void *(*linecu)(Dwfl_Line *);		/* a Dwarf_Die *, opaque here */
+	const char *(*diename)(void *);
 } dw;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -105,7 +108,8 @@ static bool load(void)
 		FN("dwfl_begin", begin), FN("dwfl_report_begin", report_begin),
 		FN("dwfl_linux_proc_report", proc_report), FN("dwfl_report_end", report_end),
 		FN("dwfl_addrmodule", addrmodule), FN("dwfl_module_getsrc", getsrc),
-		FN("dwfl_lineinfo", lineinfo),
+		FN("dwfl_lineinfo", lineinfo), FN("dwfl_line_comp_dir", comp_dir),
+		FN("dwfl_linecu", linecu), FN("dwarf_diename", diename),
 	};
 	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL), *f;
 
@@ -181,6 +185,22 @@ static void say_unreadable(void)
 	said = true;
 }
 
+/*
+ * @src as __FILE__ would name it: libdw puts the compilation directory
+ * before a name that was relative to it, which only the unit's own name
+ * tells (a build given relative paths); an absolute one stays.
+ */
+static const char *as_given(Dwfl_Line *l, const char *src)
+{
+	void *cu = dw.linecu(l);
+	const char *name = cu ? dw.diename(cu) : NULL, *dir = dw.comp_dir(l);
+	size_t k = dir ? strlen(dir) : 0;
+
+	if (name && name[0] != '/' && k && !strncmp(src, dir, k) && src[k] == '/' && src[k + 1])
+		return src + k + 1;
+	return src;
+}
+
 /* The line table's file and line for @at in @m (NULL: none), the lock held. */
 static bool source(Dwfl_Module *m, Dwarf_Addr at, char *file, size_t size, unsigned int *line)
 {
@@ -190,7 +210,7 @@ static bool source(Dwfl_Module *m, Dwarf_Addr at, char *file, size_t size, unsig
 
 	if (!src || n <= 0)
 		return false;
-	snprintf(file, size, "%s", src);
+	snprintf(file, size, "%s", as_given(l, src));
 	*line = (unsigned int)n;
 	return true;
 }

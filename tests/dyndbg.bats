@@ -567,3 +567,20 @@ $src:32 [ddcls]main =_ \"plain %d\\n\"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^5: site [0-9]*$' "$ERR")" -eq 4000 ]
 }
+
+# Without the headers a site's file comes from DWARF, where libdw puts the
+# compilation directory before a name given relative to it: the same file
+# was "a.c" for a pr_debug site and "/path/to/a.c" for a plain one.
+@test "dyndbg: a plain site's file is __FILE__, for a build given relative or absolute paths" {
+	local t=$BATS_TEST_TMPDIR src
+	mkdir "$t/sub"
+	printf '%s\n' 'int printk(const char *fmt, ...);' \
+		'void f(void) { printk("\0017" "from %s\n", __FILE__); }' \
+		'int main(void) { f(); return 0; }' >"$t/sub/a.c"
+	for src in a.c ./a.c "$t/sub/a.c" ../sub/a.c; do
+		(cd "$t/sub" && $CC -g -O0 -o prog "$src" \
+			-L"$abs_top_builddir/examples/.libs" -lkcompat -Wl,-rpath,"$abs_top_builddir/examples/.libs")
+		capture shim env PRINTK_SHIM_DYNDBG='func f +ps' "$t/sub/prog"
+		err_is "$src: from $src"$'\n'
+	done
+}
