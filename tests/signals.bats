@@ -273,3 +273,26 @@ N
 		[ "$output" = '' ]
 	done
 }
+
+# The crash flush raised the signal again from its handler, so a core (and
+# gdb, systemd-coredump) showed pthread_kill and SI_TKILL where the program
+# faulted, and the fault's address was lost.
+@test "signals: after the crash flush a fault comes again from its own instruction, with its own siginfo" {
+	local t=$BATS_TEST_TMPDIR
+	printf '%s\n' 'int printk(const char *fmt, ...);' \
+		'int main(void) { printk("\0016open line"); *(volatile int *)0 = 1; return 0; }' >"$t/fault.c"
+	$CC -g -O0 -o "$t/fault" "$t/fault.c" -L"$abs_top_builddir/examples/.libs" -lkcompat \
+		-Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	capture shim "$t/fault"
+	[ "$status" -eq 139 ]
+	err_is $'open line\n'
+	# the second stop is the default action's: the program's own fault
+	run gdb -q -batch -ex 'set startup-with-shell off' -ex "set environment LD_PRELOAD=$MODULE" \
+		-ex run -ex continue -ex 'p $_siginfo.si_code' -ex 'p $_siginfo._sifields._sigfault.si_addr' \
+		-ex 'bt 1' "$t/fault"
+	[ "$(grep -c 'received signal SIGSEGV' <<<"$output")" -eq 2 ]
+	grep -qx '\$1 = 1' <<<"$output"				# SEGV_MAPERR
+	grep -qx '\$2 = (void \*) 0x0' <<<"$output"
+	grep -q '^#0  main ' <<<"$output"
+}
+

@@ -335,10 +335,23 @@ static void deadline(int sig)
 }
 
 /*
+ * Whether the fault @si of @sig comes again when its instruction runs
+ * again: a kernel's fault code (not SI_KERNEL, whose causes vary, nor a
+ * trap, which stops after its instruction).
+ */
+static bool recurs(int sig, const siginfo_t *si)
+{
+	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) && si &&
+	       si->si_code > 0 && si->si_code != SI_KERNEL;
+}
+
+/*
  * A signal that ends the process, at its default: the default action put
  * back and let through first, so that the same signal sent again (by the
  * deadline, or by the sender's patience) ends the process at once, even in
- * a write(2) to a pipe nobody reads; then dying(), then that action.
+ * a write(2) to a pipe nobody reads; then dying(), then that action, with
+ * the signal's own siginfo, which a core keeps: a fault by running its
+ * instruction again, any other sent again as it came.
  */
 static void crashed(int sig, siginfo_t *si, void *uc)
 {
@@ -358,7 +371,10 @@ static void crashed(int sig, siginfo_t *si, void *uc)
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	errno = err;	/* %m in the lines written: as the program left it */
 	dying();
-	raise(sig);
+	if (recurs(sig, si))
+		return;
+	if (!si || syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), sig, si))
+		raise(sig);
 }
 
 static bool is_fatal(int sig)
