@@ -588,7 +588,23 @@ struct elf {
 	bool interp;			/* PT_INTERP: started by a dynamic linker */
 	bool pie;			/* DF_1_PIE: an executable, never preloaded */
 	bool asan;			/* it names an ASan runtime (names_asan()) */
+	bool hidden_san;		/* it links a sanitizer runtime it does not export (hidden_san()) */
 };
+
+/*
+ * Whether @im links a sanitizer runtime in (gcc's -static-libasan,
+ * -static-libtsan, -static-libubsan) without exporting its interface, so
+ * that the module's weak references to it stay unresolved: its .symtab
+ * defines the runtime's death callback, its .dynsym does not.
+ */
+static bool hidden_san(const struct pks_elf_image *im)
+{
+	static const char cb[] = "__sanitizer_set_death_callback";
+	struct pks_elf_symbol sym;
+
+	return pks_elf_symbol(im, false, cb, &sym) && sym.shndx != SHN_UNDEF &&
+	       !(pks_elf_symbol(im, true, cb, &sym) && sym.shndx != SHN_UNDEF);
+}
 
 /*
  * The ELF and program headers of the file at @path and its dynamic
@@ -609,6 +625,7 @@ static int elf_read(const char *path, struct elf *e)
 		.interp = pks_elf_has_segment(&im, PT_INTERP),
 		.pie = pks_elf_dynamic(&im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE),
 		.asan = names_asan(&im),
+		.hidden_san = hidden_san(&im),
 	};
 	pks_elf_close(&im);
 	return 0;
@@ -733,6 +750,11 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     pks_quote(cmd), bit == 'u' ? "user" : "group");
 	elf = !elf_read(path, &e);
+	if (elf && e.interp && e.hidden_san)
+		warn("%s links a sanitizer runtime statically (gcc's -static-libasan, -static-libtsan or -static-libubsan) "
+		     "and exports none of it: the lines open at a fatal report are lost, and ThreadSanitizer "
+		     "reports the module's own work; build it with the shared runtime",
+		     pks_quote(cmd));
 	/* a static program without a printk of its own has nothing to take over */
 	if (elf && !e.interp && !is_self(&st) && pks_inspect_may_printk(path))
 		warn("%s is statically linked: printk cannot be interposed", pks_quote(cmd));

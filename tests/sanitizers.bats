@@ -30,6 +30,8 @@ setup_file() {
 	build gcc-tsan gcc -fsanitize=thread
 	build clang-asan clang -fsanitize=address -shared-libasan
 	build clang-tsan clang -fsanitize=thread
+	build gcc-asan-static gcc -fsanitize=address -static-libasan
+	build gcc-tsan-static gcc -fsanitize=thread -static-libtsan
 }
 
 setup() {
@@ -171,4 +173,20 @@ one_race() {
 
 @test "sanitizers: ThreadSanitizer still sees the program's race after handlers left printk by siglongjmp" {
 	tsan_runs one_race jump 300
+}
+
+# gcc's static runtimes export nothing: the module's weak references to
+# their death callback and annotations stay unresolved, and nothing said so.
+@test "sanitizers: the wrapper warns of gcc's static runtime, which the module cannot reach" {
+	local b w
+	for b in gcc-asan-static gcc-tsan-static; do
+		capture "$WRAPPER" -- "$B/$b" ok 2
+		w="printk-shim: warning: $B/$b links a sanitizer runtime statically (gcc's -static-libasan, -static-libtsan or -static-libubsan) and exports none of it: the lines open at a fatal report are lost, and ThreadSanitizer reports the module's own work; build it with the shared runtime"
+		[ "$(head -n 1 "$ERR")" = "$w" ]
+	done
+	# the shared runtimes and clang's, which exports its interface: no word
+	for b in gcc-asan gcc-tsan clang-asan clang-tsan; do
+		capture "$WRAPPER" -- "$B/$b" ok 2
+		run ! grep -q 'links a sanitizer runtime statically' "$ERR"
+	done
 }
