@@ -45,6 +45,39 @@ struct pks_dd_site pks_dyndbg_site(const struct pks_ddebug *d)
 }
 
 /*
+ * The program's file, read once (a call of code built without the headers
+ * asks at each line it decorates): /proc/self/exe, else AT_EXECFN, else
+ * argv[0]. A thread that finds another reading it reads its own into @buf.
+ */
+static const char *program_file(char *buf, size_t size)
+{
+	static char file[PATH_MAX];
+	static _Atomic int got;		/* 0: not yet; 1: being read; 2: in file */
+	int want = 0;
+	bool mine;
+	ssize_t n;
+
+	/* acquire: pairs with the release below, after the bytes */
+	if (atomic_load_explicit(&got, memory_order_acquire) == 2)
+		return file;
+	/* no pair: the claim alone; the release below publishes the bytes */
+	mine = atomic_compare_exchange_strong_explicit(&got, &want, 1, memory_order_relaxed,
+						       memory_order_relaxed);
+	if (mine) {
+		buf = file;
+		size = sizeof(file);
+	}
+	n = readlink("/proc/self/exe", buf, size - 1);
+	if (n > 0)
+		buf[n] = '\0';
+	if (mine)	/* release: pairs with the acquire above; no /proc: asked again */
+		atomic_store_explicit(&got, n > 0 ? 2 : 0, memory_order_release);
+	if (n > 0)
+		return buf;
+	return getauxval(AT_EXECFN) ? (const char *)getauxval(AT_EXECFN) : program_invocation_name;
+}
+
+/*
  * The kernel's name for the object that holds @addr (pks_dd_object_name()):
  * the program's from its file, as --dyndbg-list names it, not from argv[0]
  * (which dladdr() gives for it, and exec -a or a link changes).
@@ -54,16 +87,10 @@ static size_t object_name(char *dst, size_t size, const void *addr)
 	char exe[PATH_MAX];
 	struct link_map *lm = NULL;
 	Dl_info di;
-	const char *path = program_invocation_name;
-	ssize_t n;
 
 	if (dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name[0])
-		path = lm->l_name;
-	else if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
-		path = (exe[n] = '\0', exe);
-	else if (getauxval(AT_EXECFN))
-		path = (const char *)getauxval(AT_EXECFN);
-	return pks_dd_object_name(dst, size, path);
+		return pks_dd_object_name(dst, size, lm->l_name);
+	return pks_dd_object_name(dst, size, program_file(exe, sizeof(exe)));
 }
 
 #define OBJECTS	256	/* objects with sites loaded at once; past them, module "?" */
