@@ -25,35 +25,20 @@
 static struct { uintptr_t lo, hi; } ranges[RANGES];
 static _Atomic unsigned int nranges;
 
-/* A loaded object as the setup sees it: its segments, its name, its needs. */
+/* A loaded object as the setup sees it: its segments, its names, its needs. */
 struct obj {
 	struct dl_phdr_info copy;
 	const ElfW(Dyn) *dyn;	/* its dynamic section, as mapped; NULL: none */
+	const char *str;	/* its DT_STRTAB; NULL: none */
+	const char *soname;	/* its DT_SONAME; NULL: none */
 	bool start;		/* loaded with the program */
+	bool walked;		/* its DT_NEEDED entries marked */
 };
 
 struct objs {
 	struct obj o[OBJS];
 	unsigned int n;
 };
-
-static int gather(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct objs *all = arg;
-	struct obj *o;
-
-	(void)size;
-	if (all->n == OBJS)
-		return 1;
-	o = &all->o[all->n++];
-	o->copy = *info;
-	o->dyn = NULL;
-	o->start = all->n == 1;	/* the program is the first */
-	for (unsigned int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-			o->dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-	return 0;
-}
 
 /*
  * An address of @o's dynamic section: the dynamic linker made most of them
@@ -65,41 +50,50 @@ static const char *at(const struct obj *o, ElfW(Addr) a)
 	return (const char *)(a < o->copy.dlpi_addr ? a + o->copy.dlpi_addr : a);
 }
 
-/* @o's DT_STRTAB, or NULL. */
-static const char *strtab(const struct obj *o)
+static int gather(struct dl_phdr_info *info, size_t size, void *arg)
 {
+	struct objs *all = arg;
+	struct obj *o;
+
+	(void)size;
+	if (all->n == OBJS)
+		return 1;
+	o = &all->o[all->n++];
+	*o = (struct obj){ .copy = *info, .start = all->n == 1 };	/* the program is the first */
+	for (unsigned int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			o->dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
 	for (const ElfW(Dyn) *d = o->dyn; d && d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_STRTAB)
-			return at(o, d->d_un.d_ptr);
-	return NULL;
+			o->str = at(o, d->d_un.d_ptr);
+	for (const ElfW(Dyn) *d = o->dyn; o->str && d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_SONAME)
+			o->soname = o->str + d->d_un.d_val;
+	return 0;
 }
 
 /* Whether @o is what a DT_NEEDED entry @name asks for: its soname, its path, its file's name. */
 static bool named(const struct obj *o, const char *name)
 {
-	const char *str = strtab(o), *path = o->copy.dlpi_name, *base;
+	const char *path = o->copy.dlpi_name, *base;
 
-	for (const ElfW(Dyn) *d = o->dyn; str && d && d->d_tag != DT_NULL; d++)
-		if (d->d_tag == DT_SONAME && !strcmp(str + d->d_un.d_val, name))
-			return true;
+	if (o->soname && !strcmp(o->soname, name))
+		return true;
 	if (!path || !*path)
 		return false;
 	base = strrchr(path, '/');
 	return !strcmp(path, name) || (base && !strcmp(base + 1, name));
 }
 
-/* Each object that @o's DT_NEEDED entries name, marked loaded with the program. Return: any new. */
-static bool needs(struct objs *all, const struct obj *o)
+/* Each object that @o's DT_NEEDED entries name, marked loaded with the program. */
+static void needs(struct objs *all, struct obj *o)
 {
-	const char *str = strtab(o);
-	bool more = false;
-
-	for (const ElfW(Dyn) *d = o->dyn; str && d && d->d_tag != DT_NULL; d++)
+	o->walked = true;
+	for (const ElfW(Dyn) *d = o->dyn; o->str && d && d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_NEEDED)
 			for (unsigned int i = 0; i < all->n; i++)
-				if (!all->o[i].start && named(&all->o[i], str + d->d_un.d_val))
-					more = all->o[i].start = true;
-	return more;
+				if (!all->o[i].start && named(&all->o[i], o->str + d->d_un.d_val))
+					all->o[i].start = true;
 }
 
 static void note(const struct dl_phdr_info *info, unsigned int *n)
@@ -126,13 +120,12 @@ void pks_rodata_setup(void)
 		return;
 	all.n = 0;
 	dl_iterate_phdr(gather, &all);
-	/* until nothing more is found: an object may come before the one that needs it */
-	for (bool more = true; more;) {
-		more = false;
-		for (unsigned int i = 0; i < all.n; i++)
-			if (all.o[i].start)
-				more |= needs(&all, &all.o[i]);
-	}
+	/* each object once; one found may come before the one that needs it: again from 0 */
+	for (unsigned int i = 0; i < all.n; i++)
+		if (all.o[i].start && !all.o[i].walked) {
+			needs(&all, &all.o[i]);
+			i = (unsigned int)-1;
+		}
 	for (unsigned int i = 0; i < all.n; i++)
 		if (all.o[i].start)
 			note(&all.o[i].copy, &n);
