@@ -18,9 +18,9 @@
  */
 #include "dwline.h"
 #include "base/compiler.h"
+#include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
-#include "base/pid.h"
 #include "ctx/signals.h"
 
 #include <dlfcn.h>
@@ -86,6 +86,7 @@ static bool take(void)
 	atomic_store_explicit(&holder, pks_pid(), memory_order_relaxed);
 	return true;
 }
+
 static Dwfl_Callbacks callbacks;
 static Dwfl *dwfl;
 static int state;		/* 0: not tried, 1: ready, -1: no libdw */
