@@ -936,43 +936,18 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
 	return emit(sym, fmt, ap, caller);
 }
 
-/* pks_emit()'s way: the quick filter, or emit(). */
-static inline __attribute__((always_inline)) int route(const struct pks_sym *sym,
-		const char *fmt, va_list ap, const void *caller)
-{
-	/* no pair: the quick filter's state (config/drop.c), no data behind it */
-	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
-	const char *p;
-	bool ring, drop;
-
-	/* two jumps while nothing is dropped nor deferred; then a look at the marker */
-	if (unlikely(from <= '7')) {
-		if (unlikely(from == PKS_DROP_UNREACHED))
-			return first(sym, fmt, ap, caller);
-		/* a request of printk-shim --pid is applied the usual way (emit()) */
-		if (likely(fmt) && likely(!pks_ctl_asked())) {
-			ring = from < '0';
-			if ((p = quick_mark(fmt, ring ? from + PKS_DROP_RING : from, &drop))) {
-				if (drop)
-					return filter(p, fmt, ap, caller);
-				if (ring)
-					return ringed(p, fmt, ap, caller);
-			} else if (ring && (p = quick_cont(fmt))) {
-				return appended(p, fmt, ap, caller);
-			}
-		}
-	}
-	return emit(sym, fmt, ap, caller);
-}
-
-/* route(), hidden from ThreadSanitizer's runtime (base/tsan.h). */
-static __attribute__((noinline)) int hidden(const struct pks_sym *sym, const char *fmt,
-					    va_list ap, const void *caller)
+/*
+ * pks_emit()'s way for the drop states UNREACHED and HIDDEN (drop.h): the
+ * first call, and every call of a program that runs ThreadSanitizer,
+ * hidden from its runtime (base/tsan.h).
+ */
+static __attribute__((noinline)) int other(const struct pks_sym *sym, const char *fmt,
+					   va_list ap, const void *caller, unsigned char from)
 {
 	int ret;
 
 	pks_tsan_hide();
-	ret = route(sym, fmt, ap, caller);
+	ret = from == PKS_DROP_UNREACHED ? first(sym, fmt, ap, caller) : emit(sym, fmt, ap, caller);
 	pks_tsan_show();
 	return ret;
 }
@@ -986,9 +961,29 @@ static __attribute__((noinline)) int hidden(const struct pks_sym *sym, const cha
  */
 PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, const void *caller)
 {
-	if (unlikely(pks_tsan_present()))
-		return hidden(sym, fmt, ap, caller);
-	return route(sym, fmt, ap, caller);
+	/* no pair: the quick tests' state (config/drop.c), no data behind it */
+	unsigned char from = atomic_load_explicit(&pks_drop_from, memory_order_relaxed);
+	const char *p;
+	bool ring, drop;
+
+	/* two compares while nothing is dropped nor deferred; else a look at the marker */
+	if (unlikely(from <= '7')) {
+		/* a request of printk-shim --pid is applied the usual way (emit()) */
+		if (likely(fmt) && likely(!pks_ctl_asked())) {
+			ring = from < '0';
+			if ((p = quick_mark(fmt, ring ? from + PKS_DROP_RING : from, &drop))) {
+				if (drop)
+					return filter(p, fmt, ap, caller);
+				if (ring)
+					return ringed(p, fmt, ap, caller);
+			} else if (ring && (p = quick_cont(fmt))) {
+				return appended(p, fmt, ap, caller);
+			}
+		}
+	} else if (unlikely(from >= PKS_DROP_UNREACHED)) {
+		return other(sym, fmt, ap, caller, from);
+	}
+	return emit(sym, fmt, ap, caller);
 }
 
 /** pks_emit_reached() - Return: whether any printk call reached the shim. */

@@ -6,6 +6,7 @@
  */
 #include "config/drop.h"
 #include "base/compiler.h"
+#include "base/tsan.h"
 
 _Atomic unsigned char pks_drop_from = PKS_DROP_UNREACHED;
 _Atomic bool pks_drop_bare;
@@ -18,13 +19,14 @@ void pks_drop_setup(void)
 	PKS_HB_BENIGN(&pks_drop_bare);
 }
 
-/** pks_drop_reached() - the first call: UNREACHED becomes UNARMED */
+/** pks_drop_reached() - the first call: UNREACHED becomes UNARMED, or HIDDEN for good */
 void pks_drop_reached(void)
 {
 	unsigned char want = PKS_DROP_UNREACHED;
 
 	/* no pair: emit.c's quick test reads the word alone, relaxed; a stale one takes the usual way */
-	atomic_compare_exchange_strong_explicit(&pks_drop_from, &want, PKS_DROP_UNARMED,
+	atomic_compare_exchange_strong_explicit(&pks_drop_from, &want,
+						pks_tsan_present() ? PKS_DROP_HIDDEN : PKS_DROP_UNARMED,
 						memory_order_relaxed, memory_order_relaxed);
 }
 
@@ -38,6 +40,8 @@ void pks_drop_arm(const struct pks_config *c)
 
 	if (!pks_config_ready())
 		return;		/* UNARMED still: the next dropped line arms it */
+	if (pks_tsan_present())
+		return;		/* HIDDEN: never armed */
 	/* no pair: each word is read alone, relaxed, by emit.c; the recheck below undoes a stale one */
 	atomic_store_explicit(&pks_drop_bare, quick && c->set.default_level > level,
 			      memory_order_relaxed);
@@ -55,8 +59,8 @@ void pks_drop_changed(void)
 {
 	/* pairs with pks_drop_arm()'s loads: the new level is stored before */
 	atomic_fetch_add(&changes, 1);
-	/* before the first call it stays UNREACHED, which ends as UNARMED too;
+	/* before the first call it stays UNREACHED, which ends as UNARMED too, and HIDDEN stays;
 	 * no pair: a word emit.c reads alone, relaxed, and the increment orders the level */
-	if (atomic_load_explicit(&pks_drop_from, memory_order_relaxed) != PKS_DROP_UNREACHED)
+	if (atomic_load_explicit(&pks_drop_from, memory_order_relaxed) < PKS_DROP_UNREACHED)
 		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
 }
