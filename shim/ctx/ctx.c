@@ -49,7 +49,7 @@
 _Atomic int pks_exiting __attribute__((section(".data")));
 
 static _Atomic(struct pks_node *) nodes;
-PKS_TLS struct pks_node *pks_ctx_self;	/* the calling thread's node, for pks_ctx_enter() */
+PKS_TLS struct pks_thread pks_thread;	/* ctx/thread.h */
 static PKS_TLS struct pks_ctx *volatile flushing;	/* claimed by this thread, being written */
 static pthread_key_t key;
 static _Atomic int setup_state;		/* pks_once_claim() */
@@ -202,7 +202,7 @@ static struct pks_node *attach(void)
 		n->ctx[i].cache = n->cache[i];
 		n->ctx[i].err = &errno;	/* a fork child's thread has the same */
 	}
-	pks_ctx_self = n;
+	pks_thread.self = n;
 	if (key_ok)
 		pthread_setspecific(key, n);
 	return n;
@@ -248,7 +248,7 @@ static int mapped(struct pks_ctx *x)
 /** pks_ctx_enter_slow() - pks_ctx_enter(), for every case */
 struct pks_ctx *pks_ctx_enter_slow(void)
 {
-	struct pks_node *n = pks_ctx_self;
+	struct pks_node *n = pks_thread.self;
 	struct pks_ctx *x;
 	int want = PKS_IDLE, d;
 
@@ -332,12 +332,12 @@ void pks_ctx_abandoned(int depth)
 {
 	bool in_write;
 
-	if (!pks_ctx_self)
+	if (!pks_thread.self)
 		return;
 	for (int i = 0; i < PKS_NCTX; i++)
-		dead_claim(&pks_ctx_self->ctx[i], depth);
+		dead_claim(&pks_thread.self->ctx[i], depth);
 	if (depth < PKS_NCTX)
-		take_back(&pks_ctx_self->ctx[depth], &in_write);
+		take_back(&pks_thread.self->ctx[depth], &in_write);
 }
 
 /**
@@ -354,7 +354,7 @@ bool pks_ctx_foreign(void)
 static void flush_ctx(struct pks_ctx *x, bool force)
 {
 	struct pks_ctx *outer = flushing;
-	bool own = pks_ctx_self && x >= pks_ctx_self->ctx && x < pks_ctx_self->ctx + PKS_NCTX;
+	bool own = pks_thread.self && x >= pks_thread.self->ctx && x < pks_thread.self->ctx + PKS_NCTX;
 	int want = PKS_IDLE;
 	bool claimed = false;
 
@@ -383,7 +383,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 	if (claimed || force) {
 		if (claimed) {
 			PKS_HB_AFTER(&x->state);
-			x->claim_depth = pks_depth;	/* a handler that cuts this off is deeper */
+			x->claim_depth = pks_thread.depth;	/* a handler that cuts this off is deeper */
 			/* no pair: read by this thread alone, as its own (dead_claim()) */
 			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
 		}
@@ -418,11 +418,11 @@ void pks_flush_all(enum pks_flush why)
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {
 			/* exit or exec from a handler that cut off a flush of ours */
-			if (n == pks_ctx_self && why != PKS_FLUSH_CRASH)
+			if (n == pks_thread.self && why != PKS_FLUSH_CRASH)
 				dead_claim(&n->ctx[i], 0);
-			if (n == pks_ctx_self && why == PKS_FLUSH_EXIT)
+			if (n == pks_thread.self && why == PKS_FLUSH_EXIT)
 				take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], n == pks_ctx_self && why == PKS_FLUSH_CRASH);
+			flush_ctx(&n->ctx[i], n == pks_thread.self && why == PKS_FLUSH_CRASH);
 		}
 	}
 }
@@ -438,9 +438,9 @@ void pks_flush_depth(int depth)
 {
 	struct pks_ctx *x;
 
-	if (!pks_ctx_self || depth >= PKS_NCTX)
+	if (!pks_thread.self || depth >= PKS_NCTX)
 		return;
-	x = &pks_ctx_self->ctx[depth];
+	x = &pks_thread.self->ctx[depth];
 	/* this thread's own context, its handler over: no one else's store to see */
 	if (!x->line.open && !x->line.sent)
 		return;
@@ -467,7 +467,7 @@ static void thread_gone(void *p)
 		    (!take_back(&n->ctx[i], &in_write) || !in_write))
 			flush_ctx(&n->ctx[i], false);
 	pks_defer_gone(n->tid);	/* after its last line: the next thread's come later */
-	pks_ctx_self = NULL;
+	pks_thread.self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
 	/* pairs with reuse()'s exchange: the lines above are written first */
 	atomic_store(&n->inuse, 0);
@@ -485,10 +485,10 @@ static void atfork_child(void)
 		for (int i = 0; i < PKS_NCTX; i++) {
 			if (n->ctx[i].map)
 				pks_line_drop(&n->ctx[i].line);
-			if (n != pks_ctx_self)	/* no pair: one thread */
+			if (n != pks_thread.self)	/* no pair: one thread */
 				atomic_store(&n->ctx[i].state, PKS_IDLE);
 		}
-		if (n == pks_ctx_self) {
+		if (n == pks_thread.self) {
 			n->tid = gettid();
 			for (int i = 0; i < PKS_NCTX; i++)
 				n->ctx[i].w.tid = n->tid;

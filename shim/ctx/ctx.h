@@ -68,7 +68,6 @@ enum pks_flush {
 
 extern _Atomic int pks_exiting PKS_LOCAL;
 
-extern PKS_TLS struct pks_node *pks_ctx_self;
 
 struct pks_ctx *pks_ctx_enter_slow(void);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
@@ -89,11 +88,11 @@ extern const struct pks_sig_ops pks_ctx_sig_ops;	/* handed to ctx/signals.c by p
  */
 static inline struct pks_ctx *pks_ctx_try(void)
 {
-	struct pks_node *n = pks_ctx_self;
+	struct pks_node *n = pks_thread.self;
 	struct pks_ctx *x;
 	int want = PKS_IDLE;
 
-	if (unlikely(!n) || unlikely(pks_depth != 0) || unlikely(pks_vfork_tid != 0))
+	if (unlikely(!n) || unlikely(pks_thread.away != 0))	/* a handler, a vfork child */
 		return NULL;
 	x = &n->ctx[0];
 	/* acquire: pairs with the release of pks_ctx_leave(), the last owner's */
@@ -130,7 +129,7 @@ static inline void pks_ctx_leave(struct pks_ctx *x)
 	PKS_HB_BEFORE(&x->state);
 	/* release: pairs with the acquire of the next owner's compare-exchange */
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
-	if (unlikely(pks_sig_held))
+	if (unlikely(pks_thread.sig_held))
 		pks_signals_release();
 }
 

@@ -37,7 +37,7 @@ void pks_exit_flush(void)
 	/* no pair: emit.c reads it relaxed, and a line it misses is written by the flush below */
 	atomic_store(&pks_exiting, 1);	/* first: a line begun from now on ends at once */
 	pks_defer_close();	/* the ring's lines before the open ones */
-	if (pks_sig_held)
+	if (pks_thread.sig_held)
 		pks_signals_release();
 	pks_flush_all(PKS_FLUSH_EXIT);
 	pks_sink_report_lost();

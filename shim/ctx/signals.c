@@ -53,11 +53,9 @@ enum { OWNER_PROGRAM, OWNER_WRAPPED, OWNER_CRASH };	/* whose handler the kernel 
 static struct sigaction user[NSIG];	/* the program's action, where we stand in */
 static _Atomic int owner[NSIG];
 static bool pristine[NSIG];		/* a stand-in for a SIG_DFL the program never set */
-PKS_TLS int pks_depth;		/* handlers this thread is inside */
 static PKS_TLS uintptr_t frames[DEPTH_MAX];
 static PKS_TLS siginfo_t held[HELD_MAX];	/* handlers held by the ring's window */
 static PKS_TLS int nheld;
-PKS_TLS bool pks_sig_held;
 static const struct pks_sig_ops *ops;	/* the contexts' (pks_signals_ops()), or NULL */
 
 /*
@@ -132,19 +130,19 @@ static int unwind(uintptr_t here)
 	const struct pks_sig_ops *o = contexts();
 	bool left = false;
 
-	while (unlikely(pks_depth > 0) && here >= frame_at(pks_depth)) {
-		pks_depth--;	/* left by siglongjmp: that handler's line ends, as on return */
+	while (unlikely(pks_thread.depth > 0) && here >= frame_at(pks_thread.depth)) {
+		pks_thread.depth--;	/* left by siglongjmp: that handler's line ends, as on return */
 		if (o) {	/* a flush it cut off is let go before its line is flushed */
-			o->handler_left(pks_depth);
-			o->handler_done(pks_depth + 1);
+			o->handler_left(pks_thread.depth);
+			o->handler_done(pks_thread.depth + 1);
 		}
 		left = true;
 	}
 	/* A ring record of the depth the jump landed at, or deeper, is never committed. */
 	if (left)
-		pks_defer_abandoned(pks_depth > 0 && pks_depth <= DEPTH_MAX ? frames[pks_depth - 1]
+		pks_defer_abandoned(pks_thread.depth > 0 && pks_thread.depth <= DEPTH_MAX ? frames[pks_thread.depth - 1]
 									   : UINTPTR_MAX);
-	return pks_depth;
+	return pks_thread.depth;
 }
 
 /* pks_sig_unwind_depth(), once some handler ran on this thread. */
@@ -174,7 +172,7 @@ static void hold(int sig, const siginfo_t *si)
 			return;
 	if (nheld < HELD_MAX)
 		held[nheld++] = *si;
-	pks_sig_held = true;
+	pks_thread.sig_held = true;
 }
 
 /**
@@ -191,7 +189,7 @@ void pks_signals_release(void)
 
 	memcpy(si, held, sizeof(si[0]) * (size_t)n);
 	nheld = 0;
-	pks_sig_held = false;
+	pks_thread.sig_held = false;
 	for (int i = 0; i < n; i++) {
 		int sig = si[i].si_signo;
 
@@ -214,9 +212,9 @@ void pks_signals_drain(void)
 	int saved = errno;
 
 	pks_tsan_hide();
-	pks_defer_drain(pks_depth != 0);
+	pks_defer_drain(pks_thread.depth != 0);
 	pks_tsan_show();
-	if (pks_sig_held)
+	if (pks_thread.sig_held)
 		pks_signals_release();
 	errno = saved;
 }
@@ -286,7 +284,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		reset(sig, a);
 	/* pairs with the fence after the handler: a handler sees frame before depth */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	pks_depth = d + 1;
+	pks_thread.depth = d + 1;
 	hid = pks_tsan_swap(0);	/* ThreadSanitizer's runtime called us with none */
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
@@ -295,7 +293,7 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	if ((o = contexts()))
 		o->handler_done(d + 1);
 	pks_tsan_swap(hid);	/* and puts its own back as we return */
-	pks_depth = d;
+	pks_thread.depth = d;
 	/* pairs with the fence before the handler, in the reverse order */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d < DEPTH_MAX)

@@ -8,6 +8,7 @@
 #define PKS_CTX_SIGNALS_H
 
 #include "base/compiler.h"
+#include "ctx/thread.h"
 
 #include <stdbool.h>
 
@@ -23,8 +24,6 @@ struct pks_sig_ops {
 	void (*crash)(void);			/* a fatal signal: every open line written, nothing waits */
 };
 
-extern PKS_TLS int pks_depth;
-extern PKS_TLS bool pks_sig_held;	/* pks_signals_release() has work */
 int pks_sig_unwind_depth_slow(void);
 void pks_signals_release(void);
 void pks_signals_drain(void);
@@ -36,7 +35,7 @@ void pks_signals_drain(void);
  */
 static inline int pks_sig_unwind_depth(void)
 {
-	return likely(pks_depth == 0) ? 0 : pks_sig_unwind_depth_slow();
+	return likely(pks_thread.depth == 0) ? 0 : pks_sig_unwind_depth_slow();
 }
 
 void pks_signals_ops(const struct pks_sig_ops *ops);

@@ -124,7 +124,7 @@ void pks_spawn_note(void)
 
 	pks_spawn_prepare();
 	pks_spawn_next = fn ? fn : (void *)fork;
-	pks_vfork_tid = gettid();
+	pks_thread.vfork_tid = gettid();
 }
 
 #if defined(__x86_64__)

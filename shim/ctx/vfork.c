@@ -16,14 +16,13 @@
 
 #include <unistd.h>
 
-PKS_TLS pid_t pks_vfork_tid;
 
 /** pks_vfork_child_slow() - pks_vfork_child(), once this thread called vfork */
 bool pks_vfork_child_slow(void)
 {
-	if (gettid() != pks_vfork_tid)
+	if (gettid() != pks_thread.vfork_tid)
 		return true;
-	pks_vfork_tid = 0;	/* the parent, back */
+	pks_thread.vfork_tid = 0;	/* the parent, back */
 	return false;
 }
 

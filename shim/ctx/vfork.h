@@ -7,11 +7,11 @@
 #define PKS_CTX_VFORK_H
 
 #include "base/compiler.h"
+#include "ctx/thread.h"
 
 #include <stdbool.h>
 #include <sys/types.h>
 
-extern PKS_TLS pid_t pks_vfork_tid;
 bool pks_vfork_child_slow(void);
 bool pks_vfork_shared(void);
 
@@ -21,7 +21,7 @@ bool pks_vfork_shared(void);
  */
 static inline bool pks_vfork_child(void)
 {
-	return unlikely(pks_vfork_tid != 0) && pks_vfork_child_slow();
+	return unlikely(pks_thread.vfork_tid != 0) && pks_vfork_child_slow();
 }
 
 #endif
