@@ -626,7 +626,7 @@ static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list
 	uint64_t t;
 
 	if (unlikely(!x) || unlikely(!(s = pks_shape_steady(x->cache, SHAPES, p))) ||
-	    unlikely(x->line.open || x->line.sent))
+	    unlikely(!pks_line_idle(&x->line)))
 		return held(x, fmt, ap, caller);
 	l = &x->line;
 	err = x->err;	/* the ring may wait or wake */
@@ -698,7 +698,7 @@ static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list
 	if (unlikely(!x))
 		return held(x, fmt, ap, caller);
 	/* not open, and nothing a cut left for pks_line_close() to write */
-	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && !x->line.open && !x->line.sent &&
+	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && pks_line_idle(&x->line) &&
 	    likely(pks_va_regs(ap, s->nconv, &r)) && likely((len = pks_tally_at(s, r, true)) >= 0)) {
 		pks_ctx_leave(own);
 		return len - 1;		/* the newline not counted */
@@ -722,7 +722,7 @@ static int measured(struct pks_ctx *x, const char *fmt, const char *p, va_list a
 
 	if (!s || !s->ahead)
 		return held(x, fmt, ap, caller);
-	if (!x->line.open && !x->line.sent && s->closes) {
+	if (pks_line_idle(&x->line) && s->closes) {
 		va_copy(cp, ap);
 		len = pks_tally(s, &cp);	/* -2 past INT32_MAX */
 		va_end(cp);

@@ -10,14 +10,16 @@
 #include "base/compiler.h"
 #include <linux/pks_seq_buf.h>	/* not seq_buf.h: no printk, no constructor */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct pks_line {
 	struct seq_buf sb;	/* text of the open line; size is LINE_MAX */
 	int level;		/* level of the line's first fragment */
 	bool open;		/* a line was started and has not ended */
-	bool cont;		/* it was started by an orphan KERN_CONT */
 	unsigned char sent;	/* times the text was handed to @out: more than 0 only after a cut */
+	bool cont;		/* it was started by an orphan KERN_CONT */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -28,6 +30,20 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size);
 void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *out, void *arg);
 void pks_line_drop(struct pks_line *l);
 void pks_line_cut(struct pks_line *l);
+
+/*
+ * pks_line_idle() - Return: whether @l holds nothing: no line open, and
+ * nothing a cut left for pks_line_close(). One load of both bytes.
+ */
+static inline bool pks_line_idle(const struct pks_line *l)
+{
+	uint16_t both;
+
+	_Static_assert(offsetof(struct pks_line, sent) == offsetof(struct pks_line, open) + 1,
+		       "open and sent are one word");
+	memcpy(&both, &l->open, sizeof(both));
+	return both == 0;
+}
 
 /* Inline below: each line runs them. */
 static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint64_t t_ns)

@@ -442,7 +442,7 @@ void pks_flush_depth(int depth)
 		return;
 	x = &pks_thread.self->ctx[depth];
 	/* this thread's own context, its handler over: no one else's store to see */
-	if (!x->line.open && !x->line.sent)
+	if (pks_line_idle(&x->line))
 		return;
 	pks_tsan_hide();
 	flush_ctx(x, false);

@@ -22,7 +22,7 @@
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
 #define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
-#define PKS_CTX_CACHE	1024	/* bytes a context keeps for its calls (emit.c: compiled formats) */
+#define PKS_CTX_CACHE	1152	/* bytes a context keeps for its calls (emit.c: 8 compiled formats) */
 
 enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
 
