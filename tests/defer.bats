@@ -172,6 +172,19 @@ whole_in_order() {
 	done
 }
 
+# A fork writes the ring itself while the threads fill it: a thread whose
+# earlier lines waited in another lane, behind a record not committed yet,
+# had its later ones written first (4 runs of 5 before).
+@test "defer: lines printed while another thread forks keep each thread's order" {
+	local run
+	for run in 1 2 3 4 5; do
+		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain LD_PRELOAD="$MODULE" timeout 120 \
+			"$FIX/defer-flood" 300000 4 fork 2>"$BATS_TEST_TMPDIR/err" >/dev/null
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 1200000 ]
+		whole_in_order "$BATS_TEST_TMPDIR/err"
+	done
+}
+
 # A handler's line during a wait for room went to another lane, and the
 # waiting line then went in with the lane it had before: links between
 # lanes that made a cycle, and a printer that spun for good (2 runs of 3).

@@ -43,6 +43,8 @@
 #define LATE_MS		200		/* the closing drain's wait for records in flight: a thread
 					   descheduled in its window on a loaded machine */
 #define FLUSHED_MS	1000		/* a thread's wait for its own, after it (pks_defer_flushed()) */
+#define HELD_US		2000		/* pks_defer_drain()'s wait for a record in flight that holds
+					   a thread's earlier lines back (ordered()) */
 #define IDLE_MS		1000		/* an empty ring's wait for a line before the printer ends */
 #define LANE_MIN	(64u << 10)
 
@@ -55,6 +57,7 @@ static struct pks_sink_batch batch;
 static struct pks_line line;
 static struct pks_writer writer;
 static int plain_fd = -1;	/* pks_sink_plain()'s, per drain */
+static bool held;		/* write_run() held a lane back since the consumer word was taken */
 
 /** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
@@ -342,6 +345,7 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
 		    !PKS_WARN_ON_ONCE(++hops > pks_defer_dq.nlanes)) {
 			if (!w->next) {
 				l->next = NULL;		/* held: gather() advances it again */
+				held = true;
 				return n;
 			}
 			l = w;
@@ -693,18 +697,41 @@ static bool ours(void)
 	return pid && pid == pks_pid() && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED;
 }
 
+/*
+ * pks_defer_drain_now() with each thread's lines in order (write_run()):
+ * while a line waits for its thread's earlier ones, which another lane
+ * holds back behind a record not committed yet, that record's caller gets
+ * a while to commit it, HELD_US at most; a signal handler, which may have
+ * cut that caller off, none. Then whatever is still held goes all the same.
+ */
+static void ordered(bool handler)
+{
+	struct timespec ts = { 0, 50000 };
+
+	held = false;
+	empty(handler, true);
+	for (int us = 0; held && !handler && us < HELD_US; us += 50) {
+		nanosleep(&ts, NULL);
+		held = false;
+		empty(handler, true);
+	}
+	if (held)
+		pks_defer_drain_now(handler);
+}
+
 /**
  * pks_defer_drain() - before an exec, a fork (its prepare handler), or a
  * change of a descriptor the lines go to (pks_defer_feeds()): every
- * committed line written, so that the child inherits none, and each line
- * reaches the file that was there when it was printed; then the count of
- * lines dropped since the last one (an exec's new image would never say it)
+ * committed line written, each thread's in order (ordered()), so that the
+ * child inherits none, and each line reaches the file that was there when
+ * it was printed; then the count of lines dropped since the last one (an
+ * exec's new image would never say it)
  * @handler: called from a signal handler (pks_defer_drain_now()'s @crash)
  */
 void pks_defer_drain(bool handler)
 {
 	if (ours() && pks_defer_take()) {
-		pks_defer_drain_now(handler);
+		ordered(handler);
 		report_now();
 		pks_defer_give();
 	}
