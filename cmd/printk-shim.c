@@ -106,7 +106,7 @@ static void usage(void)
 	}
 	printf("  --index BINARY...  print the printk index of each BINARY and exit\n"
 	       "  --check BINARY...  say whether each BINARY's printk calls reach the shim\n"
-	       "  --dyndbg-list BINARY...\n"
+	       "  --dyndbg-list [--dyndbg=QUERIES] BINARY...\n"
 	       "      print the dynamic debug call sites of each BINARY built with\n"
 	       "      printk-shim's headers, with the flags --dyndbg gives them, and exit\n"
 	       "  --lib          print the module's path and exit\n"
@@ -315,6 +315,58 @@ static bool build_tree(const char *self, char *buf, size_t size)
 	return can(buf, R_OK);
 }
 
+/*
+ * Where execvp() would run @cmd from: the first file of that name in PATH
+ * (glibc's "/bin:/usr/bin" without one) that is a regular file we may
+ * execute, into @buf. *@denied tells whether one was there but was not.
+ * Return: the path, or NULL.
+ */
+static const char *lookup(const char *cmd, char *buf, size_t size, bool *denied)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	*denied = false;
+	if (strchr(cmd, '/'))
+		return cmd;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path; *cmd; p += strcspn(p, ":") + 1) {
+		size_t n = strcspn(p, ":");
+
+		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd) < size &&
+		    stat(buf, &st) == 0) {
+			if (S_ISREG(st.st_mode) && can(buf, X_OK))
+				return buf;
+			*denied = true;
+		}
+		if (!p[n])
+			break;
+	}
+	return NULL;
+}
+
+static const char *argv0;	/* main()'s argv[0], for self_path() */
+
+/*
+ * The wrapper's own file, into @buf of PATH_MAX bytes: /proc/self/exe, or
+ * where /proc is not mounted, the file its argv[0] names, looked up in PATH
+ * as the shell that ran it did.
+ * Return: @buf, or NULL.
+ */
+static const char *self_path(char *buf)
+{
+	char found[PATH_MAX];
+	const char *path;
+	bool denied;
+
+	if (realpath("/proc/self/exe", buf))
+		return buf;
+	if (!argv0 || !*argv0 || !(path = lookup(argv0, found, sizeof(found), &denied)))
+		return NULL;
+	return realpath(path, buf);
+}
+
 /* The module next to this wrapper: in the build tree, installed, or under DESTDIR. */
 static const char *module_path(void)
 {
@@ -326,7 +378,7 @@ static const char *module_path(void)
 
 	if (env && *env)
 		return env;
-	if (!realpath("/proc/self/exe", self))
+	if (!self_path(self))
 		return INSTALLED_MODULE;
 	if (build_tree(self, buf, sizeof(buf)))
 		return buf;
@@ -538,34 +590,14 @@ void cannot_run(const char *cmd, int err)
 	die(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", pks_quote(cmd), strerror(err));
 }
 
-/*
- * Where execvp() would run @cmd from: the first file of that name in PATH
- * (glibc's "/bin:/usr/bin" without one) that is a regular file we may
- * execute; one that is there but is not exits 126 as execvp()'s EACCES
- * when no later one is; nothing there, 127.
- */
+/* lookup(), or exit as execvp() fails: 126 when only a file we may not run is there, else 127. */
 static const char *find(const char *cmd, char *buf, size_t size)
 {
-	const char *path = getenv("PATH");
-	bool denied = false;
-	struct stat st;
+	bool denied;
+	const char *path = lookup(cmd, buf, size, &denied);
 
-	if (strchr(cmd, '/'))
-		return cmd;
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (const char *p = path; *cmd; p += strcspn(p, ":") + 1) {
-		size_t n = strcspn(p, ":");
-
-		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd) < size &&
-		    stat(buf, &st) == 0) {
-			if (S_ISREG(st.st_mode) && can(buf, X_OK))
-				return buf;
-			denied = true;
-		}
-		if (!p[n])
-			break;
-	}
+	if (path)
+		return path;
 	if (denied)
 		cannot_run(cmd, EACCES);
 	die(EXIT_NOT_FOUND, "%s: command not found", pks_quote(cmd));
@@ -575,9 +607,11 @@ static const char *find(const char *cmd, char *buf, size_t size)
 /* Is @st this wrapper itself (printk-shim -- printk-shim -- cmd)? It may be static. */
 static bool is_self(const struct stat *st)
 {
+	char path[PATH_MAX];
 	struct stat me;
 
-	return stat("/proc/self/exe", &me) == 0 && me.st_dev == st->st_dev && me.st_ino == st->st_ino;
+	return self_path(path) && stat(path, &me) == 0 && me.st_dev == st->st_dev &&
+	       me.st_ino == st->st_ino;
 }
 
 /* What the dynamic linker looks at in a program and in an object to preload. */
@@ -708,7 +742,8 @@ static bool same_target(const struct elf *a, const struct elf *b)
  * another class than the wrapper's loads another file than the one checked
  * here: then only the first rule holds.
  */
-static void check_module(const struct module *mod, const struct elf *target, const char *cmd)
+static void check_module(const struct module *mod, const struct elf *target, const char *cmd,
+			 const char *undone)
 {
 	char found[96], want[96];
 	struct elf e;
@@ -721,9 +756,24 @@ static void check_module(const struct module *mod, const struct elf *target, con
 		target = NULL;
 	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
 		return;
-	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s; nothing is run", pks_quote(mod->file),
+	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s; %s", pks_quote(mod->file),
 	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
-	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object", pks_quote(cmd));
+	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object",
+	    pks_quote(cmd), undone);
+}
+
+/*
+ * check_module() for @opt, which prints the module for a program of the
+ * wrapper's own class: the wrapper's class and machine, when its own file
+ * can be read, stand for the command's.
+ */
+static void check_own(const struct module *mod, const char *opt)
+{
+	struct elf self;
+	char me[PATH_MAX];
+
+	check_module(mod, self_path(me) && !elf_read(me, &self) ? &self : NULL, opt,
+		     "nothing is printed");
 }
 
 /*
@@ -758,7 +808,7 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 	/* a static program without a printk of its own has nothing to take over */
 	if (elf && !e.interp && !is_self(&st) && pks_inspect_may_printk(path))
 		warn("%s is statically linked: printk cannot be interposed", pks_quote(cmd));
-	check_module(mod, elf && e.interp ? &e : NULL, cmd);
+	check_module(mod, elf && e.interp ? &e : NULL, cmd, "nothing is run");
 	return elf && e.asan;
 }
 
@@ -811,9 +861,10 @@ static bool is_option(const char *arg)
 int main(int argc, char **argv)
 {
 	struct module mod;
-	bool print = false;
+	bool print = false, list = false;
 	int i, rc;
 
+	argv0 = argv[0];
 	if (pks_control_wanted(argc, argv))
 		return pks_control(argc, argv);	/* a running process, not a command */
 	for (i = 1; i < argc && is_option(argv[i]); i++) {
@@ -833,19 +884,17 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--lib")) {
-			puts(checked_module().file);	/* a path to open, $LIB expanded */
+			mod = checked_module();
+			check_own(&mod, argv[i]);
+			puts(mod.file);	/* a path to open, $LIB expanded */
 			flushed(argv[i]);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--index") || !strcmp(argv[i], "--check"))
 			return read_files(argv[i], argv + i + 1, argc - i - 1);
 		if (!strcmp(argv[i], "--dyndbg-list")) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
-			pks_shrunk_watch();
-			rc = pks_ddlist(argv + i + 1, argc - i - 1, getenv("PRINTK_SHIM_DYNDBG"), warn);
-			flushed(argv[i]);
-			return rc;
+			list = true;	/* the options after it too, then its binaries */
+			continue;
 		}
 		if (!strcmp(argv[i], "--print-env")) {
 			print = true;
@@ -864,12 +913,24 @@ int main(int argc, char **argv)
 		}
 		set_var(v, opt, value);
 	}
+	if (list && print)
+		die(EXIT_USAGE, "--dyndbg-list and --print-env: expected one of them; nothing is done");
+	if (list) {
+		if (i >= argc)
+			die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
+		pks_shrunk_watch();
+		rc = pks_ddlist(argv + i, argc - i, getenv("PRINTK_SHIM_DYNDBG"), warn);
+		flushed("--dyndbg-list");
+		return rc;
+	}
 	if (print && i < argc)
 		die(EXIT_USAGE, "--print-env: expected no command, got '%s'; nothing is run", pks_quote(argv[i]));
 	mod = checked_module();
 	preload(mod.preload);
-	if (print)
+	if (print) {
+		check_own(&mod, "--print-env");
 		print_env();
+	}
 	if (i >= argc)
 		die(EXIT_USAGE, "no command given; see --help");
 	run(argv + i, &mod);

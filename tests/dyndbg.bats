@@ -379,6 +379,33 @@ $SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
 "
 }
 
+@test "dyndbg: --dyndbg-list takes options after it, as its synopsis shows; -- ends them" {
+	want="# filename:lineno [module]function flags format
+$SRC:26 [dd-built]alpha =pf \"alpha %d\\n\"
+$SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
+$SRC:39 [dd-built]dev =_ \"dev %d\\n\"
+$SRC:46 [dd-built]net =_ \"link %s\\n\"
+$SRC:51 [dd-built]hex =_ \"hx: \"
+$SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
+"
+	capture "$WRAPPER" --dyndbg-list --dyndbg='func alpha +pf' "$FIX/dd-built"
+	[ "$status" -eq 0 ]
+	out_is "$want"
+	err_is ''
+	capture "$WRAPPER" --dyndbg-list --dyndbg 'func alpha +p' --dyndbg='func alpha +f' -- "$FIX/dd-built"
+	[ "$status" -eq 0 ]
+	out_is "$want"
+	err_is ''
+	capture "$WRAPPER" --dyndbg-list -- --dyndbg=x
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: warning: --dyndbg-list: --dyndbg=x: No such file or directory: expected an ELF program or shared object; skipping it
+"
+	capture "$WRAPPER" --dyndbg-list --dyndbg='func alpha +p'
+	[ "$status" -eq 125 ]
+	err_is 'printk-shim: --dyndbg-list needs a BINARY
+'
+}
+
 @test "dyndbg: --dyndbg-list: a binary without sites gets one line; a bad file a warning and status 1" {
 	capture "$WRAPPER" --dyndbg-list "$FIX/dd-plain" /etc/passwd
 	[ "$status" -eq 1 ]

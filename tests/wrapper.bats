@@ -171,6 +171,39 @@ load helper
 	[ "$output" = "$MODULE" ]
 }
 
+@test "wrapper: --lib and --print-env refuse a module the dynamic linker would not preload" {
+	[ "$(uname -m)" = x86_64 ] || skip "the messages name x86-64"
+	T=$BATS_TEST_TMPDIR
+	printf 'not an object\n' >"$T/text.so"
+	for opt in --lib --print-env; do
+		capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" $opt
+		[ "$status" -eq 125 ]
+		out_is ''
+		err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a 64-bit x86-64 shared object for $opt; nothing is printed"$'\n'
+	done
+	printf 'int main(void) { return 0; }\n' >"$T/pie.c"
+	${CC:-cc} -fPIE -pie -o "$T/pie" "$T/pie.c"
+	capture env PRINTK_SHIM_LIB="$T/pie" "$WRAPPER" --lib
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/pie' is a 64-bit x86-64 position-independent executable: expected a 64-bit x86-64 shared object for --lib; nothing is printed"$'\n'
+	capture env PRINTK_SHIM_LIB="$MODULE" "$WRAPPER" --lib
+	[ "$status" -eq 0 ]
+	out_is "$MODULE"$'\n'
+}
+
+@test "wrapper: without /proc it still finds its own build tree's module, by argv[0]" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	dir=$(dirname "$WRAPPER")
+	script='umount -l /proc || exit 9
+		"$1" --lib || exit
+		(cd "$(dirname "$1")" && PATH=.:$PATH printk-shim --lib) || exit
+		"$1" --format=prefix -- "$2" "$(printf "\0016hi\n")"'
+	capture unshare -m sh -c "$script" sh "$WRAPPER" "$FIX/emit"
+	[ "$status" -eq 0 ]
+	out_is "$MODULE"$'\n'"$MODULE"$'\n'
+	err_is $'<6>hi\n'
+}
+
 @test "wrapper: --print-env prints export lines that eval back" {
 	run "$WRAPPER" --time --output="file:/tmp/it's" --print-env
 	[ "$status" -eq 0 ]
