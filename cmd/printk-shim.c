@@ -825,6 +825,27 @@ static void mark_wrapped(void)
 	setenv("PRINTK_SHIM_WRAPPED", pid, 1);
 }
 
+/*
+ * A file the kernel would not start (no #! line, no ELF header) run by
+ * /bin/sh, as execvp(3) runs it: the shell gets its path and the arguments.
+ * Return: only when that exec failed too, errno set.
+ */
+static void shell(const char *path, char **argv)
+{
+	size_t n = 0;
+	char **sh;
+
+	while (argv[n])
+		n++;
+	if (!(sh = malloc((n + 2) * sizeof(*sh))))
+		return;
+	sh[0] = (char *)"/bin/sh";
+	sh[1] = (char *)path;
+	memcpy(sh + 2, argv + 1, n * sizeof(*sh));	/* and the NULL */
+	execv(sh[0], sh);
+	free(sh);
+}
+
 static void run(char **argv, const struct module *mod)
 {
 	char buf[PATH_MAX];
@@ -836,6 +857,8 @@ static void run(char **argv, const struct module *mod)
 		asan_options();
 	mark_wrapped();
 	execv(path, argv);
+	if (errno == ENOEXEC)
+		shell(path, argv);
 	cannot_run(argv[0], errno);
 }
 

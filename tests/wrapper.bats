@@ -128,6 +128,19 @@ load helper
 	[ "$status" -eq 127 ]
 }
 
+@test "wrapper: a script without #! runs under /bin/sh, as execvp runs it" {
+	T=$BATS_TEST_TMPDIR
+	printf 'echo "ran $0 $*: ${LD_PRELOAD%%%%:*}"\nexit 3\n' >"$T/plain"
+	chmod +x "$T/plain"
+	capture "$WRAPPER" -- "$T/plain" a 'b c'
+	[ "$status" -eq 3 ]
+	out_is "ran $T/plain a b c: $MODULE"$'\n'
+	err_is ''
+	capture env PATH="$T:$PATH" "$WRAPPER" plain x
+	[ "$status" -eq 3 ]
+	out_is "ran $T/plain x: $MODULE"$'\n'
+}
+
 @test "wrapper: LD_PRELOAD gets the module in front, once, keeping the rest" {
 	run "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
 	[ "$output" = "$MODULE" ]
