@@ -20,6 +20,7 @@
 #include "base/compiler.h"
 #include "base/pid.h"
 #include "base/say.h"
+#include "base/show.h"
 #include "config/config.h"
 #include "ctx/signals.h"
 
@@ -154,7 +155,7 @@ static void say_no_lines(void)
 
 /*
  * Whether the DWARF of the object that holds @addr may be read for the
- * caller (pks_config_may_show()): in a set-ID process, only when the
+ * caller (pks_may_show()): in a set-ID process, only when the
  * caller could read the object's file, or a query could probe its source.
  */
 static bool may_read(const void *addr)
@@ -169,12 +170,12 @@ static bool may_read(const void *addr)
 	if (!dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
 		return false;
 	if (lm->l_name && lm->l_name[0])
-		return pks_config_may_show(lm->l_name);
+		return pks_may_show(lm->l_name);
 	n = readlink("/proc/self/exe", path, sizeof(path) - 1);	/* the executable's is "" */
 	if (n <= 0)
 		return false;
 	path[n] = '\0';
-	return pks_config_may_show(path);
+	return pks_may_show(path);
 }
 
 static void say_unreadable(void)

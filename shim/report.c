@@ -7,6 +7,7 @@
 #include "report.h"
 #include "dwline.h"
 #include "base/say.h"
+#include "base/show.h"
 #include "config/config.h"
 #include "core/level.h"
 #include "elf/elf.h"
@@ -229,7 +230,7 @@ void pks_report_unreached(const struct pks_sym *syms)
 			names[i] = pks_patch_taken(syms[i].name) ? NULL : syms[i].name;
 		exe = pks_elf_exe_defines(names, PKS_NSYMS, &i);
 	}
-	if (exe && pks_config_may_show(exe)) {
+	if (exe && pks_may_show(exe)) {
 		pks_warn("%s is defined inside the executable %s; its calls cannot be interposed and none reached the shim (see PRINTK_SHIM_DEBUG=1)",
 			 syms[i].name, exe);
 		return;

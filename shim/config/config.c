@@ -338,14 +338,3 @@ const struct pks_config *pks_config_slow(void)
 	return &pks_cfg;
 }
 
-/**
- * pks_config_may_show() - whether what the module reads from the file
- * @path may be shown, or decide what it prints: always, but in a privileged
- * (AT_SECURE) process only when the caller could read the file too, as
- * access(2) answers for the real user and group (printk-shim(7)
- * ENVIRONMENT). A mode-4711 program's symbols and DWARF stay its own.
- */
-bool pks_config_may_show(const char *path)
-{
-	return !pks_config()->secure || (path && access(path, R_OK) == 0);
-}

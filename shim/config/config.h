@@ -37,7 +37,6 @@ struct pks_config {
 };
 
 const struct pks_config *pks_config_slow(void);
-bool pks_config_may_show(const char *path);
 void pks_config_start(void);
 extern struct pks_config pks_cfg PKS_LOCAL;
 extern _Atomic int pks_cfg_state PKS_LOCAL;

@@ -19,6 +19,7 @@
 #endif
 #include "elf/name.h"
 #include "elf/elf.h"
+#include "base/show.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -112,16 +113,6 @@ static bool claim(bool (*may)(void))
 	return !pthread_mutex_timedlock(&writer, &t);
 }
 
-/*
- * Whether @path's own names may be shown: in a set-ID process (AT_SECURE)
- * only when the real user could read the file too, as access(2) answers
- * (printk-shim(7) ENVIRONMENT): a mode-4711 program's .symtab stays its own.
- */
-static bool may_show(const char *path)
-{
-	return !getauxval(AT_SECURE) || access(path, R_OK) == 0;
-}
-
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
 static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
 {
@@ -143,7 +134,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 		bool kept = false;
 
 		for (int i = 0; i < 2 && !kept; i++)
-			if (tries[i] && *tries[i] && may_show(tries[i]) &&
+			if (tries[i] && *tries[i] && pks_may_show(tries[i]) &&
 			    pks_elf_map(&objs[n].elf, tries[i]) == 0 &&
 			    !(kept = same_file(map, main, &objs[n].elf)))
 				pks_elf_unmap(&objs[n].elf);

@@ -25,6 +25,7 @@
 #include "base/compiler.h"
 #include "config/config.h"
 #include "base/say.h"
+#include "base/show.h"
 #include "base/sym.h"
 #include "core/level.h"
 #include "elf/calls.h"
@@ -610,7 +611,7 @@ int pks_patch_report(const char *name)
 	for (int i = 0; w >= 0 && i < nsites; i++) {
 		const struct site *s = &sites[i];
 
-		if (s->want != w || !pks_config_may_show(s->obj))
+		if (s->want != w || !pks_may_show(s->obj))
 			continue;
 		detail(s, more, sizeof(more));
 		pks_debug("%s: defined %s %s%s", name,
@@ -641,7 +642,7 @@ int pks_patch_importers(const char *name, char *list, size_t size)
 
 	list[0] = '\0';
 	for (int i = 0; w >= 0 && w < PKS_NSYMS && i < nimporters; i++) {
-		if (!(importers[i].names & (1u << w)) || !pks_config_may_show(importers[i].obj))
+		if (!(importers[i].names & (1u << w)) || !pks_may_show(importers[i].obj))
 			continue;
 		if (len < size)
 			len += (size_t)snprintf(list + len, size - len, "%s%s", n ? ", " : "",
@@ -680,7 +681,7 @@ static bool exe_has_formats(void)
  */
 const char *pks_patch_exe_opaque(void)
 {
-	if (!exe_read || !exe_stripped || !pks_config_may_show(exe_path))
+	if (!exe_read || !exe_stripped || !pks_may_show(exe_path))
 		return NULL;
 	for (int w = 0; w < PKS_NSYMS; w++)
 		if (wants[w].imported)
