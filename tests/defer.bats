@@ -185,6 +185,23 @@ whole_in_order() {
 	done
 }
 
+# A line too long for half a lane is written by its caller, after the
+# ring; but the thread's own earlier lines, behind another thread's record
+# not committed yet in the one lane of a 64 KiB ring, came after it (about
+# a run in three before).
+@test "defer: a line too long for the ring comes after its thread's earlier lines" {
+	local run
+	for run in {1..20}; do
+		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_LINE_MAX=65536 \
+			PRINTK_SHIM_FORMAT=plain LD_PRELOAD="$MODULE" timeout 60 \
+			"$FIX/defer-flood" 20000 8 long 2>"$BATS_TEST_TMPDIR/err" >/dev/null
+		run awk '{ split($1, a, "."); if (a[2] != ++n[a[1]]) bad++
+			if (a[2] % 50 == 0 ? length($2) != 40000 : NF != 10) torn++ }
+			END { print NR, bad + 0, torn + 0 }' "$BATS_TEST_TMPDIR/err"
+		[ "$output" = "160000 0 0" ]
+	done
+}
+
 # A handler's line during a wait for room went to another lane, and the
 # waiting line then went in with the lane it had before: links between
 # lanes that made a cycle, and a printer that spun for good (2 runs of 3).

@@ -152,7 +152,7 @@ void pks_defer_flushed(long tid, bool handler);
 bool pks_defer_fd_gone(void);
 void pks_defer_follow(void);
 void pks_defer_rouse(bool handler, int upto);
-int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text);
+int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text);
 uint64_t pks_defer_other(long tid, long o);
 struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				      uint64_t *stamp, long tid);
@@ -163,6 +163,7 @@ void pks_defer_wake(int upto);
 bool pks_defer_take(void);
 void pks_defer_give(void);
 size_t pks_defer_drain_now(bool crash);
+void pks_defer_elders(long tid, bool handler);
 size_t pks_defer_drop_text(char *buf, unsigned long k);
 size_t pks_defer_args_text(const struct pks_defer_rec *r, char *buf, size_t size);
 size_t pks_defer_form_text(const struct pks_defer_rec *r, char *buf, size_t size);
@@ -341,7 +342,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	while ((unlikely(atomic_load_explicit(&pks_defer_dq.dropped, memory_order_relaxed)) &&
 		!pks_defer_report(&stamp, &lane, l, w)) ||
 	       !(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
-		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, interrupted, w->in_handler,
+		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, w->tid, interrupted, w->in_handler,
 					 text);
 		if (why != PKS_DEFER_RETRY) {
 			if (why == PKS_DEFER_DROPPED && text)

@@ -793,6 +793,32 @@ static bool mine_out(long tid)
 					.ring.tail) >= me->mine;
 }
 
+/**
+ * pks_defer_elders() - a line of thread @tid that goes around the ring (too
+ * long for a lane) comes after the thread's lines in it: they are written,
+ * in order, while records in flight before them get HELD_US at most to be
+ * committed; then whatever can be read goes all the same. A handler
+ * (@handler: pks_defer_drain_now()'s @crash) waits for nothing.
+ */
+void pks_defer_elders(long tid, bool handler)
+{
+	struct timespec ts = { 0, 50000 };
+
+	for (int us = 0;; us += 50) {
+		if (pks_defer_take()) {
+			empty(handler, true);
+			pks_defer_give();
+		}
+		if (mine_out(tid) || handler || us >= HELD_US)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (!mine_out(tid) && pks_defer_take()) {
+		pks_defer_drain_now(handler);
+		pks_defer_give();
+	}
+}
+
 /* The consumer word: waited for at exit; at a fatal signal, taken only if free. */
 static bool grab(bool crash)
 {

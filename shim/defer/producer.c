@@ -59,25 +59,22 @@ void pks_defer_rouse(bool handler, int upto)
 }
 
 /**
- * pks_defer_overflow() - no room for a record of @n bytes in any lane. A
- * handler that interrupted this thread's own reservation cannot wait: the
- * printer waits for that record. @handler: a handler's line, whose drain
+ * pks_defer_overflow() - no room for a record of @n bytes of thread @tid in
+ * any lane. A handler that interrupted this thread's own reservation cannot
+ * wait: the printer waits for that record. @handler: a handler's line, whose drain
  * makes no dladdr() call. @text: the line's text is on its context's line,
  * where a thread cancelled in the wait leaves it to be written later
  * (printk-shim(7) WHEN A LINE IS WRITTEN); a line kept as its arguments is
  * nowhere else, so it is made into text before it waits.
  * Return: what the caller does: PKS_DEFER_RETRY, _WRITE_IT or _DROPPED.
  */
-int pks_defer_overflow(size_t n, bool interrupted, bool handler, bool text)
+int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text)
 {
 	/* pairs with the printer's increment after each release (settle()) */
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
 
 	if (n > pks_ring_max(&pks_defer_dq.lanes[0].ring)) {
-		if (pks_defer_take()) {
-			pks_defer_drain_now(handler);	/* too long for the ring: its elders first */
-			pks_defer_give();
-		}
+		pks_defer_elders(tid, handler);	/* too long for the ring: its elders first */
 		return PKS_DEFER_WRITE_IT;
 	}
 	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
