@@ -127,6 +127,45 @@ jshim() {
 	for t in 0 1; do seq 0 2999 | sed "s/.*/t$t l& end/"; done | diff - "$BATS_TEST_TMPDIR/stored"
 }
 
+# A fatal signal's drain wrote the ring's lines as a handler's, which never
+# wait: past journald's queue of datagrams they went to stderr (5 runs of
+# 5, 50 to 90 lines of 100).
+@test "journal: deferred, a fatal signal's drain gives the journal every waiting line" {
+	t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/examples/.libs
+	printf '%s\n' '#include <signal.h>' 'int printk(const char *fmt, ...);' \
+		'int main(void) { for (int i = 0; i < 100; i++) printk("\0016line %d\n", i);' \
+		'	raise(SIGTERM); return 0; }' >"$t/term.c"
+	$CC -o "$t/term" "$t/term.c" -L"$lib" -lkcompat -Wl,-rpath,"$lib"
+	jshim env PRINTK_SHIM_DEFER=1 sh -c 'echo $$ >"$0"; exec "$1"' "$t/pid" "$t/term"
+	[ "$status" -eq 143 ]
+	err_is ''
+	for i in $(seq 300); do
+		journalctl --namespace="$NS" _PID="$(cat "$t/pid")" --all -o cat --no-pager \
+			>"$t/got" 2>/dev/null
+		[ "$(wc -l <"$t/got")" -ge 100 ] && break
+		sleep 0.02
+	done
+	seq 0 99 | sed 's/^/line /' >"$t/want"
+	cmp "$t/want" "$t/got"
+}
+
+# The printer's batch waited a second in each sendmmsg call, and its
+# entries sent again one by one a second more: a stopped journald held
+# every line 3 s before the warning (5 runs of 5), not the second it says.
+@test "journal: deferred, a journal stopped for good: the warning after a second, as without the ring" {
+	err=$BATS_TEST_TMPDIR/err jd=$(cat "$BATS_FILE_TMPDIR/journald.pid")
+	kill -STOP "$jd"
+	start=$(date +%s%N)
+	PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=journal PRINTK_SHIM_JOURNAL_SOCKET="$JSOCK" \
+		LD_PRELOAD="$MODULE" "$FIX/syslog-flood" 1 100 0 >/dev/null 2>"$err" || :
+	took=$((($(date +%s%N) - start) / 1000000))
+	kill -CONT "$jd"
+	[ "$(grep -c '^printk-shim: ' "$err")" -eq 1 ]
+	grep -qx "printk-shim: warning: journal: $JSOCK: Resource temporarily unavailable; writing its lines to stderr until it is back" "$err"
+	[ "$(grep -c ' end$' "$err")" -ge 80 ]
+	[ "$took" -lt 2500 ]
+}
+
 @test "journal: control bytes and invalid UTF-8 arrive as they were" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'\0016a\x02b\xff\xfe\t\xc3\xa9\n'
 	err_is ''

@@ -149,6 +149,9 @@ static __attribute__((noinline)) void write_line(const struct pks_defer_rec *r,
 	line.site = r->site;
 	writer.tid = r->tid;
 	writer.in_handler = r->in_handler || crash;
+	/* a calm line waits for a full journal as its caller would have; no pair: a flag */
+	writer.dying = crash && !r->in_handler &&
+		       atomic_load_explicit(&pks_defer_dq.crashing, memory_order_relaxed);
 	writer.site = r->site;	/* the name as the caller saw it: never looked up here */
 	memcpy(writer.func, r->data + r->n, r->func_len);
 	writer.func[r->func_len] = '\0';

@@ -6,6 +6,7 @@
  * Thread-safety: lock-free and async-signal-safe; a handler's line never waits.
  */
 #include "sink/journal.h"
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/fdio.h"
@@ -255,8 +256,9 @@ size_t pks_journal_render(const struct pks_config *c, const struct pks_meta *j,
 unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v, unsigned int k)
 {
 	struct sockaddr_un a;
-	int fd = socket_get(), r;
+	int fd = socket_get(), r = 0;
 	unsigned int sent = 0;
+	uint64_t until;
 
 	if (fd < 0 || atomic_load(&down))	/* no pair: a flag, nothing read through it */
 		return 0;
@@ -265,11 +267,21 @@ unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v
 		v[i].msg_hdr.msg_name = &a;
 		v[i].msg_hdr.msg_namelen = sizeof(a);
 	}
+	/* each call may wait WAIT_S for room (SO_SNDTIMEO), the batch as long as a line */
+	until = pks_now_ns() + WAIT_S * 1000000000ull;
 	while (sent < k && ((r = sendmmsg(fd, v + sent, k - sent, MSG_NOSIGNAL)) > 0 ||
-			    (r < 0 && errno == EINTR)))
+			    (r < 0 && errno == EINTR))) {
 		sent += r > 0 ? (unsigned int)r : 0;
+		if (sent < k && pks_now_ns() >= until) {
+			r = -1;
+			errno = EAGAIN;
+			break;
+		}
+	}
 	if (sent)
 		delivered(c);
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		outage(c, EAGAIN, true);	/* full that long: the rest to stderr, not waited for again */
 	return sent;
 }
 
@@ -289,9 +301,9 @@ int pks_journal_line(const struct pks_config *c, const struct pks_meta *j,
 	iov[0].iov_len = (size_t)(fields(head, c, j) - head);
 	/* no pair: a flag, nothing read through it */
 	err = send_entry(c->set.journal_socket, iov, 4,
-			 j->calm && !atomic_load_explicit(&down, memory_order_relaxed));
+			 j->patient && !atomic_load_explicit(&down, memory_order_relaxed));
 	if (err)
-		outage(c, err, j->calm);
+		outage(c, err, j->patient);
 	else
 		delivered(c);
 	errno = saved;

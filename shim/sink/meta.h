@@ -14,6 +14,7 @@ struct pks_meta {
 	long tid;
 	const char *func;	/* the function that called printk, or NULL */
 	bool calm;		/* not from a signal handler: may wait, may read the zone */
+	bool patient;		/* calm, or a calm line a fatal signal's drain writes: may wait */
 };
 
 #endif

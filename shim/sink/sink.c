@@ -246,7 +246,8 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 static int to_daemon(const struct pks_config *c, const struct pks_out *o, int i,
 		     struct pks_writer *w, struct pks_line *l, const struct pks_sink_batch *b)
 {
-	struct pks_meta m = { l->level, w->tid, pks_sink_func(w, l->site), !w->in_handler };
+	struct pks_meta m = { l->level, w->tid, pks_sink_func(w, l->site), !w->in_handler,
+			      !w->in_handler || w->dying };
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
 

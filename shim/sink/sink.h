@@ -19,6 +19,7 @@ struct pks_writer {
 	char *render;		/* room for a kmsg record of LINE_MAX, or NULL */
 	long tid;		/* the thread the line belongs to */
 	bool in_handler;	/* written from a signal handler's context */
+	bool dying;		/* in_handler, by a fatal signal's drain of a line that was not a handler's */
 	const void *site;	/* the last caller looked up, and its name: */
 	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
 	struct pks_utc utc;	/* a JSON line's time text, per second */
