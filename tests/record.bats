@@ -240,7 +240,7 @@ info c
 @test "record: dead processes' buffers are kept 16 at most, none older than 7 days" {
 	mkdir -m 700 "$CTL"
 	for _ in $(seq 1 18); do
-		echo quit | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run"
+		printf 'info x\nquit\n' | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run" 2>/dev/null
 	done
 	# each swept at its start: 16 dead kept, then it died too
 	[ "$(ls "$CTL" | grep -c '\.rec$')" -eq 17 ]
@@ -252,10 +252,29 @@ info c
 	[ -f "$CTL/$PID.rec" ]
 }
 
+# Every program a command started made a buffer, printing or not: a shell
+# loop's 60 tools pushed the crashed program's buffer out of the 16 kept.
+@test "record: a process that recorded nothing leaves no buffer; the ones that tell are kept" {
+	mkdir -m 700 "$CTL"
+	printf 'info before the crash\nsegv\n' | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" \
+		sh -c 'echo $$ >"$0"; exec "$1"' "$BATS_TEST_TMPDIR/pid" "$FIX/ctl-run" 2>/dev/null || :
+	PID=$(cat "$BATS_TEST_TMPDIR/pid")
+	[ -f "$CTL/$PID.rec" ]
+	for _ in $(seq 1 20); do
+		env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" sh -c 'ls / >/dev/null; true'
+		env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" sh -c 'kill -KILL $$' || :
+	done
+	env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" true	# its start sweeps the killed ones
+	[ "$(ls "$CTL" | grep '\.rec$')" = "$PID.rec" ]
+	dmesg_ --format=plain
+	[ "$status" -eq 0 ]
+	out_is $'info before the crash\n'
+}
+
 @test "record: past 64 dead buffers, the 16 newest are the ones kept" {
 	local one
 	mkdir -m 700 "$CTL"
-	echo quit | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run"
+	printf 'info x\nquit\n' | env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$FIX/ctl-run" 2>/dev/null
 	one=$(ls "$CTL" | grep '\.rec$')
 	# 80 buffers of processes gone, dead pids, a minute apart: 4000080 the newest
 	for i in $(seq 1 80); do

@@ -273,15 +273,20 @@ bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
 	return ended(pid, whole, h.start, h.pidns, pidns);
 }
 
-/** pks_rec_dead() - Return: whether record buffer @name in @dfd is of a process that ended. */
-bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
+/**
+ * pks_rec_dead() - Return: whether record buffer @name in @dfd is of a
+ * process that ended; *@empty, if not NULL: whether it holds no line
+ */
+bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns, bool *empty)
 {
 	struct pks_rec_head h = { 0 };
 	bool whole = head(dfd, name, &h, sizeof(h)) && h.magic == PKS_REC_MAGIC;
 
+	if (empty)	/* no pair: h is pread(2)'s copy of the file, as below */
+		*empty = whole && !atomic_load(&h.seq);
 	/* or ours ran exec and did not record again */
 	return ended(pid, whole, h.start, h.pidns, pidns) ||
-	       /* no pair: h is pread(2)'s copy of the file */
+	       /* no pair: as above */
 	       (whole && pidns && (!h.pidns || h.pidns == pidns) && atomic_load(&h.exited));
 }
 
@@ -310,8 +315,9 @@ static int oldest(const struct dead *dead, int n)
 
 /**
  * pks_rec_sweep() - of the record buffers in @dir that dead processes left,
- * keep the newest @keep not older than @age seconds; remove the others
- * (printk-shim(7) RECORD BUFFER). @self's is never touched.
+ * keep the newest @keep that hold a line and are not older than @age
+ * seconds; remove the others (printk-shim(7) RECORD BUFFER). @self's is
+ * never touched.
  */
 void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 {
@@ -322,6 +328,7 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 	struct stat st;
 	uint64_t mine = pks_ctl_pidns();
 	int n = 0, i;
+	bool empty;
 
 	if (!d)
 		return;
@@ -335,9 +342,9 @@ void pks_rec_sweep(const char *dir, int keep, long age, pid_t self)
 			continue;
 		}
 		if (pid == self || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !pks_rec_dead(dirfd(d), e->d_name, pid, mine))
+		    !pks_rec_dead(dirfd(d), e->d_name, pid, mine, &empty))
 			continue;
-		if (now - st.st_mtime > age) {
+		if (empty || now - st.st_mtime > age) {	/* nothing to tell, or too old to */
 			unlinkat(dirfd(d), e->d_name, 0);
 			continue;
 		}

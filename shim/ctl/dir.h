@@ -26,7 +26,7 @@ pid_t pks_ctl_name_pid(const char *name, const char *suffix);
 pid_t pks_ctl_tmp_pid(const char *name);
 uint64_t pks_ctl_pidns(void);
 bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns);
-bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns);
+bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns, bool *empty);
 void pks_rec_sweep(const char *dir, int keep, long age, pid_t self);
 
 #endif

@@ -179,11 +179,24 @@ void pks_rec_put(int level, const char *text, size_t n, long tid, uint64_t t_ns,
 			      memory_order_release);
 }
 
-/** pks_rec_close() - at exit: the buffer stays, marked as ended by exit */
+/**
+ * pks_rec_close() - at exit: the buffer stays, marked as ended by exit; one
+ * that holds no line goes, so that the programs a command starts that
+ * never print leave none behind to push out the buffers that tell something
+ */
 void pks_rec_close(void)
 {
-	if (pks_rec_on && rh->pid == pks_pid())
-		atomic_store(&rh->exited, 1);	/* no pair: pks_rec_dead() reads the file */
+	char path[PKS_PATH_MAX + 32];
+
+	if (!pks_rec_on || rh->pid != pks_pid())
+		return;
+	/* no pair: this process's own count, read as it ends */
+	if (!atomic_load_explicit(&rh->seq, memory_order_relaxed)) {
+		snprintf(path, sizeof(path), "%s/%d%s", dir, (int)pks_pid(), PKS_REC_SUFFIX);
+		unlink(path);
+		return;
+	}
+	atomic_store(&rh->exited, 1);	/* no pair: pks_rec_dead() reads the file */
 }
 
 /**
