@@ -334,7 +334,8 @@ static const char *lookup(const char *cmd, char *buf, size_t size, bool *denied)
 	for (const char *p = path; *cmd; p += strcspn(p, ":") + 1) {
 		size_t n = strcspn(p, ":");
 
-		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)n, n ? p : ".", "/", cmd) < size &&
+		/* an empty entry is the current directory */
+		if ((size_t)snprintf(buf, size, "%.*s/%s", n ? (int)n : 1, n ? p : ".", cmd) < size &&
 		    stat(buf, &st) == 0) {
 			if (S_ISREG(st.st_mode) && can(buf, X_OK))
 				return buf;

@@ -128,6 +128,17 @@ load helper
 	[ "$status" -eq 127 ]
 }
 
+@test "wrapper: an empty PATH entry is the current directory, as for execvp" {
+	T=$BATS_TEST_TMPDIR
+	printf '#!/bin/sh\necho here\n' >"$T/here"
+	chmod +x "$T/here"
+	for p in ":/bin" "/bin:" "/bin::/usr/bin" ""; do
+		capture sh -c 'cd "$1" && PATH=$2 exec "$3" here' sh "$T" "$p" "$WRAPPER"
+		[ "$status" -eq 0 ]
+		out_is $'here\n'
+	done
+}
+
 @test "wrapper: a script without #! runs under /bin/sh, as execvp runs it" {
 	T=$BATS_TEST_TMPDIR
 	printf 'echo "ran $0 $*: ${LD_PRELOAD%%%%:*}"\nexit 3\n' >"$T/plain"
