@@ -286,6 +286,27 @@ seq_lines() {
 	done
 }
 
+# A program that lowered RLIMIT_NOFILE below the output's descriptor: the
+# new file could not take its number (dup3: EBADF), and every line went on
+# to the renamed file, with a new empty one at the path and nothing said.
+@test "file-output: a rotation after the program lowered RLIMIT_NOFILE below our descriptor" {
+	for mode in 0 1; do
+		rm -f "$LOG" "$LOG.1" "$BATS_TEST_TMPDIR/pid"
+		(for _ in $(seq 200); do [ -s "$BATS_TEST_TMPDIR/pid" ] && break; sleep 0.01; done
+		 sleep 0.3
+		 prlimit --pid "$(cat "$BATS_TEST_TMPDIR/pid")" --nofile=64:64
+		 mv "$LOG" "$LOG.1") &
+		capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT="file:$LOG" \
+			sh -c 'echo $$ >"$0"; exec "$1" "$2" @sleep 1500 "$3" "$4"' "$BATS_TEST_TMPDIR/pid" \
+			"$FIX/emit" $'one\n' $'two\n' $'three\n'
+		wait
+		[ "$status" -eq 0 ]
+		err_is ''
+		file_is "$LOG.1" $'one\n'
+		file_is "$LOG" $'two\nthree\n'
+	done
+}
+
 # take HOW: the program puts a file of its own on the output's number.
 take() {
 	capture shim env PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" dup2 "$LOG" "$1"

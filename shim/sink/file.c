@@ -148,7 +148,7 @@ static uint64_t check(const struct pks_config *c, int i, uint64_t s)
 static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 {
 	struct fstate *f = &files[i];
-	int fd = fd_of(c, i, s), nfd;
+	int fd = fd_of(c, i, s), nfd, r;
 	struct pks_fileid id;
 	unsigned int n;
 	uint64_t next;
@@ -163,7 +163,19 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 	}
 	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;	/* no pair: as reopen()'s */
 	next = publish(f, n, &id, fd);
-	if (pks_fd_dup3(nfd, fd, O_CLOEXEC) < 0) {
+	r = pks_fd_dup3(nfd, fd, O_CLOEXEC);
+	if (r < 0 && errno == EBADF) {
+		/*
+		 * @fd is past a limit the program lowered (RLIMIT_NOFILE): the new
+		 * file keeps its own number, and the old descriptor stays open,
+		 * as a thread may still write there; past the limit, no open()
+		 * or dup2() can hand its number to the program.
+		 */
+		next = publish(f, n, &id, nfd);
+		/* pairs with the acquire loads of cur below, as reopen()'s */
+		if (atomic_compare_exchange_strong(&f->cur, &s, next))
+			return next;
+	} else if (r < 0) {
 		if (err)
 			*err = errno;
 		next = s;
