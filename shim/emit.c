@@ -930,6 +930,7 @@ static __attribute__((noinline)) int first(const struct pks_sym *sym, const char
 
 	/* no pair: a flag read at exit by pks_report_unreached(), no data behind it */
 	atomic_store_explicit(&reached, 1, memory_order_relaxed);
+	pks_say_release();	/* the start-up words held for a line (init.c) */
 	pks_drop_reached();
 	pks_report_debug_once(pks_sym_table(sym));	/* before its line; another object's constructor may call first */
 	*err = saved;

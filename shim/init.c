@@ -11,6 +11,7 @@
 #include "emit.h"
 #include "report.h"
 #include "base/pid.h"
+#include "base/say.h"
 #include "base/tsan.h"
 #include "config/config.h"
 #include "ctl/ctl.h"
@@ -41,6 +42,7 @@ static void setup(void)
 
 	pks_elf_name_guard(outside_handler);
 	pks_config_start();	/* first: the C library is ready, the configuration can be read */
+	pks_say_hold(pks_config_wrapped_child());	/* until the first line: it may never come */
 	c = pks_config();
 
 	pks_emit_setup();
@@ -67,6 +69,9 @@ __attribute__((constructor)) static void init(void)
 {
 	pks_tsan_hide();	/* its memory is handed to every thread (base/tsan.h) */
 	setup();
+	pks_say_hold(false);	/* what was held waits for the first line (emit.c first()) */
+	if (pks_emit_reached())
+		pks_say_release();	/* an earlier constructor's line came first */
 	pks_tsan_show();
 }
 

@@ -152,6 +152,16 @@ load helper
 	out_is "ran $T/plain x: $MODULE"$'\n'
 }
 
+# Each program a command started warned of the configuration at its start,
+# printing or not: a shell loop's tools each said the same.
+@test "wrapper: the programs a command starts hold their start-up warnings until they print" {
+	w="printk-shim: warning: PRINTK_SHIM_OUTPUT: file:/nonexistent/x.log: No such file or directory; skipping it"
+	capture "$WRAPPER" --output=stderr,file:/nonexistent/x.log -- \
+		sh -c 'ls / >/dev/null; cat /dev/null; echo hi | wc -c >/dev/null; "$0" "$1"' "$FIX/emit" $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is "$w"$'\n'"$w"$'\nx\n'
+}
+
 @test "wrapper: LD_PRELOAD gets the module in front, once, keeping the rest" {
 	run "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
 	[ "$output" = "$MODULE" ]

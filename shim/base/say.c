@@ -66,6 +66,46 @@ static size_t escape(char *out, size_t room, const char *s, size_t n)
 
 _Atomic bool pks_say_muted;
 
+/*
+ * The start-up words of a process that may never print, kept here until
+ * pks_say_release() (base/say.h): only the constructor holds, before other
+ * threads exist, and pthread_create() orders its stores before any line of
+ * theirs. A word that does not fit is written at once.
+ */
+static char held[4096];
+static size_t nheld;
+static _Atomic bool holding, released;
+
+/** pks_say_hold() - from now on, hold every message (@on), or no longer hold new ones */
+void pks_say_hold(bool on)
+{
+	/* no pair: the constructor's own flag, as above */
+	atomic_store_explicit(&holding, on, memory_order_relaxed);
+}
+
+/**
+ * pks_say_release() - the messages held, written once, in order: at the
+ * first line (emit.c), which a held word may concern
+ */
+void pks_say_release(void)
+{
+	pks_say_hold(false);
+	/* no pair: one caller writes them; the bytes were stored before any line, as above */
+	if (nheld && !atomic_exchange_explicit(&released, true, memory_order_relaxed))
+		pks_fd_write(2, held, nheld);
+}
+
+/* @buf held, if holding and it fits. Return: whether it was. */
+static bool keep(const char *buf, size_t n)
+{
+	/* no pair: as pks_say_hold() */
+	if (!atomic_load_explicit(&holding, memory_order_relaxed) || nheld + n > sizeof(held))
+		return false;
+	memcpy(held + nheld, buf, n);
+	nheld += n;
+	return true;
+}
+
 /**
  * pks_say() - write "printk-shim: @kind: message\n" to fd 2 in one write
  * The message is always one line: control bytes in it are escaped.
@@ -87,6 +127,6 @@ void pks_say(const char *kind, const char *fmt, ...)
 		    raw, (size_t)m < sizeof(raw) ? (size_t)m : sizeof(raw) - 1);
 	buf[n++] = '\n';
 	/* no pair: a flag of the program's own calls, no data behind it */
-	if (!atomic_load_explicit(&pks_say_muted, memory_order_relaxed))
+	if (!atomic_load_explicit(&pks_say_muted, memory_order_relaxed) && !keep(buf, n))
 		pks_fd_write(2, buf, n);	/* EINTR, short writes and EAGAIN, as for lines */
 }

@@ -20,6 +20,8 @@
 extern _Atomic bool pks_say_muted PKS_LOCAL;
 
 void pks_say(const char *kind, const char *fmt, ...) PKS_PRINTF(2, 3);
+void pks_say_hold(bool on);
+void pks_say_release(void);
 #define pks_warn(...)	pks_say("warning", __VA_ARGS__)
 #define pks_debug(...)	pks_say("debug", __VA_ARGS__)
 

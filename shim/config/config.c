@@ -261,6 +261,19 @@ static bool wrapped_here(void)
 	return !*end && end != w && pid == (long)getpid();
 }
 
+/**
+ * pks_config_wrapped_child() - Return: whether the printk-shim command ran
+ * another process, which started this one: its start-up words wait for its
+ * first line (printk-shim(7) DIAGNOSTICS), as the shells and tools a
+ * command starts inherit the variables and most never print
+ */
+bool pks_config_wrapped_child(void)
+{
+	const char *w = getenv("PRINTK_SHIM_WRAPPED");
+
+	return w && *w && !wrapped_here();
+}
+
 static void load(struct pks_config *c)
 {
 	pks_settings_default(&c->set);

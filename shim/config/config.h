@@ -38,6 +38,7 @@ struct pks_config {
 
 const struct pks_config *pks_config_slow(void);
 void pks_config_start(void);
+bool pks_config_wrapped_child(void);
 extern struct pks_config pks_cfg PKS_LOCAL;
 extern _Atomic int pks_cfg_state PKS_LOCAL;
 
