@@ -724,6 +724,31 @@ info b
 	file_is "$PE" $'plain still-controlled\n'
 }
 
+# Two processes of the same number in two pid namespaces: the second's
+# start put its files over the first's, and the first's exit removed the
+# second's control file (4 runs of 4).
+@test "control: a process of another pid namespace with our number keeps its files" {
+	unshare -p true 2>/dev/null || skip "no pid namespace here (unshare -p needs CAP_SYS_ADMIN)"
+	mkdir -m 700 "$CTL"
+	unshare -p -f --mount-proc env LD_PRELOAD="$MODULE" PRINTK_SHIM_RECORD=16K \
+		"$FIX/emit" $'\0016a\n' @sleep 1500 $'\0016a done\n' 2>"$BATS_TEST_TMPDIR/a" &
+	a=$!
+	for _ in $(seq 200); do [ -f "$CTL/1.ctl" ] && [ -f "$CTL/1.rec" ] && break; sleep 0.01; done
+	ino=$(stat -c %i "$CTL/1.ctl" "$CTL/1.rec")
+	capture unshare -p -f --mount-proc env LD_PRELOAD="$MODULE" PRINTK_SHIM_RECORD=16K \
+		"$FIX/emit" $'\0016b\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_CONTROL: $CTL: cannot make the control file: a process of another pid namespace has its name; runtime control is off
+printk-shim: warning: PRINTK_SHIM_RECORD: $CTL: cannot make the record buffer: a process of another pid namespace has its name; recording nothing
+b
+"
+	[ "$(stat -c %i "$CTL/1.ctl" "$CTL/1.rec")" = "$ino" ]
+	wait "$a"
+	file_is "$BATS_TEST_TMPDIR/a" $'a\na done\n'
+	[ ! -e "$CTL/1.ctl" ]
+	[ "$(stat -c %i "$CTL/1.rec")" = "${ino#*$'\n'}" ]	# its record, kept after it
+}
+
 @test "control: a process with no /proc keeps its file when another process starts" {
 	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
 	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||

@@ -158,7 +158,13 @@ static bool make(bool copy)
 		/* no pair: this thread's alone yet (start, or a fork's child); the pwrite gave them blocks */
 		atomic_store_explicit(&held, copy ? n : 0, memory_order_relaxed);
 		stamp();
-		ok = !rename(tmp, path);
+		/* another pid namespace's process of our number has the name */
+		if (pks_ctl_taken(path, false, HEAD.pidns)) {
+			errno = EEXIST;
+			ok = false;
+		} else {
+			ok = !rename(tmp, path);
+		}
 	}
 	if (!ok)
 		unlink(tmp);
@@ -174,7 +180,7 @@ static void forked(void)
 		on = false;
 		zeroes(&pks_ctl_area, PKS_CTL_HEAD);
 		pks_warn("PRINTK_SHIM_CONTROL: %s: cannot make this child's control file: %s; runtime control is off in it",
-			 dir, pks_strerror(errno));
+			 dir, errno == EEXIST ? PKS_CTL_TAKEN : pks_strerror(errno));
 	}
 }
 
@@ -200,7 +206,7 @@ bool pks_ctl_setup(const struct pks_config *c)
 	sweep();
 	if (!make(false)) {
 		pks_warn("PRINTK_SHIM_CONTROL: %s: cannot make the control file: %s; runtime control is off",
-			 dir, pks_strerror(errno));
+			 dir, errno == EEXIST ? PKS_CTL_TAKEN : pks_strerror(errno));
 		return false;
 	}
 	snprintf(HEAD.st.program, sizeof(HEAD.st.program), "%s",
@@ -263,10 +269,13 @@ void pks_ctl_close(void)
 {
 	char path[PKS_PATH_MAX + 32], tmp[PKS_PATH_MAX + 32];
 
+	struct stat st;
+
 	if (!on || HEAD.pid != pks_pid())
 		return;
 	names(path, tmp, pks_pid());
-	unlink(path);
+	if (!stat(path, &st) && st.st_dev == dev && st.st_ino == ino)
+		unlink(path);	/* ours still, not another's of our number */
 }
 
 /** pks_ctl_publish() - the settings and outputs of @c, for the command to show */

@@ -274,6 +274,22 @@ bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns)
 }
 
 /**
+ * pks_ctl_taken() - Return: whether @path is a whole control file, or
+ * record buffer (@rec), of a process of another pid namespace than @mine:
+ * that namespace's processes sweep it, and it is not ours to replace
+ */
+bool pks_ctl_taken(const char *path, bool rec, uint64_t mine)
+{
+	struct pks_ctl_page c = { 0 };
+	struct pks_rec_head r = { 0 };
+	bool whole = rec ? head(AT_FDCWD, path, &r, sizeof(r)) && r.magic == PKS_REC_MAGIC
+			 : head(AT_FDCWD, path, &c, sizeof(c)) && c.magic == PKS_CTL_MAGIC;
+	uint64_t theirs = rec ? r.pidns : c.pidns;
+
+	return whole && mine && theirs && theirs != mine;
+}
+
+/**
  * pks_rec_dead() - Return: whether record buffer @name in @dfd is of a
  * process that ended; *@empty, if not NULL: whether it holds no line
  */

@@ -16,6 +16,9 @@
 #define PKS_CTL_SUFFIX	".ctl"
 #define PKS_REC_SUFFIX	".rec"
 
+/* Why a file could not be made: pks_ctl_taken(), told as EEXIST */
+#define PKS_CTL_TAKEN	"a process of another pid namespace has its name"
+
 int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why);
 uint64_t pks_ctl_start_time(pid_t pid);
 bool pks_ctl_zombie(pid_t pid);
@@ -26,6 +29,7 @@ pid_t pks_ctl_name_pid(const char *name, const char *suffix);
 pid_t pks_ctl_tmp_pid(const char *name);
 uint64_t pks_ctl_pidns(void);
 bool pks_ctl_dead(int dfd, const char *name, pid_t pid, uint64_t pidns);
+bool pks_ctl_taken(const char *path, bool rec, uint64_t mine);
 bool pks_rec_dead(int dfd, const char *name, pid_t pid, uint64_t pidns, bool *empty);
 void pks_rec_sweep(const char *dir, int keep, long age, pid_t self);
 

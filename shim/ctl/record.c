@@ -74,6 +74,12 @@ static bool make(void *at, const struct pks_config *c)
 	rh->magic = PKS_REC_MAGIC;
 	if (c)
 		snprintf(rh->program, sizeof(rh->program), "%s", program_invocation_short_name);
+	/* another pid namespace's process of our number has the name */
+	if (pks_ctl_taken(path, true, rh->pidns)) {
+		errno = EEXIST;
+		unlink(tmp);
+		return false;
+	}
 	if (rename(tmp, path)) {
 		unlink(tmp);
 		return false;
@@ -104,7 +110,7 @@ static void forked(void)
 	}
 	pks_rec_on = false;
 	pks_warn("PRINTK_SHIM_RECORD: %s: cannot make this child's record buffer: %s; it records nothing",
-		 dir, pks_strerror(errno));
+		 dir, errno == EEXIST ? PKS_CTL_TAKEN : pks_strerror(errno));
 }
 
 /** pks_rec_setup() - PRINTK_SHIM_RECORD set: sweep old buffers, make ours. Return: whether on. */
@@ -123,7 +129,7 @@ bool pks_rec_setup(const struct pks_config *c)
 	bytes = PKS_REC_HEAD + c->set.record;
 	if (!make(NULL, c)) {
 		pks_warn("PRINTK_SHIM_RECORD: %s: cannot make the record buffer: %s; recording nothing",
-			 dir, pks_strerror(errno));
+			 dir, errno == EEXIST ? PKS_CTL_TAKEN : pks_strerror(errno));
 		return false;
 	}
 	pks_rec_on = true;
