@@ -807,6 +807,8 @@ void pks_defer_elders(long tid, bool handler)
 {
 	struct timespec ts = { 0, 50000 };
 
+	if (pks_defer_self.consuming)
+		return;		/* this thread holds the consumer word: nothing to wait for */
 	for (int us = 0;; us += 50) {
 		if (pks_defer_take()) {
 			empty(handler, true);
