@@ -724,6 +724,34 @@ info b
 	file_is "$PE" $'plain still-controlled\n'
 }
 
+# daemon(3)'s parent ends with the C library's own _exit: its control file
+# stayed until another process's start swept it, and the line it left open
+# was lost (8 runs of 8, both modes).
+@test "control: daemon(3)'s parent removes its control file and writes its open line" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/examples/.libs d
+	mkdir -m 700 "$CTL"
+	printf '%s\n' '#include <stdio.h>' '#include <unistd.h>' 'int printk(const char *fmt, ...);' \
+		'int main(int argc, char **argv) {' \
+		'	FILE *f = fopen(argv[1], "w");' \
+		'	fprintf(f, "%d\n", (int)getpid());' \
+		'	fclose(f);' \
+		'	printk("\0016before\n");' \
+		'	printk("\0016open");' \
+		'	if (daemon(1, 1))' \
+		'		return 1;' \
+		'	printk("\0016child\n");' \
+		'	return 0;' \
+		'}' >"$t/dmn.c"
+	$CC -o "$t/dmn" "$t/dmn.c" -L"$lib" -lkcompat -Wl,-rpath,"$lib"
+	for d in 0 1; do
+		env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$d "$t/dmn" "$t/pid" 2>"$t/err"
+		[ ! -e "$CTL/$(cat "$t/pid").ctl" ]
+		for _ in $(seq 200); do grep -q child "$t/err" && break; sleep 0.01; done
+		[ "$(head -n 1 "$t/err")" = before ]
+		[ "$(sort "$t/err" | tr '\n' ' ')" = "before child open " ]
+	done
+}
+
 # Two processes of the same number in two pid namespaces: the second's
 # start put its files over the first's, and the first's exit removed the
 # second's control file (4 runs of 4).

@@ -5,9 +5,10 @@
  * the program's (at_quick_exit(3), registered before any of theirs). Each
  * writes what exit() writes: the ring's lines, then every open line, then
  * what was lost (printk-shim(7) WHEN A LINE IS WRITTEN). A vfork child
- * writes nothing: the lines it sees are its parent's. The C library's own calls of _exit
- * (daemon(3) in its parent, posix_spawn's child) do not pass here; a fork
- * leaves nothing pending in the parent's ring (ctx.c's prepare handler).
+ * writes nothing: the lines it sees are its parent's. The C library's own
+ * calls of _exit do not pass here: daemon(3) is interposed, and its parent
+ * writes what _exit would in a fork handler; posix_spawn's child has no
+ * line of its own.
  * Thread-safety: as pks_flush_all(); _exit from a signal handler is fine.
  */
 #include "ctx/exit.h"
@@ -23,6 +24,8 @@
 #include "defer/defer.h"
 #include "sink/sink.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -51,10 +54,37 @@ static void at_quick(void)
 	pks_exit_flush();
 }
 
+static PKS_TLS bool daemonizing;	/* in daemon(3), whose parent ends with the C library's _exit */
+
+/* daemon(3)'s fork, in the parent: it ends now, past every interposition */
+static void daemon_parent(void)
+{
+	if (daemonizing)
+		pks_exit_flush();
+}
+
 /** pks_exit_setup() - at start-up, before the program registers its own */
 void pks_exit_setup(void)
 {
 	at_quick_exit(at_quick);
+	pthread_atfork(NULL, daemon_parent, NULL);
+}
+
+/* daemon(3): the C library's, its parent's end seen (daemon_parent()). */
+PKS_EXPORT int daemon(int nochdir, int noclose)
+{
+	static struct pks_next next;
+	int (*fn)(int, int) = (int (*)(int, int))pks_next("daemon", &next);
+	int ret;
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	daemonizing = true;
+	ret = fn(nochdir, noclose);	/* the child returns, or the parent when the fork failed */
+	daemonizing = false;
+	return ret;
 }
 
 /* The C library's _exit, or the system call where there is none. */
