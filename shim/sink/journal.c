@@ -259,6 +259,7 @@ unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v
 	int fd = socket_get(), r = 0;
 	unsigned int sent = 0;
 	uint64_t until;
+	bool full;
 
 	if (fd < 0 || atomic_load(&down))	/* no pair: a flag, nothing read through it */
 		return 0;
@@ -272,16 +273,15 @@ unsigned int pks_journal_send_many(const struct pks_config *c, struct mmsghdr *v
 	while (sent < k && ((r = sendmmsg(fd, v + sent, k - sent, MSG_NOSIGNAL)) > 0 ||
 			    (r < 0 && errno == EINTR))) {
 		sent += r > 0 ? (unsigned int)r : 0;
-		if (sent < k && pks_now_ns() >= until) {
-			r = -1;
-			errno = EAGAIN;
+		if (sent < k && pks_now_ns() >= until)
 			break;
-		}
 	}
+	/* full that long, a call's own wait or the batch's: the rest to stderr, not waited for again */
+	full = sent < k && (r > 0 || (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)));
 	if (sent)
 		delivered(c);
-	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		outage(c, EAGAIN, true);	/* full that long: the rest to stderr, not waited for again */
+	if (full)
+		outage(c, EAGAIN, true);
 	return sent;
 }
 
