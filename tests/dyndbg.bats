@@ -331,16 +331,22 @@ two x
 
 # --- printk-shim --dyndbg-list ------------------------------------------------
 
-@test "dyndbg: --dyndbg-list prints each site as the control file, sorted by file and line" {
-	capture "$WRAPPER" --dyndbg-list "$FIX/dd-built" "$FIX/.libs/libddlib.so"
-	[ "$status" -eq 0 ]
-	out_is "# filename:lineno [module]function flags format
-$SRC:26 [dd-built]alpha =_ \"alpha %d\\n\"
+# built_sites FLAGS: what --dyndbg-list prints for dd-built, its alpha site's
+# flags FLAGS and the others' none, without the last newline
+built_sites() {
+	printf %s "# filename:lineno [module]function flags format
+$SRC:26 [dd-built]alpha =$1 \"alpha %d\\n\"
 $SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
 $SRC:39 [dd-built]dev =_ \"dev %d\\n\"
 $SRC:46 [dd-built]net =_ \"link %s\\n\"
 $SRC:51 [dd-built]hex =_ \"hx: \"
-$SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
+$SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\""
+}
+
+@test "dyndbg: --dyndbg-list prints each site as the control file, sorted by file and line" {
+	capture "$WRAPPER" --dyndbg-list "$FIX/dd-built" "$FIX/.libs/libddlib.so"
+	[ "$status" -eq 0 ]
+	out_is "$(built_sites _)
 $LIBSRC:19 [libddlib]ddlib_hello =_ \"hello %d\\n\"
 "
 	err_is ''
@@ -367,26 +373,14 @@ $SRC:51 [dd-built-debug]hex =p \"hx: \"
 $SRC:57 [dd-built-debug]rate =p \"ddb: rate %d\\n\"
 "
 	capture env PRINTK_SHIM_DYNDBG='func beta +x; func alpha +f' "$WRAPPER" --dyndbg-list "$FIX/dd-built"
-	out_is "# filename:lineno [module]function flags format
-$SRC:26 [dd-built]alpha =f \"alpha %d\\n\"
-$SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
-$SRC:39 [dd-built]dev =_ \"dev %d\\n\"
-$SRC:46 [dd-built]net =_ \"link %s\\n\"
-$SRC:51 [dd-built]hex =_ \"hx: \"
-$SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
+	out_is "$(built_sites f)
 "
 	err_is "printk-shim: warning: PRINTK_SHIM_DYNDBG: \"func beta +x\": unknown flag 'x', expected p, m, f, s, l, t or _; ignoring this query
 "
 }
 
 @test "dyndbg: --dyndbg-list takes options after it, as its synopsis shows; -- ends them" {
-	want="# filename:lineno [module]function flags format
-$SRC:26 [dd-built]alpha =pf \"alpha %d\\n\"
-$SRC:31 [dd-built]beta =_ \"beta \\\"%s\\\"\\tend\\n\"
-$SRC:39 [dd-built]dev =_ \"dev %d\\n\"
-$SRC:46 [dd-built]net =_ \"link %s\\n\"
-$SRC:51 [dd-built]hex =_ \"hx: \"
-$SRC:57 [dd-built]rate =_ \"ddb: rate %d\\n\"
+	want="$(built_sites pf)
 "
 	capture "$WRAPPER" --dyndbg-list --dyndbg='func alpha +pf' "$FIX/dd-built"
 	[ "$status" -eq 0 ]
