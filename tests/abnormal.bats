@@ -102,6 +102,19 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 			file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
 		done
 	done
+	# closed before the program began is the same: its file takes 2;
+	# and so for the warnings a wrapped command's child holds until it prints
+	for mode in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode \
+			sh -c 'exec "$0" reuse-closed "$1" <&- 2>&-' "$FIX/abnormal" "$BATS_TEST_TMPDIR/data"
+		[ "$status" -eq 0 ]
+		out_is ''
+		file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
+		capture env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_SYSLOG_IDENT="bad ident" "$WRAPPER" -- \
+			sh -c 'exec "$0" reuse-closed "$1" <&- 2>&-' "$FIX/abnormal" "$BATS_TEST_TMPDIR/data"
+		[ "$status" -eq 0 ]
+		file_is "$BATS_TEST_TMPDIR/data" $'own data\n'
+	done
 	# a new stderr given by dup2 is stderr again: the report goes there
 	capture env LD_PRELOAD="$MODULE" "$FIX/abnormal" reuse-dup "$BATS_TEST_TMPDIR/data"
 	[ "$status" -eq 0 ]

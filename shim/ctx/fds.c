@@ -156,12 +156,21 @@ PKS_EXPORT void closefrom(int lo)
 
 static struct pks_next next_fclose, next_freopen, next_freopen64;
 
-/** pks_fds_setup() - at start: the C library's fclose, freopen and freopen64 */
+/**
+ * pks_fds_setup() - at start: the C library's fclose, freopen and
+ * freopen64; a descriptor 2 closed before the program began is as one it
+ * closed (printk-shim(7) DIAGNOSTICS): what it opens next takes the number.
+ */
 void pks_fds_setup(void)
 {
+	int saved = errno;
+
 	pks_next("fclose", &next_fclose);
 	pks_next("freopen", &next_freopen);
 	pks_next("freopen64", &next_freopen64);
+	if (fcntl(2, F_GETFD) < 0 && errno == EBADF)
+		stderr_is(0, 2, 2, true);
+	errno = saved;
 }
 
 /* before() of @f's descriptor, if it has one. Return: that descriptor, or -1. */
