@@ -10,6 +10,7 @@
 #include "entry.h"
 #include "emit.h"
 #include "report.h"
+#include "base/fdio.h"
 #include "base/pid.h"
 #include "base/say.h"
 #include "base/tsan.h"
@@ -41,6 +42,7 @@ static void setup(void)
 	const struct pks_config *c;
 
 	pks_elf_name_guard(outside_handler);
+	pks_fd_look_cap();	/* before any write: stderr may be a file at the limit */
 	pks_config_start();	/* first: the C library is ready, the configuration can be read */
 	pks_say_hold(pks_config_wrapped_child());	/* until the first line: it may never come */
 	c = pks_config();

@@ -621,6 +621,20 @@ hello
 	err_is $'printk-shim: --all: no /proc is mounted here, where processes are looked at; nothing is done\n'
 }
 
+@test "control: RLIMIT_FSIZE below the control and record files: each is off with a warning, SIGXFSZ never raised" {
+	local mode run=$BATS_TEST_TMPDIR/fsz
+	mkdir -m 700 "$run"
+	for mode in 0 1; do
+		( ulimit -f 100; exec env XDG_RUNTIME_DIR="$run" PRINTK_SHIM_RECORD=4M PRINTK_SHIM_DEFER=$mode \
+			LD_PRELOAD="$MODULE" "$FIX/emit" $'\0016x\n' ) 2>&1 | cat >"$BATS_TEST_TMPDIR/err"
+		[ "${PIPESTATUS[0]}" -eq 0 ]
+		file_is "$BATS_TEST_TMPDIR/err" "printk-shim: warning: PRINTK_SHIM_CONTROL: $run/printk-shim: cannot make the control file: File too large; runtime control is off
+printk-shim: warning: PRINTK_SHIM_RECORD: $run/printk-shim: cannot make the record buffer: File too large; recording nothing
+x
+"
+	done
+}
+
 @test "control: a full file system: control and the record buffer off with a warning; sites not listed; nothing dies" {
 	local small=$BATS_TEST_TMPDIR/small
 	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"

@@ -316,6 +316,31 @@ take() {
 	file_is "$LOG" "before"$'\n'"$(for i in $(seq 1 70); do echo "after $i"; done)"$'\n'
 }
 
+@test "file-output: a file at RLIMIT_FSIZE: whole lines up to it, the rest counted, the program lives" {
+	local mode want w
+	capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_CONTROL=0 "$FIX/fault-host" lines 5 1000
+	[ "$status" -eq 42 ]
+	want=$(cat "$ERR")
+	for mode in 0 1; do
+		rm -f "$LOG"
+		# 2 KiB: two lines of 1009 bytes fit; SIGXFSZ would kill at the third
+		( ulimit -f 2; exec env PRINTK_SHIM_OUTPUT="file:$LOG,stderr" PRINTK_SHIM_DEFER=$mode \
+			PRINTK_SHIM_CONTROL=0 LD_PRELOAD="$MODULE" "$FIX/fault-host" lines 5 1000 ) \
+			2>&1 | cat >"$T/err"
+		[ "${PIPESTATUS[0]}" -eq 42 ]
+		# the warning as the file refuses a line: the third, or the printer's batch
+		w="printk-shim: warning: output 1 ($LOG): File too large; its lines are being lost"
+		[ $mode = 0 ] && w="$(head -n 2 <<<"$want")
+$w
+$(tail -n 3 <<<"$want")" || w="$w
+$want"
+		file_is "$T/err" "$w
+printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
+"
+		file_is "$LOG" "$(head -n 2 <<<"$want")"$'\n'
+	done
+}
+
 @test "file-output: a program that dup2s its own file onto the output's number gets none of our lines" {
 	take dup2
 }

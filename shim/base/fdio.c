@@ -2,8 +2,9 @@
 /*
  * Writing one rendered line to a descriptor (stderr, fd:N, file:PATH) with
  * one write(2): a short write is finished, EINTR is retried, and EAGAIN on
- * a non-blocking descriptor waits for room rather than dropping the line.
- * What a failure means is the caller's business.
+ * a non-blocking descriptor waits for room rather than dropping the line,
+ * and a file at RLIMIT_FSIZE fails with EFBIG rather than killing with
+ * SIGXFSZ. What a failure means is the caller's business.
  * Thread-safety: async-signal-safe.
  */
 #include "base/fdio.h"
@@ -11,9 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /**
@@ -27,7 +32,7 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 	size_t sum = 0;
 	int err = 0;
 
-	for (ssize_t w = done;; w = write(fd, p + sum, n - sum)) {
+	for (ssize_t w = done;; w = pks_fd_write1(fd, p + sum, n - sum)) {
 		if (w >= 0) {
 			sum += (size_t)w;
 			if (sum == n)
@@ -48,6 +53,80 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 	if (out)
 		*out = sum;
 	return err;
+}
+
+_Atomic uint64_t pks_fd_cap;
+
+/**
+ * pks_fd_look_cap() - RLIMIT_FSIZE now: at start, and as a file output is
+ * opened again (a limit the program sets later is seen then)
+ */
+void pks_fd_look_cap(void)
+{
+	struct rlimit r;
+	int saved = errno;
+	bool none = getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY;
+
+	/* no pair: as pks_fd_write1()'s load */
+	atomic_store_explicit(&pks_fd_cap, none ? 0 : (uint64_t)r.rlim_cur + !r.rlim_cur,
+			      memory_order_relaxed);
+	errno = saved;
+}
+
+/**
+ * pks_fd_fits() - whether a file may grow to @size bytes under RLIMIT_FSIZE:
+ * past it, ftruncate(2) and posix_fallocate(3) raise SIGXFSZ, which kills.
+ * Return: true, or false with errno EFBIG.
+ */
+bool pks_fd_fits(off_t size)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY || (rlim_t)size <= r.rlim_cur)
+		return true;
+	errno = EFBIG;
+	return false;
+}
+
+/**
+ * pks_fd_write_held() - pks_fd_write1() under a file-size limit: a line
+ * that would pass it is not begun (a file ends with whole lines: of a batch,
+ * those that fit are written), and the
+ * write is made with SIGXFSZ held, in case another writer got there first;
+ * the signal the kernel then sends this thread is taken back, unless the
+ * thread held SIGXFSZ itself already. Return: as write(2), EFBIG.
+ */
+ssize_t pks_fd_write_held(int fd, const char *p, size_t n)
+{
+	static const struct timespec now;
+	/* no pair: as pks_fd_write1()'s load */
+	uint64_t cap = atomic_load_explicit(&pks_fd_cap, memory_order_relaxed);
+	sigset_t xfsz, old;
+	struct stat st;
+	const char *nl;
+	uint64_t room;
+	ssize_t w;
+	int err;
+
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size + n > cap) {
+		room = (uint64_t)st.st_size < cap ? cap - (uint64_t)st.st_size : 0;
+		nl = room ? memrchr(p, '\n', room) : NULL;
+		if (!nl) {
+			errno = EFBIG;
+			return -1;
+		}
+		n = (size_t)(nl - p) + 1;	/* a batch's lines that fit: a short write */
+	}
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+	w = write(fd, p, n);
+	err = errno;
+	if (w < 0 && err == EFBIG && !sigismember(&old, SIGXFSZ))
+		sigtimedwait(&xfsz, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return w;
 }
 
 #define HIGH_FD		1024	/* FD_SETSIZE: a table this big is small */

@@ -238,6 +238,7 @@ int pks_open_file(const char *path, struct pks_fileid *id, const char *instead)
 	char p[WALK_MAX];
 	int fd, err;
 
+	pks_fd_look_cap();	/* its writes may meet a file-size limit set since */
 	fd = privileged ? resolve(path, p, geteuid(), &r) : open(path, OPEN_FLAGS, 0644);
 	if (fd >= 0)
 		fd = settle(fd, id);

@@ -12,6 +12,7 @@
  * for the lost counts, which are atomic; sites are claimed atomically.
  */
 #include "ctl/ctl.h"
+#include "base/fdio.h"
 #include "base/pid.h"
 #include "base/say.h"
 #include "ctl/dir.h"
@@ -144,7 +145,7 @@ static bool make(bool copy)
 	if (fd < 0)
 		return false;
 	/* the head's blocks now: a store into a hole of a full file system raises SIGBUS */
-	ok = !ftruncate(fd, PKS_CTL_SIZE) && !fstat(fd, &st) && !(errno = posix_fallocate(fd, 0, PKS_CTL_HEAD));
+	ok = pks_fd_fits(PKS_CTL_SIZE) && !ftruncate(fd, PKS_CTL_SIZE) && !fstat(fd, &st) && !(errno = posix_fallocate(fd, 0, PKS_CTL_HEAD));
 	if (ok && copy) {
 		n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
 		ok = pwrite(fd, &HEAD, sizeof(HEAD), 0) == (ssize_t)sizeof(HEAD) &&

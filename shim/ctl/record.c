@@ -14,6 +14,7 @@
  */
 #include "ctl/record.h"
 #include "base/clock.h"
+#include "base/fdio.h"
 #include "base/pid.h"
 #include "base/say.h"
 #include "ctl/dir.h"
@@ -55,7 +56,7 @@ static bool make(void *at, const struct pks_config *c)
 	if (fd < 0)
 		return false;
 	/* every block now: a store into a hole of a full file system raises SIGBUS */
-	ok = !(errno = posix_fallocate(fd, 0, (off_t)bytes));
+	ok = pks_fd_fits((off_t)bytes) && !(errno = posix_fallocate(fd, 0, (off_t)bytes));
 	p = ok ? mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0)
 	       : MAP_FAILED;
 	close(fd);
