@@ -25,6 +25,7 @@
 #include "ctx/signals.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -50,7 +51,7 @@ typedef struct {		/* <elfutils/libdwfl.h> */
 static struct {
 	Dwfl *(*begin)(const Dwfl_Callbacks *);
 	void (*report_begin)(Dwfl *);
-	int (*proc_report)(Dwfl *, pid_t);
+	int (*maps_report)(Dwfl *, FILE *);
 	int (*report_end)(Dwfl *, void *, void *);
 	Dwfl_Module *(*addrmodule)(Dwfl *, Dwarf_Addr);
 	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
@@ -108,7 +109,7 @@ static bool load(void)
 {
 	static const struct { const char *name; size_t at; } fns[] = {
 		FN("dwfl_begin", begin), FN("dwfl_report_begin", report_begin),
-		FN("dwfl_linux_proc_report", proc_report), FN("dwfl_report_end", report_end),
+		FN("dwfl_linux_proc_maps_report", maps_report), FN("dwfl_report_end", report_end),
 		FN("dwfl_addrmodule", addrmodule), FN("dwfl_module_getsrc", getsrc),
 		FN("dwfl_lineinfo", lineinfo), FN("dwfl_line_comp_dir", comp_dir),
 		FN("dwfl_linecu", linecu), FN("dwarf_diename", diename),
@@ -134,13 +135,30 @@ static bool load(void)
 	return (dwfl = dw.begin(&callbacks)) != NULL;
 }
 
-/* The process's objects, as mapped now. */
+/*
+ * The process's objects, as mapped now, from its maps: a set-ID process
+ * may not open its own /proc/PID/auxv, which dwfl_linux_proc_report()
+ * reads first (proc(5): a process that is not dumpable owns none of it).
+ */
 static bool report(void)
 {
+	static bool said;
+	FILE *maps = fopen("/proc/self/maps", "re");
+	int r = maps ? 0 : errno;
+
 	dw.report_begin(dwfl);
-	if (dw.proc_report(dwfl, getpid()) != 0)
-		return false;
-	return dw.report_end(dwfl, NULL, NULL) == 0;
+	if (maps) {
+		r = dw.maps_report(dwfl, maps);
+		fclose(maps);
+	}
+	if (r == 0 && dw.report_end(dwfl, NULL, NULL) == 0)
+		return true;
+	if (!said)
+		pks_warn("PRINTK_SHIM_DYNDBG: file and line need the process's mappings "
+			 "(/proc/self/maps): %s; they match none of its calls",
+			 r > 0 ? strerror(r) : "libdw could not read them");
+	said = true;
+	return false;
 }
 
 static void say_no_lines(void)

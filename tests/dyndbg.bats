@@ -323,6 +323,20 @@ two x
 '
 }
 
+@test "dyndbg: plain calls without /proc: said once, file and line match none" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's runtime cannot start without /proc"
+	capture unshare -m --propagation private sh -c 'umount -l /proc || exit 9
+		exec env PRINTK_SHIM_DYNDBG="file dd-plain.c -p; line 1- -p" PRINTK_SHIM_CONTROL=0 \
+			LD_PRELOAD="$1" "$2" one two' sh "$MODULE" "$FIX/dd-plain"
+	[ "$status" -eq 0 ]
+	err_is 'printk-shim: warning: PRINTK_SHIM_DYNDBG: file and line need the process'"'"'s mappings (/proc/self/maps): No such file or directory; they match none of its calls
+one 1
+two x
+'
+}
+
 @test "dyndbg: plain calls: KERN_INFO lines are not debug sites" {
 	dd '-p' dd-plain info one
 	err_is 'info

@@ -31,6 +31,11 @@ setup_file() {
 		-Wl,-rpath,"$SECDIR"
 	chown root:root "$SECDIR/secret"
 	chmod 4711 "$SECDIR/secret"
+	# Readable, set-user-ID to a user who is not root: a process of its
+	# owns none of its own /proc/PID files (root does).
+	cp "$SECDIR/secret" "$SECDIR/readable"
+	chown daemon:daemon "$SECDIR/readable"
+	chmod 4755 "$SECDIR/readable"
 }
 
 teardown_file() {
@@ -120,6 +125,14 @@ checking the caller
 a debug line
 checking the caller
 '
+}
+
+@test "setuid-linked: a program the caller can read has its file and line, set-user-ID to a user not root" {
+	capture env PRINTK_SHIM_DYNDBG='file setuid-linked.c +pl' setpriv --reuid="$SEC_USER" \
+		--regid="$(id -g "$SEC_USER")" --clear-groups "$SECDIR/readable" debug
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is $'39: a debug line\nchecking the caller\n'
 }
 
 @test "setuid-linked: the DEBUG report says nothing read from a program the caller cannot read" {
