@@ -28,6 +28,7 @@
 #include "sink/syslog.h"
 #include "patch/patch.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -35,6 +36,38 @@
 static bool outside_handler(void)
 {
 	return pks_sig_unwind_depth() == 0;
+}
+
+/*
+ * A fork's handlers, first and last of the module's: errno is the
+ * program's on both sides; and a fork child of a program the printk-shim
+ * command started is one of the programs it starts, whose words (its
+ * control file, its record buffer) wait for its first line, as at start
+ * (printk-shim(7) DIAGNOSTICS). Handlers run in the thread that forks.
+ */
+static PKS_TLS int fork_errno;
+
+static void save(void)
+{
+	fork_errno = errno;
+}
+
+static void restore(void)
+{
+	errno = fork_errno;
+}
+
+static void child_begins(void)
+{
+	save();
+	if (!pks_emit_reached() && pks_config_wrapped_child())
+		pks_say_hold(true);
+}
+
+static void child_ends(void)
+{
+	pks_say_hold(false);
+	restore();
 }
 
 static void setup(void)
@@ -53,6 +86,8 @@ static void setup(void)
 	pks_spawn_setup();
 	if (c->set.disable)
 		return;
+	/* prepare handlers run last first: restore() after the others' */
+	pthread_atfork(restore, NULL, child_begins);
 	pks_pid_setup();
 	if (pks_ctl_setup(c)) {	/* first: its fork handler runs first in a child */
 		pthread_atfork(NULL, NULL, pks_control_forked);
@@ -65,16 +100,20 @@ static void setup(void)
 	pks_signals_setup();
 	pks_syslog_setup(c);
 	pks_patch_apply(pks_syms);
+	pthread_atfork(save, restore, child_ends);
 }
 
 __attribute__((constructor)) static void init(void)
 {
+	int saved = errno;	/* 0 as main() begins (C11 7.5) */
+
 	pks_tsan_hide();	/* its memory is handed to every thread (base/tsan.h) */
 	setup();
 	pks_say_hold(false);	/* what was held waits for the first line (emit.c first()) */
 	if (pks_emit_reached())
 		pks_say_release();	/* an earlier constructor's line came first */
 	pks_tsan_show();
+	errno = saved;
 }
 
 __attribute__((destructor)) static void fini(void)

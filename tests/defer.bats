@@ -629,13 +629,13 @@ ends() {
 	done
 }
 
-@test "defer: the ring written before fork, vfork or _Fork leaves errno as it was, its writes failing" {
+@test "defer: the ring written before fork, vfork or _Fork leaves errno as it was, its writes failing; 0 at start" {
 	for mode in 0 1; do
 		for how in fork vfork _Fork; do
 			capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_DEFER_LATENCY=10000 \
 				PRINTK_SHIM_OUTPUT=file:/dev/full "$FIX/ends" @lines 100 line @errno $how
 			[ "$status" -eq 0 ]
-			out_is $'errno 1234\n'
+			out_is $'errno 1234, child 0, at start 0\n'
 		done
 	done
 }

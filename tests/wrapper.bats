@@ -162,6 +162,44 @@ load helper
 	err_is "$w"$'\n'"$w"$'\nx\n'
 }
 
+@test "wrapper: so do their fork children: a control file a child cannot make is said at its first line" {
+	local t=$BATS_TEST_TMPDIR
+	mkdir -m 700 "$t/run"
+	cat >"$t/forkn.c" <<'EOF'
+#include <dlfcn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A child with no descriptor free for its control file; it prints if asked. */
+int main(int argc, char **argv)
+{
+	struct rlimit r = { 3, 3 };
+	int (*printk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	pid_t pid;
+
+	(void)argv;
+	setrlimit(RLIMIT_NOFILE, &r);
+	pid = fork();
+	if (pid == 0) {
+		if (argc > 1 && printk)
+			printk("\0016x\n");
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, NULL, 0) == pid ? 0 : 1;
+}
+EOF
+	$CC -o "$t/forkn" "$t/forkn.c" -ldl
+	capture env XDG_RUNTIME_DIR="$t/run" "$WRAPPER" -- sh -c '"$0"; true' "$t/forkn"
+	[ "$status" -eq 0 ]
+	err_is ''
+	capture env XDG_RUNTIME_DIR="$t/run" "$WRAPPER" -- sh -c '"$0" print; true' "$t/forkn"
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: PRINTK_SHIM_CONTROL: $t/run/printk-shim: cannot make this child's control file: Too many open files; runtime control is off in it
+x
+"
+}
+
 @test "wrapper: LD_PRELOAD gets the module in front, once, keeping the rest" {
 	run "$WRAPPER" -- sh -c 'printf %s "$LD_PRELOAD"'
 	[ "$output" = "$MODULE" ]

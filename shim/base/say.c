@@ -69,8 +69,9 @@ _Atomic bool pks_say_muted;
 /*
  * The start-up words of a process that may never print, kept here until
  * pks_say_release() (base/say.h): only the constructor holds, before other
- * threads exist, and pthread_create() orders its stores before any line of
- * theirs. A word that does not fit is written at once.
+ * threads exist, and a fork child's handlers, in its one thread;
+ * pthread_create() orders their stores before any line of another thread.
+ * A word that does not fit is written at once.
  */
 static char held[4096];
 static size_t nheld;
