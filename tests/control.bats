@@ -621,6 +621,31 @@ hello
 	err_is $'printk-shim: --all: no /proc is mounted here, where processes are looked at; nothing is done\n'
 }
 
+@test "control: a umask takes no bit the directory and its files need; a directory it broke is mended" {
+	local t pid modes mended
+	t=$(mktemp -d /tmp/printk-shim-umask.XXXXXX)	# nobody passes no bats directory
+	chmod 755 "$t"
+	chown nobody "$t"
+	as_nobody() {
+		setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$t" "$@"
+	}
+	( umask 0277; exec setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$t" \
+		PRINTK_SHIM_RECORD=64K LD_PRELOAD="$MODULE" sleep 5 ) &
+	pid=$!
+	for i in $(seq 100); do [ -e "$t/printk-shim/$pid.rec" ] && break; sleep 0.05; done
+	modes=$(stat -c %a "$t/printk-shim" "$t/printk-shim/$pid.ctl" "$t/printk-shim/$pid.rec" 2>&1) || true
+	kill "$pid" 2>/dev/null || true
+	wait || true
+	chmod 0500 "$t/printk-shim"
+	capture as_nobody LD_PRELOAD="$MODULE" "$FIX/emit" $'\0016x\n'
+	mended=$(stat -c %a "$t/printk-shim")
+	rm -rf "$t"
+	[ "$modes" = $'700\n600\n600' ]
+	[ "$status" -eq 0 ]
+	err_is $'x\n'
+	[ "$mended" = 700 ]
+}
+
 @test "control: RLIMIT_FSIZE below the control and record files: each is off with a warning, SIGXFSZ never raised" {
 	local mode run=$BATS_TEST_TMPDIR/fsz
 	mkdir -m 700 "$run"

@@ -145,7 +145,8 @@ static bool make(bool copy)
 	if (fd < 0)
 		return false;
 	/* the head's blocks now: a store into a hole of a full file system raises SIGBUS */
-	ok = pks_fd_fits(PKS_CTL_SIZE) && !ftruncate(fd, PKS_CTL_SIZE) && !fstat(fd, &st) && !(errno = posix_fallocate(fd, 0, PKS_CTL_HEAD));
+	/* fchmod: the command, the owner, writes into it whatever the umask */
+	ok = !fchmod(fd, 0600) && pks_fd_fits(PKS_CTL_SIZE) && !ftruncate(fd, PKS_CTL_SIZE) && !fstat(fd, &st) && !(errno = posix_fallocate(fd, 0, PKS_CTL_HEAD));
 	if (ok && copy) {
 		n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
 		ok = pwrite(fd, &HEAD, sizeof(HEAD), 0) == (ssize_t)sizeof(HEAD) &&

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* @path is a directory of ours, a link to none, that only we can read. */
-static const char *ours(const char *path)
+/* @path is a directory of ours, a link to none, that only we can read; its mode in *@mode. */
+static const char *ours(const char *path, mode_t *mode)
 {
 	struct stat st;
 
@@ -34,6 +34,7 @@ static const char *ours(const char *path)
 		return "owned by another user";
 	if (st.st_mode & 077)
 		return "open to other users (expected mode 0700)";
+	*mode = st.st_mode & 07777;
 	return NULL;
 }
 
@@ -59,6 +60,7 @@ int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why
 {
 	char run[64];
 	const char *p = parent(run, sizeof(run), secure);
+	mode_t mode = 0700;
 	int n;
 
 	if (p)
@@ -77,7 +79,12 @@ int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why
 		*why = strerror(errno);
 		return -1;
 	}
-	*why = ours(buf);
+	*why = ours(buf, &mode);
+	/* a umask took bits we need from it, as made now or by an earlier process */
+	if (!*why && make && mode != 0700 && chmod(buf, 0700)) {
+		*why = strerror(errno);
+		return -1;
+	}
 	return *why ? -1 : 0;
 }
 

@@ -56,7 +56,8 @@ static bool make(void *at, const struct pks_config *c)
 	if (fd < 0)
 		return false;
 	/* every block now: a store into a hole of a full file system raises SIGBUS */
-	ok = pks_fd_fits((off_t)bytes) && !(errno = posix_fallocate(fd, 0, (off_t)bytes));
+	ok = !fchmod(fd, 0600) && pks_fd_fits((off_t)bytes) &&	/* fchmod: as the control file's */
+	     !(errno = posix_fallocate(fd, 0, (off_t)bytes));
 	p = ok ? mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0)
 	       : MAP_FAILED;
 	close(fd);
