@@ -231,8 +231,19 @@ static int list(const struct ctx *c, const char *path)
 	free(t);
 	pks_elf_close(&im);
 	fflush(stdout);
-	if (!pks_shrunk_seen())
-		return 0;
+	return 0;
+}
+
+/*
+ * list(), and whether @path was cut short meanwhile (cmd/shrunk.c): asked
+ * after each file, whatever came of it, so that no file's fault is told of the next.
+ */
+static int list_one(const struct ctx *c, const char *path)
+{
+	int rc = list(c, path);
+
+	if (!pks_shrunk_seen() || rc)
+		return rc;
 	c->warn("--dyndbg-list: %s: the file shrank while it was read; expected it to stay as it "
 		"was; what was printed for it may be cut short or wrong", pks_quote(path));
 	return -1;
@@ -259,7 +270,7 @@ int pks_ddlist(char *const *paths, int n, const char *queries, pks_ddlist_warn_f
 		pks_dd_parse(&rules, queries, bad_query, &c);
 	puts("# filename:lineno [module]function flags format");
 	for (int i = 0; i < n; i++)
-		bad |= list(&c, paths[i]) != 0;
+		bad |= list_one(&c, paths[i]) != 0;
 	fflush(stdout);
 	return bad;
 }

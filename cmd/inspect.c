@@ -224,24 +224,20 @@ static int shrank(const char *opt, const char *path, const char *done)
 
 /*
  * Open @path for @opt, a program or a shared object: anything else is
- * refused by cannot(), into *@rc.
+ * refused by cannot(), into *@rc. A file cut short while its headers were
+ * read (cmd/shrunk.c) is refused too, and that is its news, not the next file's.
  */
 static bool opened(struct pks_elf_image *im, const char *opt, const char *path, int err, int *rc)
 {
-	const char *why;
+	const char *why = NULL;
 
-	if (!err)
-		err = pks_elf_open(im, path);
-	if (err) {
-		*rc = cannot(opt, path, err, NULL);
-		return false;
-	}
-	if ((why = pks_elf_unlinked(im))) {
-		*rc = cannot(opt, path, 0, why);
+	if (!err && !(err = pks_elf_open(im, path)) && (why = pks_elf_unlinked(im)))
 		pks_elf_close(im);
-		return false;
-	}
-	return true;
+	if (!err && !why)
+		return true;
+	pks_shrunk_seen();
+	*rc = cannot(opt, path, err, why);
+	return false;
 }
 
 /**

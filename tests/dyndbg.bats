@@ -374,6 +374,16 @@ $LIBSRC:19 [libddlib]ddlib_hello =_ \"hello %d\\n\"
 "
 }
 
+@test "dyndbg: --dyndbg-list of a file refused as cut short while it was read lists the next whole" {
+	cp "$FIX/.libs/libddlib.so" "$BATS_TEST_TMPDIR/lib.so"
+	shrink_mapped --dyndbg-list "$BATS_TEST_TMPDIR/lib.so" "$FIX/dd-built"
+	[ "$status" = 1 ]
+	err_is "printk-shim: warning: --dyndbg-list: $BATS_TEST_TMPDIR/lib.so: an ELF file cut short or corrupt (its headers do not fit it): expected an ELF program or shared object; skipping it
+"
+	out_is "$(built_sites _)
+"
+}
+
 @test "dyndbg: --dyndbg-list shows the flags the queries give, DEBUG's default first" {
 	capture env PRINTK_SHIM_DYNDBG='func beta +x' "$WRAPPER" --dyndbg='line 30-50 =fmslt; func dev +p' \
 		--dyndbg-list "$FIX/dd-built-debug"

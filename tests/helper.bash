@@ -66,12 +66,27 @@ out_is() { file_is "$OUT" "$1"; }
 # $OUT and $ERR, its exit status in $status (none: it died of a signal),
 # gdb's own words in $BATS_TEST_TMPDIR/gdb.
 shrink() {
-	local log=$BATS_TEST_TMPDIR/gdb code
+	cut_at "$1 $2" "$2" -ex finish
+}
 
+# shrink_mapped OPTION FILE NEXT: shrink(), but FILE is cut as soon as it is
+# mapped, so that pks_elf_open() reads its headers past the new end and
+# refuses it; NEXT, another file, is then read whole.
+shrink_mapped() {
+	cut_at "$1 $2 $3" "$2" -ex 'break mmap' -ex continue -ex finish
+}
+
+# cut_at ARGS FILE GDB-ARG...: the wrapper run under gdb with ARGS, stopped
+# at pks_elf_open() and then where GDB-ARG... say, FILE cut to 4096 bytes
+# there; shrink()'s results.
+cut_at() {
+	local log=$BATS_TEST_TMPDIR/gdb code args=$1 file=$2
+
+	shift 2
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
 	timeout 60 gdb -q -batch -ex 'handle SIGBUS nostop noprint pass' \
-		-ex "set args $1 $2 >$OUT 2>$ERR" -ex 'break pks_elf_open' -ex run -ex finish \
-		-ex "shell truncate -s 4096 $2" -ex continue "$WRAPPER" >"$log" 2>&1
+		-ex "set args $args >$OUT 2>$ERR" -ex 'break pks_elf_open' -ex run "$@" \
+		-ex "shell truncate -s 4096 $file" -ex delete -ex continue "$WRAPPER" >"$log" 2>&1
 	code=$(sed -n 's/.*exited with code \([0-7]*\)\]$/\1/p; s/.*exited normally\]$/0/p' "$log")
 	status=${code:+$((8#$code))}
 }

@@ -184,6 +184,16 @@ check_is() {
 	out_is ''
 }
 
+@test "check: a file refused as cut short while it was read leaves the next file's verdict alone" {
+	cp "$FIX/.libs/libpatch-bsf.so" "$TMP/lib.so"
+	shrink_mapped --check "$TMP/lib.so" "$FIX/emit"
+	[ "$status" = 125 ]
+	err_is "printk-shim: --check: '$TMP/lib.so': an ELF file cut short or corrupt (its headers do not fit it): expected an ELF program or shared object; skipped
+"
+	out_is "$FIX/emit: interposed: it imports printk through the PLT
+"
+}
+
 @test "index: a file cut short while it is read is said to be, after what was printed" {
 	cp "$FIX/.libs/libpatch-bsf.so" "$TMP/lib.so"
 	shrink --index "$TMP/lib.so"
