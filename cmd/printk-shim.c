@@ -863,11 +863,18 @@ static void run(char **argv, const struct module *mod)
 	cannot_run(argv[0], errno);
 }
 
-/* --index or --check @opt over the @n files @paths: the whole run. */
+/*
+ * --index or --check @opt over the @n files @paths: the whole run. Options
+ * end at "--" (printk-shim(1) DESCRIPTION), here as before a command.
+ */
 static int read_files(const char *opt, char *const *paths, int n)
 {
 	int rc;
 
+	if (n > 0 && !strcmp(paths[0], "--")) {
+		paths++;
+		n--;
+	}
 	if (n == 0)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
 	pks_shrunk_watch();

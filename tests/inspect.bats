@@ -175,6 +175,19 @@ check_is() {
 		'patched: its library libpatch-bsf.so defines printk itself (.symtab); the shim writes a jump at its entry'
 }
 
+@test "index, check: a first -- ends the options; the binaries follow it" {
+	capture "$WRAPPER" --check -- "$FIX/emit"
+	[ "$status" -eq 0 ]
+	out_is "$FIX/emit: interposed: it imports printk through the PLT
+"
+	err_is ''
+	sites "$TMP/sites.so"
+	capture "$WRAPPER" --index -- "$TMP/sites.so"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" "$INDEX"
+	err_is ''
+}
+
 @test "check: a file cut short while it is read gets no verdict, and status 125" {
 	cp "$FIX/.libs/libpatch-bsf.so" "$TMP/lib.so"
 	shrink --check "$TMP/lib.so"
