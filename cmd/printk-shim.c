@@ -624,6 +624,7 @@ struct elf {
 	bool pie;			/* DF_1_PIE: an executable, never preloaded */
 	bool asan;			/* it names an ASan runtime (names_asan()) */
 	bool hidden_san;		/* it links a sanitizer runtime it does not export (hidden_san()) */
+	bool cut;			/* a PT_LOAD's bytes run past the file's end (loads_fit()) */
 };
 
 /*
@@ -639,6 +640,21 @@ static bool hidden_san(const struct pks_elf_image *im)
 
 	return pks_elf_symbol(im, false, cb, &sym) && sym.shndx != SHN_UNDEF &&
 	       !(pks_elf_symbol(im, true, cb, &sym) && sym.shndx != SHN_UNDEF);
+}
+
+/*
+ * Whether each PT_LOAD's bytes lie whole in the file: the dynamic linker
+ * maps them without looking, and a module cut short kills every command
+ * with SIGBUS, unexplained.
+ */
+static bool loads_fit(const struct pks_elf_image *im)
+{
+	struct pks_elf_seg s;
+
+	for (unsigned i = 0; pks_elf_seg_at(im, i, &s); i++)
+		if (s.type == PT_LOAD && !s.bytes)
+			return false;
+	return true;
 }
 
 /*
@@ -661,6 +677,7 @@ static int elf_read(const char *path, struct elf *e)
 		.pie = pks_elf_dynamic(&im, DT_FLAGS_1, &flags1) && (flags1 & DF_1_PIE),
 		.asan = names_asan(&im),
 		.hidden_san = hidden_san(&im),
+		.cut = !loads_fit(&im),
 	};
 	pks_elf_close(&im);
 	return 0;
@@ -746,7 +763,7 @@ static bool same_target(const struct elf *a, const struct elf *b)
 static void check_module(const struct module *mod, const struct elf *target, const char *cmd,
 			 const char *undone)
 {
-	char found[96], want[96];
+	char found[160], want[96];
 	struct elf e;
 	int err = elf_read(mod->file, &e);
 	bool elf = !err;
@@ -755,10 +772,14 @@ static void check_module(const struct module *mod, const struct elf *target, con
 		return;	/* cannot be read: the dynamic linker says so itself */
 	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
 		target = NULL;
-	if (elf && e.type == ET_DYN && !e.pie && (!target || same_target(&e, target)))
+	if (elf && e.type == ET_DYN && !e.pie && !e.cut && (!target || same_target(&e, target)))
 		return;
+	if (elf)
+		describe(found, sizeof(found), &e, kind(&e));
+	if (elf && e.cut)
+		strcat(found, " cut short (its segments run past the end of the file)");
 	die(EXIT_USAGE, "module '%s' is %s: expected %s for %s; %s", pks_quote(mod->file),
-	    elf ? describe(found, sizeof(found), &e, kind(&e)) : "not an ELF file",
+	    elf ? found : err == PKS_ELF_CORRUPT ? pks_elf_strerror(err) : "not an ELF file",
 	    target ? describe(want, sizeof(want), target, "shared object") : "a shared object",
 	    pks_quote(cmd), undone);
 }

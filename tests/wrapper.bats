@@ -243,16 +243,22 @@ x
 	[ "$output" = "$MODULE" ]
 }
 
+# unprinted MODULE WHAT: --lib and --print-env with PRINTK_SHIM_LIB=MODULE
+# print nothing, status 125, and say MODULE is WHAT (x86-64's words).
+unprinted() {
+	for opt in --lib --print-env; do
+		capture env PRINTK_SHIM_LIB="$1" "$WRAPPER" $opt
+		[ "$status" -eq 125 ]
+		out_is ''
+		err_is "printk-shim: module '$1' is $2: expected a 64-bit x86-64 shared object for $opt; nothing is printed"$'\n'
+	done
+}
+
 @test "wrapper: --lib and --print-env refuse a module the dynamic linker would not preload" {
 	[ "$(uname -m)" = x86_64 ] || skip "the messages name x86-64"
 	T=$BATS_TEST_TMPDIR
 	printf 'not an object\n' >"$T/text.so"
-	for opt in --lib --print-env; do
-		capture env PRINTK_SHIM_LIB="$T/text.so" "$WRAPPER" $opt
-		[ "$status" -eq 125 ]
-		out_is ''
-		err_is "printk-shim: module '$T/text.so' is not an ELF file: expected a 64-bit x86-64 shared object for $opt; nothing is printed"$'\n'
-	done
+	unprinted "$T/text.so" 'not an ELF file'
 	printf 'int main(void) { return 0; }\n' >"$T/pie.c"
 	${CC:-cc} -fPIE -pie -o "$T/pie" "$T/pie.c"
 	capture env PRINTK_SHIM_LIB="$T/pie" "$WRAPPER" --lib
@@ -261,6 +267,18 @@ x
 	capture env PRINTK_SHIM_LIB="$MODULE" "$WRAPPER" --lib
 	[ "$status" -eq 0 ]
 	out_is "$MODULE"$'\n'
+}
+
+@test "wrapper: a module cut short is refused, for --lib, --print-env and a command" {
+	[ "$(uname -m)" = x86_64 ] || skip "the messages name x86-64"
+	T=$BATS_TEST_TMPDIR
+	head -c 3000 "$MODULE" >"$T/cut.so"
+	unprinted "$T/cut.so" 'a 64-bit x86-64 shared object cut short (its segments run past the end of the file)'
+	capture env PRINTK_SHIM_LIB="$T/cut.so" "$WRAPPER" "$FIX/emit" $'\0013x\n'
+	[ "$status" -eq 125 ]
+	err_is "printk-shim: module '$T/cut.so' is a 64-bit x86-64 shared object cut short (its segments run past the end of the file): expected a 64-bit x86-64 shared object for $FIX/emit; nothing is run"$'\n'
+	head -c 100 "$MODULE" >"$T/head.so"
+	unprinted "$T/head.so" 'an ELF file cut short or corrupt (its headers do not fit it)'
 }
 
 @test "wrapper: without /proc it still finds its own build tree's module, by argv[0]" {
