@@ -746,6 +746,16 @@ static const char *kind(const struct elf *e)
 	return "ELF file";
 }
 
+/*
+ * Whether elf_read()'s @err says the file could not be read at all (no
+ * read permission, an I/O error), rather than read and found not to be
+ * an ELF program: then nothing is known of it.
+ */
+static bool unread(int err)
+{
+	return err && err != -ENOEXEC && err != PKS_ELF_CORRUPT && err != PKS_ELF_NOT_REGULAR;
+}
+
 static bool same_target(const struct elf *a, const struct elf *b)
 {
 	return a->cls == b->cls && a->msb == b->msb && a->machine == b->machine;
@@ -768,8 +778,8 @@ static void check_module(const struct module *mod, const struct elf *target, con
 	int err = elf_read(mod->file, &e);
 	bool elf = !err;
 
-	if (err && err != -ENOEXEC && err != PKS_ELF_CORRUPT && err != PKS_ELF_NOT_REGULAR)
-		return;	/* cannot be read: the dynamic linker says so itself */
+	if (unread(err))
+		return;	/* the dynamic linker says so itself */
 	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
 		target = NULL;
 	if (elf && e.type == ET_DYN && !e.pie && !e.cut && (!target || same_target(&e, target)))
@@ -808,7 +818,7 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 	struct stat st;
 	struct elf e;
 	bool elf;
-	int bit;
+	int bit, err;
 
 	if (stat(path, &st) != 0)
 		return false;
@@ -821,7 +831,11 @@ static bool inspect(const char *path, const char *cmd, const struct module *mod)
 	else if (bit)
 		warn("%s is set-%s-ID: the dynamic linker ignores LD_PRELOAD for it, so printk will not be interposed",
 		     pks_quote(cmd), bit == 'u' ? "user" : "group");
-	elf = !elf_read(path, &e);
+	elf = !(err = elf_read(path, &e));
+	/* execute permission without read (mode 111): the kernel runs what no one else may read */
+	if (unread(err))
+		warn("%s cannot be read (%s): its class and its printk are not checked; it is run all the same",
+		     pks_quote(cmd), pks_elf_strerror(err));
 	if (elf && e.interp && e.hidden_san)
 		warn("%s links a sanitizer runtime statically (gcc's -static-libasan, -static-libtsan or -static-libubsan) "
 		     "and exports none of it: the lines open at a fatal report are lost, and ThreadSanitizer "

@@ -281,6 +281,22 @@ unprinted() {
 	unprinted "$T/head.so" 'an ELF file cut short or corrupt (its headers do not fit it)'
 }
 
+@test "wrapper: a command it may run but not read gets one warning and runs all the same" {
+	[ "$(id -u)" -eq 0 ] || skip "it runs the command as nobody, in a directory it makes for them"
+	T=$(mktemp -d /tmp/printk-shim-unread.XXXXXX)
+	chmod 755 "$T"
+	cp "$WRAPPER" "$MODULE" "$T/"
+	printf 'int main(void) { return 3; }\n' >"$T/static.c"
+	${CC:-cc} -static -o "$T/static" "$T/static.c"
+	chmod 111 "$T/static"
+	capture setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env PRINTK_SHIM_LIB="$T/libprintk-shim.so" "$T/printk-shim" "$T/static"
+	rm -rf "$T"
+	[ "$status" -eq 3 ]
+	out_is ''
+	err_is "printk-shim: warning: $T/static cannot be read (Permission denied): its class and its printk are not checked; it is run all the same"$'\n'
+}
+
 @test "wrapper: without /proc it still finds its own build tree's module, by argv[0]" {
 	unshare -m true 2>/dev/null || skip "no mount namespace here"
 	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
