@@ -321,6 +321,26 @@ int main(void) { return printk("\0016x\n"); }' -static
 		'not reachable: it has file capabilities, so the dynamic linker ignores LD_PRELOAD for any user but root'
 }
 
+@test "check, index: without section headers, the read-only segments' strings still count" {
+	program "$TMP/one" 'const char *fmt = "\0013%s: lost %d frames\n";
+int main(int argc, char **argv) { (void)argv; return fmt[argc]; }'
+	strip "$TMP/one"
+	no_sections "$TMP/one" "$TMP/one-ns"
+	check_is "$TMP/one-ns" 1 \
+		'not reachable: it is stripped, imports no printk, and has strings with level markers: a printk of its own cannot be found'
+	capture "$WRAPPER" --index "$TMP/one-ns"
+	[ "$status" -eq 0 ]
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+# partial: no .printk_index; the read-only strings that start with a level marker
+<3> ?:? ? "%s: lost %d frames\n"
+'
+	program "$TMP/static" '#include <stdio.h>
+int printk(const char *f, ...) { return puts(f); }
+int main(void) { return printk("\0016x %d\n"); }' -static -s
+	no_sections "$TMP/static" "$TMP/static-ns"
+	check_is "$TMP/static-ns" 1 'not reachable: statically linked, so LD_PRELOAD does not apply'
+}
+
 @test "check: a program without printk says so" {
 	program "$TMP/none" 'int main(void) { return 0; }'
 	check_is "$TMP/none" 1 \

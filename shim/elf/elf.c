@@ -359,15 +359,28 @@ static int by_offset(const void *a, const void *b)
 }
 
 /*
- * The sections @keep takes, in file order, without any that overlaps one
- * before it: a crafted file can point a thousand headers at one block, and
- * each byte is then still read once. Return: how many, in *@out (malloc'ed).
+ * The @n ranges @r in file order, without any that overlaps one before it:
+ * a crafted file can point a thousand headers at one block, and each byte
+ * is then still read once. Return: how many are left.
  */
+static size_t apart(struct range *r, size_t n)
+{
+	size_t k = 0;
+
+	if (n)
+		qsort(r, n, sizeof(*r), by_offset);
+	for (size_t j = 0; j < n; j++)
+		if (k == 0 || r[j].off >= r[k - 1].end)
+			r[k++] = r[j];
+	return k;
+}
+
+/* The sections @keep takes, apart(). Return: how many, in *@out (malloc'ed). */
 static size_t disjoint(const struct pks_elf_image *im, bool (*keep)(const struct shdr *, void *),
 		       void *arg, struct range **out)
 {
 	struct range *r = malloc(((size_t)im->shnum + 1) * sizeof(*r));
-	size_t n = 0, k = 0;
+	size_t n = 0;
 	struct shdr sh;
 
 	*out = r;
@@ -376,12 +389,7 @@ static size_t disjoint(const struct pks_elf_image *im, bool (*keep)(const struct
 		if (sh.type != SHT_NOBITS && sh.size && within(im, sh.offset, sh.size) && keep(&sh, arg))
 			r[n++] = (struct range){ sh.offset, sh.offset + sh.size, i };
 	}
-	if (n)
-		qsort(r, n, sizeof(*r), by_offset);
-	for (size_t j = 0; j < n; j++)
-		if (k == 0 || r[j].off >= r[k - 1].end)
-			r[k++] = r[j];
-	return k;
+	return apart(r, n);
 }
 
 static uint32_t relative_type(const struct pks_elf_image *im)
@@ -767,17 +775,37 @@ static bool rodata(const struct shdr *sh, void *arg)
 	       !(sh->flags & (SHF_WRITE | SHF_EXECINSTR));
 }
 
+/*
+ * Without sections (sstrip's output, an embedded toolchain's): the
+ * read-only data as the loader maps it, the PT_LOAD segments neither
+ * writable nor code, apart(). Return: how many, in *@out (malloc'ed).
+ */
+static size_t ro_segments(const struct pks_elf_image *im, struct range **out)
+{
+	struct range *r = malloc(((size_t)im->phnum + 1) * sizeof(*r));
+	struct pks_elf_seg s;
+	size_t n = 0;
+
+	*out = r;
+	for (unsigned i = 0; r && pks_elf_seg_at(im, i, &s); i++)
+		if (s.type == PT_LOAD && s.bytes && s.filesz && !(s.flags & (PF_W | PF_X)))
+			r[n++] = (struct range){ (uint64_t)(s.bytes - im->base),
+						 (uint64_t)(s.bytes - im->base) + s.filesz, i };
+	return apart(r, n);
+}
+
 /**
  * pks_elf_rodata_strings() - call @fn for every NUL-terminated string of the
  * read-only data that starts where a string can (at a section's start or
- * after a NUL) with the byte @first, in file order, each byte looked at once
+ * after a NUL) with the byte @first, in file order, each byte looked at once;
+ * in a file without sections, that of its read-only segments
  * Return: what @fn returned to stop the walk, or 0 (also when memory runs out).
  */
 int pks_elf_rodata_strings(const struct pks_elf_image *im, char first, pks_elf_string_visit *fn,
 			   void *arg)
 {
 	struct range *r;
-	size_t n = disjoint(im, rodata, NULL, &r);
+	size_t n = im->shnum > 1 ? disjoint(im, rodata, NULL, &r) : ro_segments(im, &r);
 	int ret = 0;
 
 	for (size_t k = 0; k < n && !ret; k++) {
