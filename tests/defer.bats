@@ -356,6 +356,56 @@ whole_in_order() {
 	[ "$output" = 2000 ]
 }
 
+@test "defer: the program's last thread ends, main's or a fork child's only one: the printer does not idle on" {
+	local t=$BATS_TEST_TMPDIR
+	cat >"$t/last.c" <<'EOF'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int (*pk)(const char *, ...);
+
+/* In the child of a fork made here, this thread is the only one; it returns. */
+static void *forks(void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pk("\0016child\n");
+		return arg;
+	}
+	waitpid(pid, NULL, 0);
+	pthread_exit(arg);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t;
+
+	(void)argv;
+	pk = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	pk("\0016main\n");
+	if (argc > 1 && !pthread_create(&t, NULL, forks, NULL))
+		pthread_join(t, NULL);
+	pthread_exit(NULL);
+}
+EOF
+	$CC -o "$t/last" "$t/last.c" -ldl -lpthread
+	for arg in "" fork; do
+		# The printer's idle wait is a futex wait of a second: one may be
+		# woken (the parent waits for its child), none may run out. One
+		# file a thread (-ff): each call on one line.
+		rm -f "$t"/trace.*
+		capture strace -ff -qq -e trace=futex -o "$t/trace" env LD_PRELOAD="$MODULE" \
+			PRINTK_SHIM_DEFER=1 PRINTK_SHIM_CONTROL=0 "$t/last" $arg
+		[ "$status" -eq 0 ]
+		[ "$arg" ] && err_is $'main\nchild\n' || err_is $'main\n'
+		run grep -h 'tv_sec=1,.*ETIMEDOUT' "$t"/trace.*
+		[ "$output" = "" ]
+	done
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

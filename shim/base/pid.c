@@ -3,11 +3,17 @@
  * The pid cache: a page the kernel zeroes in the child of every fork
  * (MADV_WIPEONFORK, Linux 4.14), also one made by _Fork() or clone(), which
  * run no atfork handler. Where the advice is refused, every call asks
- * getpid(). Thread-safety: async-signal-safe; setup may race harmlessly.
+ * getpid(). The count of threads, from /proc. Thread-safety:
+ * async-signal-safe; setup may race harmlessly.
  */
 #include "base/pid.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -56,4 +62,50 @@ pid_t pks_pid_slow(void)
 		atomic_store_explicit(pp, pid, memory_order_relaxed);
 	}
 	return pid;
+}
+
+/** pks_pid_threads() - Return: the threads of this process, per /proc/self/status; 0: not known. */
+int pks_pid_threads(void)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), saved = errno;
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nThreads:");
+	return p ? atoi(p + 9) : 0;
+}
+
+/**
+ * pks_pid_thread_gone() - Return: whether thread @tid of this process has
+ * ended: its /proc/self/task entry is gone, or, the thread group's leader,
+ * a zombie until the others end (proc(5), /proc/pid/stat); false when
+ * /proc cannot say.
+ */
+bool pks_pid_thread_gone(long tid)
+{
+	char path[64], buf[512], *p;
+	int fd, saved = errno;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		n = errno == ENOENT && !access("/proc/self/task", F_OK);
+		errno = saved;
+		return n;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	errno = saved;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name may hold anything */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * This process's pid without a system call per line, right in the child of
- * every fork, also one made without atfork handlers.
+ * every fork, also one made without atfork handlers; and its threads.
  */
 #ifndef PKS_BASE_PID_H
 #define PKS_BASE_PID_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 extern _Atomic(_Atomic pid_t *) pks_pid_page;	/* the cache page, once mapped */
 
 void pks_pid_setup(void);
 pid_t pks_pid_slow(void);
+int pks_pid_threads(void);
+bool pks_pid_thread_gone(long tid);
 
 /**
  * pks_pid() - getpid(), cached until a fork. Async-signal-safe. Inline:

@@ -554,6 +554,31 @@ static bool park(void)
 	return !atomic_compare_exchange_strong(&pks_defer_dq.state, &off, PKS_DEFER_RUNNING);
 }
 
+/*
+ * The thread named by pks_defer_dq.forsaken was the program's last: once it
+ * has ended and the ring is empty, the printer ends now, not an idle
+ * second later, and with it the process, as it would have without the
+ * ring. An idle second at most, then the printer goes on as it was.
+ */
+static bool forsaken(void)
+{
+	/* no pair: a hint, checked below */
+	long tid = atomic_load_explicit(&pks_defer_dq.forsaken, memory_order_relaxed);
+
+	if (!tid)
+		return false;
+	for (int ms = 0; ms < IDLE_MS; ms++) {
+		if (gauge() != 0)
+			return false;	/* its last lines, from a destructor after ours */
+		if (pks_pid_thread_gone(tid))
+			return true;	/* the printer and, if it led, its zombie: /proc says 2 */
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	/* no pair: as above */
+	atomic_store_explicit(&pks_defer_dq.forsaken, 0, memory_order_relaxed);
+	return false;
+}
+
 static void unblock_bus(void)
 {
 	sigset_t bus;
@@ -593,6 +618,8 @@ static void *printer(void *arg)
 		/* pairs with printk-shim(1) --flush's loads of the count (cmd/control.c) */
 		if (pks_defer_dq.drains)	/* printk-shim(1) --flush waits for it */
 			atomic_fetch_add(pks_defer_dq.drains, 1);
+		if (!n && forsaken() && park())
+			break;
 		idle = quiet && !n;
 		quiet = doze(idle) && !n;
 		if (idle && quiet && park())

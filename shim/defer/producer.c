@@ -178,6 +178,18 @@ void pks_defer_gone(long tid)
 
 	/* seq_cst: pairs with pks_defer_other()'s compare-and-swap, which then reads this one */
 	atomic_compare_exchange_strong(&pks_defer_dq.owner.tid, &o, 0);
+	/*
+	 * The program's last thread may be ending (pthread_exit, or a fork
+	 * child's one thread returning): the process ends when the printer
+	 * does, which need not wait to idle out (printer.c's forsaken()).
+	 */
+	/* no pair: a printer that ends meanwhile finds no one to wait for */
+	if (atomic_load_explicit(&pks_defer_dq.state, memory_order_relaxed) == PKS_DEFER_RUNNING &&
+	    pks_pid_threads() == 2) {
+		/* no pair: a hint the printer checks against /proc */
+		atomic_store_explicit(&pks_defer_dq.forsaken, tid, memory_order_relaxed);
+		pks_defer_wake(PKS_DEFER_NAP);
+	}
 }
 
 /**

@@ -24,6 +24,7 @@
 #include "patch/patch.h"
 #include "base/compiler.h"
 #include "config/config.h"
+#include "base/pid.h"
 #include "base/say.h"
 #include "base/show.h"
 #include "base/sym.h"
@@ -422,17 +423,9 @@ static bool patched_at(uintptr_t entry)
 /* Threads in this process per /proc/self/status; 1 when it cannot say. */
 static int threads(void)
 {
-	char buf[4096], *p;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	int n = pks_pid_threads();
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = '\0';
-	p = strstr(buf, "\nThreads:");
-	return p ? atoi(p + 9) : 1;
+	return n ? n : 1;
 }
 
 /*
