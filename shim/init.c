@@ -23,6 +23,7 @@
 #include "ctx/signals.h"
 #include "ctx/spawn.h"
 #include "defer/defer.h"
+#include "elf/loaded.h"
 #include "elf/name.h"
 #include "sink/sink.h"
 #include "sink/syslog.h"
@@ -70,10 +71,22 @@ static void child_ends(void)
 	restore();
 }
 
+static const char here;	/* an address in this copy of the module */
+
 static void setup(void)
 {
 	const struct pks_config *c;
 
+	/*
+	 * Another copy of the module loaded before this one (two installs'
+	 * wrappers nested) gets every call: this one keeps out of its way
+	 * (printk-shim(7) LIMITATIONS), its interposed calls only passed on.
+	 */
+	if (!pks_elf_first_copy(&here)) {
+		pks_fds_setup();
+		pks_spawn_setup();
+		return;
+	}
 	pks_elf_name_guard(outside_handler);
 	pks_fd_look_cap();	/* before any write: stderr may be a file at the limit */
 	pks_config_start();	/* first: the C library is ready, the configuration can be read */

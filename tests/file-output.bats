@@ -345,6 +345,18 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 	take dup2
 }
 
+@test "file-output: the same with two copies of the module loaded: the first does all, the other nothing" {
+	cp "$MODULE" "$T/copy.so"
+	for pre in "$MODULE:$T/copy.so" "$T/copy.so:$MODULE"; do
+		rm -f "$LOG" "$LOG.mine"
+		capture env LD_PRELOAD="$pre" PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/fdtake" dup2 "$LOG" dup2
+		[ "$status" -eq 0 ]
+		err_is ''
+		file_is "$LOG.mine" $'mine\n'
+		file_is "$LOG" "before"$'\n'"$(for i in $(seq 1 70); do echo "after $i"; done)"$'\n'
+	done
+}
+
 @test "file-output: the same with dup3" {
 	take dup3
 }

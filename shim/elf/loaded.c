@@ -2,7 +2,8 @@
 /*
  * The loaded image's facts the format engine asks for: the GNU build ID of
  * the object an address is in (its PT_NOTE segments, as mapped), and the
- * 16 random bytes the kernel hands every process (AT_RANDOM, getauxval(3)).
+ * 16 random bytes the kernel hands every process (AT_RANDOM, getauxval(3));
+ * and, for the constructor, whether another copy of an object came first.
  * Thread-safety: dl_iterate_phdr() takes the dynamic linker's lock, so
  * pks_elf_build_id() is not async-signal-safe; AT_RANDOM is read-only.
  */
@@ -86,6 +87,75 @@ bool pks_elf_build_id(const void *addr, unsigned char id[PKS_ELF_BUILD_ID_LEN])
 
 	dl_iterate_phdr(find_build_id, &b);
 	return b.found;
+}
+
+/*
+ * @info's DT_SONAME, or NULL: its dynamic section as mapped, whose DT_STRTAB
+ * the dynamic linker made absolute, unless the section is read-only.
+ */
+static const char *soname(const struct dl_phdr_info *info)
+{
+	const ElfW(Dyn) *d = NULL;
+	ElfW(Addr) str = 0;
+	const ElfW(Dyn) *name = NULL;
+
+	for (int i = 0; i < info->dlpi_phnum && !d; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			d = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_STRTAB)
+			str = d->d_un.d_ptr;
+		else if (d->d_tag == DT_SONAME)
+			name = d;
+	}
+	if (!str || !name)
+		return NULL;
+	return (const char *)(str < info->dlpi_addr ? str + info->dlpi_addr : str) + name->d_un.d_val;
+}
+
+struct copy {
+	uintptr_t here;		/* in: an address in the object */
+	const char *name;	/* its DT_SONAME, found by the first walk */
+	bool first;		/* out, of the second walk */
+};
+
+static int name_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct copy *c = data;
+
+	(void)size;
+	if (!in_object(info, c->here))
+		return 0;
+	c->name = soname(info);
+	return 1;
+}
+
+static int first_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct copy *c = data;
+	const char *name = soname(info);
+
+	(void)size;
+	if (!name || strcmp(name, c->name))
+		return 0;
+	c->first = in_object(info, c->here);
+	return 1;
+}
+
+/**
+ * pks_elf_first_copy() - whether the object @here is in comes first, in
+ * the order the dynamic linker looks symbols up, among the loaded objects
+ * of its DT_SONAME: of two copies of a library, the one the program's calls
+ * reach. True when it has no DT_SONAME.
+ */
+bool pks_elf_first_copy(const void *here)
+{
+	struct copy c = { .here = (uintptr_t)here, .first = true };
+
+	dl_iterate_phdr(name_of, &c);
+	if (c.name)
+		dl_iterate_phdr(first_of, &c);
+	return c.first;
 }
 
 /* The kernel's 16 random bytes for this process, or NULL without AT_RANDOM. */

@@ -2,7 +2,8 @@
 /*
  * What the process is told about its image as loaded, for the format engine
  * (which calls no dynamic linker or auxiliary vector itself): an object's
- * GNU build ID, the kernel's random bytes; loaded.c.
+ * GNU build ID, the kernel's random bytes; whether an object is the first
+ * copy of itself; loaded.c.
  */
 #ifndef PKS_ELF_LOADED_H
 #define PKS_ELF_LOADED_H
@@ -13,5 +14,6 @@
 
 bool pks_elf_build_id(const void *addr, unsigned char id[PKS_ELF_BUILD_ID_LEN]);
 const void *pks_elf_at_random(void);
+bool pks_elf_first_copy(const void *here);
 
 #endif
