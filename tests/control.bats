@@ -621,6 +621,22 @@ hello
 	err_is $'printk-shim: --all: no /proc is mounted here, where processes are looked at; nothing is done\n'
 }
 
+@test "control: a start reads no file of a process that runs, and sweeps the file of one gone" {
+	local live dead t=$BATS_TEST_TMPDIR
+	env LD_PRELOAD="$MODULE" sleep 30 &
+	live=$!
+	env LD_PRELOAD="$MODULE" sh -c 'echo $$ >"$0"; kill -KILL $$' "$t/dead" || true
+	dead=$(cat "$t/dead")
+	for _ in $(seq 1 200); do [ -f "$CTL/$live.ctl" ] && break; sleep 0.01; done
+	[ -f "$CTL/$dead.ctl" ]
+	strace -f -qq -e trace=openat -o "$t/trace" env LD_PRELOAD="$MODULE" /bin/true
+	kill "$live"
+	wait "$live" || true
+	run grep -c "$live\.ctl" "$t/trace"
+	[ "$output" = 0 ]
+	[ ! -e "$CTL/$dead.ctl" ]
+}
+
 @test "control: a umask takes no bit the directory and its files need; a directory it broke is mended" {
 	local t pid modes mended
 	t=$(mktemp -d /tmp/printk-shim-umask.XXXXXX)	# nobody passes no bats directory

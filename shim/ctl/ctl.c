@@ -59,6 +59,14 @@ static void sweep(void)
 	while ((e = readdir(d)) && budget--) {
 		pid_t pid = pks_ctl_name_pid(e->d_name, PKS_CTL_SUFFIX);
 
+		/*
+		 * A pid that runs is left at once, as every start sweeps: a
+		 * thousand processes would cost each start a thousand files
+		 * read. A file whose pid a new process took waits for that one
+		 * to end, or for the command, which checks start times (printk-shim(1)).
+		 */
+		if (pid && (!kill(pid, 0) || errno == EPERM))
+			continue;
 		if (pid && pid != pks_pid() && pks_ctl_dead(dirfd(d), e->d_name, pid, mine))
 			unlinkat(dirfd(d), e->d_name, 0);
 		else if (!pid && mine && (pid = pks_ctl_tmp_pid(e->d_name)) && kill(pid, 0) &&
