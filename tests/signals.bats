@@ -296,3 +296,46 @@ N
 	grep -q '^#0  main ' <<<"$output"
 }
 
+@test "signals: a handler on a small alternate stack finds about as much of it as without the module" {
+	local t=$BATS_TEST_TMPDIR plain with
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's instrumentation makes every frame larger"
+	cat >"$t/alt.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+static char *top;
+static volatile long used;
+
+static void handler(int sig)
+{
+	char here;
+
+	(void)sig;
+	used = top - &here;
+}
+
+/* How many bytes of its alternate stack the handler finds taken as it begins. */
+int main(void)
+{
+	size_t size = 65536;
+	char *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = { .ss_sp = base, .ss_size = size };
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = SA_ONSTACK };
+
+	top = base + size;
+	sigaltstack(&ss, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	printf("%ld\n", used);
+	return 0;
+}
+EOF
+	$CC -O1 -o "$t/alt" "$t/alt.c"
+	plain=$("$t/alt")
+	with=$(env LD_PRELOAD="$MODULE" "$t/alt")
+	# the trampoline's own frame, and no copy of the program's action in it
+	echo "plain $plain, with the module $with"
+	[ $((with - plain)) -le 128 ]
+}

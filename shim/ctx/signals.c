@@ -226,9 +226,9 @@ void pks_signals_drain(void)
  * handlers do, writes the open lines before it ends the process. The
  * flags stay, as the kernel keeps them.
  */
-static void reset(int sig, const struct sigaction *was)
+static __attribute__((noinline)) void reset(int sig)
 {
-	struct sigaction dfl = *was;
+	struct sigaction dfl = user[sig];	/* in this frame: gone before the handler runs */
 
 	dfl.sa_handler = SIG_DFL;
 	dfl.sa_flags &= ~SA_SIGINFO;
@@ -252,7 +252,14 @@ static bool mine(int sig, const siginfo_t *si)
 
 static void trampoline(int sig, siginfo_t *si, void *uc)
 {
-	const struct sigaction act = user[sig], *a = &act;
+	/*
+	 * Of the program's action, the handler and its flags, read once: it
+	 * may change them meanwhile. No more of it in this frame, which lies
+	 * under the handler's on what may be a small alternate stack.
+	 */
+	void (*info)(int, siginfo_t *, void *) = user[sig].sa_sigaction;
+	void (*plain)(int) = user[sig].sa_handler;
+	int flags = user[sig].sa_flags;
 	const struct pks_sig_ops *o;
 	int d, hid;
 	uintptr_t saved;
@@ -280,16 +287,16 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	 */
 	if (d < DEPTH_MAX)
 		frames[d] = (uintptr_t)__builtin_frame_address(0);
-	if (a->sa_flags & SA_RESETHAND)
-		reset(sig, a);
+	if (flags & SA_RESETHAND)
+		reset(sig);
 	/* pairs with the fence after the handler: a handler sees frame before depth */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pks_thread.depth = d + 1;
 	hid = pks_tsan_swap(0);	/* ThreadSanitizer's runtime called us with none */
-	if (a->sa_flags & SA_SIGINFO)
-		a->sa_sigaction(sig, si, uc);
-	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
-		a->sa_handler(sig);
+	if (flags & SA_SIGINFO)
+		info(sig, si, uc);
+	else if (plain != SIG_IGN && plain != SIG_DFL)
+		plain(sig);
 	if ((o = contexts()))
 		o->handler_done(d + 1);
 	pks_tsan_swap(hid);	/* and puts its own back as we return */
