@@ -185,6 +185,21 @@ x
 	[ ! -e "$T/rootonly/target" ]
 }
 
+@test "file-output: privileged: another user's link as the file, in a sticky directory, is named as such" {
+	needs_root_user
+	mkdir -m 1777 "$T/sticky"
+	ln -s "$T/target" "$T/sticky/log"
+	chown -h "$PKS_USER" "$T/sticky/log"
+	LOG=$T/sticky/log
+	daemon p $'\0016x\n'
+	[ "$status" -eq 0 ]
+	err_is "$W: file:$LOG: a symbolic link owned by uid $PKS_UID, not followed by a privileged process; skipping it
+$W: no usable output left; using stderr
+x
+"
+	[ ! -e "$T/target" ]
+}
+
 @test "file-output: privileged: links root owns are followed, mid-path and relative" {
 	needs_root_user
 	mkdir "$T/real"

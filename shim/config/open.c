@@ -161,6 +161,7 @@ static int resolve(const char *path, char *p, uid_t me, struct refusal *r)
 {
 	size_t s = 0, e, len = strlen(path);
 	int dir, fd = -1, links = 0, err;
+	struct stat st;
 
 	if (len >= WALK_MAX)
 		return errno = ENAMETOOLONG, -1;
@@ -187,6 +188,14 @@ static int resolve(const char *path, char *p, uid_t me, struct refusal *r)
 		p[e] = end;
 		if (fd >= 0 && !end)
 			break;
+		/*
+		 * O_CREAT on another user's link in a sticky directory fails
+		 * before O_NOFOLLOW can (the kernel's protected_regular rule
+		 * covers links): a link still, to judge as one.
+		 */
+		if (fd < 0 && !end && err == EACCES && !fstatat(dir, p + s, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISLNK(st.st_mode))
+			err = ELOOP;
 		if (fd >= 0) {
 			close(dir);
 			dir = fd;
