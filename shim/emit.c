@@ -40,6 +40,7 @@
 #include "sink/sink.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -154,6 +155,9 @@ static const char *whole(formatter *f, char *buf, size_t size, const char *fmt, 
 		*len = (size_t)n;
 	} else if (n < 0) {
 		*len = strnlen(buf, size - 1);
+		if (errno == EOVERFLOW)	/* a count past INT_MAX, as vsnprintf(3) says */
+			pks_warn("a fragment's text passes %d bytes; its first %zu bytes are written",
+				 INT_MAX, *len);
 	} else if (!(p = grow(big, (size_t)n + 1))) {
 		*len = size - 1;
 		pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",

@@ -125,3 +125,12 @@ RETS=$'1 errno-kept\n2 errno-kept\n7 errno-kept\n7 errno-kept\n3 errno-kept\n3 e
 		out_is $'4 errno-kept\n2 errno-kept\n'
 	done
 }
+
+@test "levels: a fragment whose text would pass INT_MAX bytes: what fits is written, and a warning says how much" {
+	capture shim "$FIX/emit" $'x%2147483645dy\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: a fragment's text passes 2147483647 bytes; its first 2047 bytes are written
+x$(printf '%1023s')
+$(printf '%1023s')
+"
+}
