@@ -23,6 +23,7 @@
  * Thread-safety: as described; setup is idempotent.
  */
 #include "ctx/ctx.h"
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/once.h"
 #include "base/say.h"
@@ -151,7 +152,8 @@ void pks_ctx_setup(void)
 	pks_once_done(&setup_state);
 }
 
-static void flush_ctx(struct pks_ctx *x, bool force);
+static void flush_ctx(struct pks_ctx *x, bool force, uint64_t until);
+static uint64_t soon(void);
 
 /* A free node, its last thread's lines written first (see thread_gone()). */
 static struct pks_node *reuse(void)
@@ -167,7 +169,7 @@ static struct pks_node *reuse(void)
 		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
 			PKS_HB_AFTER(&n->inuse);
 			for (int i = 0; i < PKS_NCTX; i++)
-				flush_ctx(&n->ctx[i], false);
+				flush_ctx(&n->ctx[i], false, soon());
 			return n;
 		}
 	}
@@ -350,8 +352,21 @@ bool pks_ctx_foreign(void)
 	return memory_pid && memory_pid != getpid();
 }
 
-/* Write @x's open line from outside its call. @force: the process is dying. */
-static void flush_ctx(struct pks_ctx *x, bool force)
+#define CLAIM_WAIT_NS	100000000ull	/* a flush's wait for busy contexts: 0.1 s in all */
+
+/* The end of a claim's wait from now (flush_ctx()). */
+static uint64_t soon(void)
+{
+	return pks_now_ns() + CLAIM_WAIT_NS;
+}
+
+/*
+ * Write @x's open line from outside its call. @force: the process is
+ * dying. A context its thread is busy in is waited for 2000 yields, and
+ * until @until at most: on a CPU that many printing threads share, each
+ * yield lets every one of them run.
+ */
+static void flush_ctx(struct pks_ctx *x, bool force, uint64_t until)
 {
 	struct pks_ctx *outer = flushing;
 	bool own = pks_thread.self && x >= pks_thread.self->ctx && x < pks_thread.self->ctx + PKS_NCTX;
@@ -378,6 +393,8 @@ static void flush_ctx(struct pks_ctx *x, bool force)
 			break;
 		if (force || (want == PKS_BUSY && own))
 			break;	/* our own call, interrupted: it will not end first */
+		if (pks_now_ns() > until)
+			break;
 		sched_yield();
 	}
 	if (claimed || force) {
@@ -409,6 +426,7 @@ static void flush_ctx(struct pks_ctx *x, bool force)
  */
 void pks_flush_all(enum pks_flush why)
 {
+	uint64_t until = soon();	/* for all the busy contexts together */
 	bool in_write;
 
 	if (why != PKS_FLUSH_CRASH)
@@ -422,7 +440,7 @@ void pks_flush_all(enum pks_flush why)
 				dead_claim(&n->ctx[i], 0);
 			if (n == pks_thread.self && why == PKS_FLUSH_EXIT)
 				take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], n == pks_thread.self && why == PKS_FLUSH_CRASH);
+			flush_ctx(&n->ctx[i], n == pks_thread.self && why == PKS_FLUSH_CRASH, until);
 		}
 	}
 }
@@ -445,7 +463,7 @@ void pks_flush_depth(int depth)
 	if (pks_line_idle(&x->line))
 		return;
 	pks_tsan_hide();
-	flush_ctx(x, false);
+	flush_ctx(x, false, soon());
 	pks_tsan_show();
 }
 
@@ -465,7 +483,7 @@ static void thread_gone(void *p)
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!dead_claim(&n->ctx[i], 0) &&	/* a flush cancelled in its write: left too */
 		    (!take_back(&n->ctx[i], &in_write) || !in_write))
-			flush_ctx(&n->ctx[i], false);
+			flush_ctx(&n->ctx[i], false, soon());
 	pks_defer_gone(n->tid);	/* after its last line: the next thread's come later */
 	pks_thread.self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
