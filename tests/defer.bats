@@ -406,6 +406,59 @@ EOF
 	done
 }
 
+@test "defer: threads that never stop printing hold up no fork, dup2, exec or exit" {
+	local t=$BATS_TEST_TMPDIR mode end
+	cat >"$t/busy.c" <<'EOF'
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int (*pk)(const char *, ...);
+
+static void *print(void *arg)
+{
+	for (long i = 0;; i++)
+		pk("\0016T%ld %ld\n", (long)arg, i);
+	return NULL;
+}
+
+/* 16 threads print for ever; main forks, moves stderr, then execs or exits. */
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	pid_t pid;
+
+	pk = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	dup2(open("/dev/null", O_WRONLY), 2);
+	for (long i = 0; i < 16; i++)
+		pthread_create(&t, NULL, print, (void *)i);
+	usleep(200000);
+	for (int i = 0; i < 5; i++) {
+		if ((pid = fork()) == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+		dup2(open("/dev/null", O_WRONLY), 2);
+	}
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		execl("/bin/true", "true", (char *)NULL);
+	exit(0);
+}
+EOF
+	$CC -o "$t/busy" "$t/busy.c" -ldl -lpthread
+	# one CPU for all: each wait for a busy thread lets the 16 run
+	for mode in 0 1; do
+		for end in exit exec; do
+			run timeout 20 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode \
+				taskset -c 0 "$t/busy" $end
+			[ "$status" -eq 0 ]
+		done
+	done
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

@@ -103,6 +103,7 @@ struct pks_defer_lane {
 	uint64_t end;		/* the consumer's: committed records gathered up to */
 	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if before end */
 	uint64_t after;		/* the position past next */
+	uint64_t stop;		/* the consumer's: with pks_defer_drain()'s bound, its head then */
 };
 
 /*

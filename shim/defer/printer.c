@@ -58,6 +58,7 @@ static struct pks_line line;
 static struct pks_writer writer;
 static int plain_fd = -1;	/* pks_sink_plain()'s, per drain */
 static bool held;		/* write_run() held a lane back since the consumer word was taken */
+static bool bounded;		/* gather() reads no lane past its stop (pks_defer_drain()) */
 
 /** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
@@ -240,6 +241,17 @@ static void settle(const struct pks_sink_batch *b)
  * consumer word to write the ring (pks_defer_crash()), rather than write
  * beside this drain.
  */
+/*
+ * The printer's drain, while other threads keep filling the ring, would
+ * hold the consumer word for ever: a caller that waits for it (a fork's,
+ * an exec's, a descriptor's drain) has it after the printer's batch.
+ */
+static inline bool wanted(void)
+{
+	/* no pair: a hint; the word's own exchanges order what it guards */
+	return printing && atomic_load_explicit(&pks_defer_dq.busy, memory_order_relaxed) == 2;
+}
+
 static inline bool stopped(bool crash)
 {
 	/* no pair: a hint; the handler takes the word after */
@@ -272,7 +284,7 @@ static bool gather(void)
 			struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
 			uint64_t p = l->end;
 
-			while (pks_ring_read(&l->ring, &p)) {
+			while ((!bounded || p < l->stop) && pks_ring_read(&l->ring, &p)) {
 				l->end = p;
 				grew = true;
 			}
@@ -393,7 +405,7 @@ static size_t drain(bool crash, bool order)
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
 		l->next = NULL;
 	}
-	while (!stopped(crash) && gather()) {
+	while (!stopped(crash) && !wanted() && gather()) {
 		/* a run from one lane while its stamps stay below the others' next */
 		while (!stopped(crash) && (l = oldest(&limit)))
 			n += write_run(l, limit, b, crash, order);
@@ -761,7 +773,18 @@ static void ordered(bool handler)
 void pks_defer_drain(bool handler)
 {
 	if (ours() && pks_defer_take()) {
+		/*
+		 * What the ring held as the drain began: the lines other
+		 * threads go on printing meanwhile are the printer's, or
+		 * the drain would never end while they do.
+		 */
+		for (int i = 0; i < pks_defer_dq.nlanes; i++)
+			/* no pair: a bound; what is committed below it is read with acquire */
+			pks_defer_dq.lanes[i].stop = atomic_load_explicit(&pks_defer_dq.lanes[i].ring.head,
+									 memory_order_relaxed);
+		bounded = true;
 		ordered(handler);
+		bounded = false;
 		report_now();
 		pks_defer_give();
 	}
