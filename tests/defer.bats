@@ -459,6 +459,57 @@ EOF
 	done
 }
 
+@test "defer: futex(2) refused by a seccomp filter: the printer sleeps and idles out, all the same" {
+	local t=$BATS_TEST_TMPDIR
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's runtime takes its locks with futex(2)"
+	cat >"$t/nofutex.c" <<'EOF'
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* futex(2) fails with EPERM from here on; 10 lines; then how many threads, 2.5 s later. */
+int main(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { 4, f };
+	int (*pk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	char buf[4096], *p;
+	FILE *st;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 2;
+	for (int i = 0; i < 10; i++)
+		pk("\0016line %d\n", i);
+	usleep(2500000);
+	st = fopen("/proc/self/status", "r");
+	buf[fread(buf, 1, sizeof(buf) - 1, st)] = '\0';
+	p = strstr(buf, "\nThreads:");
+	printf("threads %d\n", p ? atoi(p + 9) : -1);
+	return 0;
+}
+EOF
+	$CC -o "$t/nofutex" "$t/nofutex.c" -ldl
+	capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_CONTROL=0 "$t/nofutex"
+	[ "$status" -eq 0 ]
+	err_is "$(for i in $(seq 0 9); do echo "line $i"; done)"$'\n'
+	# the printer ended, idle: it did not spin on waits that never wait
+	out_is $'threads 1\n'
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

@@ -60,7 +60,13 @@ static int plain_fd = -1;	/* pks_sink_plain()'s, per drain */
 static bool held;		/* write_run() held a lane back since the consumer word was taken */
 static bool bounded;		/* gather() reads no lane past its stop (pks_defer_drain()) */
 
-/** pks_defer_futex() - futex(2) on @word, private but for a shared sleep word; @ms: 0 waits for ever */
+/**
+ * pks_defer_futex() - futex(2) on @word, private but for a shared sleep
+ * word; @ms: 0 waits for ever. A wait that futex(2) refuses (a seccomp(2)
+ * filter's EPERM or ENOSYS) sleeps instead, @ms or 1 ms, and says it timed
+ * out: the waiter looks again, as after a wake, and a printer idles as it
+ * would, rather than spin.
+ */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 {
 	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
@@ -68,8 +74,13 @@ long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 	/* the sleep word may be the control file's, shared with printk-shim --flush */
 	int private = word == (volatile void *)pks_defer_dq.sleep_word ? pks_defer_dq.sleep_private
 								       : FUTEX_PRIVATE_FLAG;
+	long r = syscall(SYS_futex, (void *)word, op | private, val, ms ? &ts : NULL, NULL, 0);
 
-	return syscall(SYS_futex, (void *)word, op | private, val, ms ? &ts : NULL, NULL, 0);
+	if (r < 0 && op == FUTEX_WAIT && (errno == EPERM || errno == ENOSYS)) {
+		nanosleep(ms ? &ts : &(struct timespec){ 0, 1000000 }, NULL);
+		errno = ETIMEDOUT;
+	}
+	return r;
 }
 
 /** pks_defer_wake() - the printer sleeps at @upto or deeper (NAP: at all; IDLE: idles): wake it */
