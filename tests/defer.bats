@@ -510,6 +510,79 @@ EOF
 	out_is $'threads 1\n'
 }
 
+@test "defer: the printer has its own name and scheduling, not those of the thread that started it" {
+	local t=$BATS_TEST_TMPDIR
+	cat >"$t/starter.c" <<'EOF'
+#include <dirent.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static int (*pk)(const char *, ...);
+
+/* A real-time thread with a timer slack of 2 s prints the first line. */
+static void *first(void *arg)
+{
+	prctl(PR_SET_TIMERSLACK, 2000000000UL);
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &(struct sched_param){ 1 });
+	pk("\0016first\n");
+	return arg;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return f != NULL;
+}
+
+/* The printer's name, timer slack and policy (stat(5)'s field 41). */
+int main(void)
+{
+	char path[300], buf[1024], *p;
+	struct dirent *e;
+	pthread_t t;
+	DIR *d;
+	int field = 2;
+
+	pk = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	pthread_create(&t, NULL, first, NULL);
+	pthread_join(t, NULL);
+	usleep(100000);
+	d = opendir("/proc/self/task");
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		if (e->d_name[0] == '.' || !read_file(path, buf, sizeof(buf)) || strcmp(buf, "printk-shim\n"))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/timerslack_ns", e->d_name);	/* a tid's, there */
+		read_file(path, buf, sizeof(buf));
+		printf("slack %s", buf);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+		read_file(path, buf, sizeof(buf));
+		for (p = strrchr(buf, ')'); p && field < 41; p = strchr(p + 1, ' '))
+			field++;
+		printf("policy %d\n", p ? atoi(p) : -1);
+	}
+	closedir(d);
+	return 0;
+}
+EOF
+	$CC -o "$t/starter" "$t/starter.c" -ldl -lpthread
+	capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 "$t/starter"
+	[ "$status" -eq 0 ]
+	err_is $'first\n'
+	out_is $'slack 50000\npolicy 0\n'
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

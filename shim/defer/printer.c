@@ -30,9 +30,12 @@
 #include <stdint.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -602,6 +605,33 @@ static bool forsaken(void)
 	return false;
 }
 
+/*
+ * The printer's name and scheduling, its own: not those of whichever thread
+ * printed the line that started it, which may be a real-time thread, or
+ * have a timer slack of seconds that would stretch every wait of the
+ * latency bound. It runs under SCHED_OTHER, on the CPUs, and at the nice
+ * value, of the program's main thread; each step may be refused (a lower
+ * nice value takes a privilege), and the rest goes on.
+ */
+static void own_ways(void)
+{
+	cpu_set_t cpus;
+	int nice;
+
+	prctl(PR_SET_NAME, "printk-shim");
+	/* set here, not by the attributes: with PTHREAD_EXPLICIT_SCHED the new
+	 * thread waits on a lock of glibc's, which aborts where futex(2) is refused */
+	sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
+	/* the kernel's own default: 0 would give back the starter's, as inherited */
+	prctl(PR_SET_TIMERSLACK, 50000UL);
+	if (!sched_getaffinity(getpid(), sizeof(cpus), &cpus))
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)getpid());
+	if (!errno)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), nice);
+}
+
 static void unblock_bus(void)
 {
 	sigset_t bus;
@@ -626,6 +656,7 @@ static void *printer(void *arg)
 	 * there and the store goes on (ctl/ctl.c's pks_ctl_fault()).
 	 */
 	unblock_bus();
+	own_ways();
 	pks_tsan_hide();	/* all its work is the module's */
 	/* a printer runs: --flush has a drain to wait for, though the first
 	 * may not end for long (a slow reader); pairs with printk-shim(1)
