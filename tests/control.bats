@@ -641,24 +641,25 @@ hello
 	local t pid modes mended
 	t=$(mktemp -d /tmp/printk-shim-umask.XXXXXX)	# nobody passes no bats directory
 	chmod 755 "$t"
+	cp "$MODULE" "$t/"	# nor, in CI, the build tree
 	chown nobody "$t"
 	as_nobody() {
 		setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$t" "$@"
 	}
 	( umask 0277; exec setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$t" \
-		PRINTK_SHIM_RECORD=64K LD_PRELOAD="$MODULE" sleep 5 ) &
+		PRINTK_SHIM_RECORD=64K LD_PRELOAD="$t/libprintk-shim.so" sleep 5 ) &
 	pid=$!
 	for i in $(seq 100); do [ -e "$t/printk-shim/$pid.rec" ] && break; sleep 0.05; done
 	modes=$(stat -c %a "$t/printk-shim" "$t/printk-shim/$pid.ctl" "$t/printk-shim/$pid.rec" 2>&1) || true
 	kill "$pid" 2>/dev/null || true
 	wait || true
 	chmod 0500 "$t/printk-shim"
-	capture as_nobody LD_PRELOAD="$MODULE" "$FIX/emit" $'\0016x\n'
+	capture as_nobody LD_PRELOAD="$t/libprintk-shim.so" true	# no warning: it could make its file
 	mended=$(stat -c %a "$t/printk-shim")
 	rm -rf "$t"
 	[ "$modes" = $'700\n600\n600' ]
 	[ "$status" -eq 0 ]
-	err_is $'x\n'
+	err_is ''
 	[ "$mended" = 700 ]
 }
 
