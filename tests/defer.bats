@@ -583,6 +583,86 @@ EOF
 	out_is $'slack 50000\npolicy 0\n'
 }
 
+@test "defer: a dup2 onto 2 cancelled in the middle of its drain leaves the ring whole" {
+	local t=$BATS_TEST_TMPDIR i
+	cat >"$t/cut.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+static int (*pk)(const char *, ...);
+static int spare;
+
+static void *mover(void *a)
+{
+	dup2(spare, 2);		/* its drain writes to the slow pipe: cancelled there */
+	return a;
+}
+
+static void *lines(void *a)
+{
+	for (int i = 0; i < 100000; i++) {
+		pk("p %d\n", i);
+		if (i % 10 == 0)
+			usleep(100);
+	}
+	return a;
+}
+
+/* stderr's pipe, read slowly until @done exists, copied to stdout: a process, to read it all */
+static void reader(int rd, const char *done)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(rd, buf, sizeof(buf))) > 0) {
+		if (write(1, buf, (size_t)n) < 0)
+			break;
+		if (access(done, F_OK))
+			usleep(20000);
+	}
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t m, l;
+	int p[2];
+
+	pk = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	if (argc < 2 || pipe(p))
+		return 1;
+	fcntl(p[1], F_SETPIPE_SZ, 4096);
+	if (fork() == 0) {
+		close(p[1]);
+		reader(p[0], argv[1]);
+	}
+	close(p[0]);
+	dup2(p[1], 2);
+	spare = dup(p[1]);
+	close(p[1]);
+	pthread_create(&l, NULL, lines, NULL);
+	usleep(200000);
+	pthread_create(&m, NULL, mover, NULL);
+	pthread_cancel(m);
+	pthread_join(m, NULL);
+	pthread_join(l, NULL);
+	close(open(argv[1], O_CREAT | O_WRONLY, 0600));
+	return 0;
+}
+EOF
+	$CC -o "$t/cut" "$t/cut.c" -ldl -lpthread
+	for i in 1 2 3; do
+		rm -f "$t/done"
+		run timeout 60 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_CONTROL=0 "$t/cut" "$t/done"
+		[ "$status" -eq 0 ]
+		# each line once, or twice where a cancelled write is written again
+		[ "$(grep '^p ' <<<"$output" | sort -u | wc -l)" = 100000 ]
+	done
+}
+
 @test "defer: drop mode never waits for a pipe nobody reads; the count comes in the stream" {
 	local T=$BATS_TEST_TMPDIR
 	# The reader reads only once the program has printed everything.

@@ -103,7 +103,6 @@ struct pks_defer_lane {
 	uint64_t end;		/* the consumer's: committed records gathered up to */
 	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if before end */
 	uint64_t after;		/* the position past next */
-	uint64_t stop;		/* the consumer's: with pks_defer_drain()'s bound, its head then */
 };
 
 /*
@@ -141,6 +140,7 @@ struct pks_defer_state {
 	_Atomic uint32_t space __attribute__((aligned(64)));	/* futex: bumped at every release */
 	_Atomic int waiters;		/* callers waiting for room */
 	_Atomic int busy;		/* futex: the consumer word; 0 free, 1 held, 2 held and wanted */
+	_Atomic int takers;		/* threads but the printer waiting for the consumer word */
 	struct pks_defer_owner owner;
 };
 

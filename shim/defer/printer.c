@@ -61,14 +61,13 @@ static struct pks_line line;
 static struct pks_writer writer;
 static int plain_fd = -1;	/* pks_sink_plain()'s, per drain */
 static bool held;		/* write_run() held a lane back since the consumer word was taken */
-static bool bounded;		/* gather() reads no lane past its stop (pks_defer_drain()) */
 
 /**
  * pks_defer_futex() - futex(2) on @word, private but for a shared sleep
  * word; @ms: 0 waits for ever. A wait that futex(2) refuses (a seccomp(2)
- * filter's EPERM or ENOSYS) sleeps instead, @ms or 1 ms, and says it timed
- * out: the waiter looks again, as after a wake, and a printer idles as it
- * would, rather than spin.
+ * filter's EPERM or ENOSYS) sleeps instead, @ms or the latency bound,
+ * whichever is shorter, and says it timed out: the waiter looks again, as
+ * after a wake, and a printer idles as it would, rather than spin.
  */
 long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 {
@@ -80,7 +79,9 @@ long pks_defer_futex(volatile void *word, int op, int val, unsigned long ms)
 	long r = syscall(SYS_futex, (void *)word, op | private, val, ms ? &ts : NULL, NULL, 0);
 
 	if (r < 0 && op == FUTEX_WAIT && (errno == EPERM || errno == ENOSYS)) {
-		nanosleep(ms ? &ts : &(struct timespec){ 0, 1000000 }, NULL);
+		/* no longer than the latency bound: no wake can cut it short */
+		ms = ms && ms < pks_config()->set.defer_latency ? ms : pks_config()->set.defer_latency;
+		nanosleep(&(struct timespec){ (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 }, NULL);
 		errno = ETIMEDOUT;
 	}
 	return r;
@@ -110,9 +111,16 @@ bool pks_defer_take(void)
 	pks_defer_self.consuming = true;	/* first: from here a handler of ours is held */
 	/* pairs with pks_defer_give()'s exchange: the last consumer's releases
 	 * and positions before ours (a futex lock: 0 free, 1 taken, 2 waited for) */
-	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
+	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1)) {
+		/* no pair: a count the printer's drain looks at between batches (wanted()) */
+		if (!printing)
+			atomic_fetch_add_explicit(&pks_defer_dq.takers, 1, memory_order_relaxed);
 		while (atomic_exchange(&pks_defer_dq.busy, 2) != 0)
 			pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAIT, 2, 0);
+		/* no pair: as above */
+		if (!printing)
+			atomic_fetch_sub_explicit(&pks_defer_dq.takers, 1, memory_order_relaxed);
+	}
 	return true;
 }
 
@@ -250,22 +258,23 @@ static void settle(const struct pks_sink_batch *b)
 }
 
 /*
+ * The printer's drain, while other threads keep filling the ring, would
+ * hold the consumer word for ever: a caller that waits for it (a fork's,
+ * an exec's, a descriptor's drain: pks_defer_take()) has it after the
+ * printer's batch.
+ */
+static inline bool wanted(void)
+{
+	/* no pair: a hint; the word's own exchanges order what it guards */
+	return printing && atomic_load_explicit(&pks_defer_dq.takers, memory_order_relaxed) > 0;
+}
+
+/*
  * Whether a drain that is not a fatal signal's (@crash false) gives way to
  * one: a signal that ends the process came, and its handler waits for the
  * consumer word to write the ring (pks_defer_crash()), rather than write
  * beside this drain.
  */
-/*
- * The printer's drain, while other threads keep filling the ring, would
- * hold the consumer word for ever: a caller that waits for it (a fork's,
- * an exec's, a descriptor's drain) has it after the printer's batch.
- */
-static inline bool wanted(void)
-{
-	/* no pair: a hint; the word's own exchanges order what it guards */
-	return printing && atomic_load_explicit(&pks_defer_dq.busy, memory_order_relaxed) == 2;
-}
-
 static inline bool stopped(bool crash)
 {
 	/* no pair: a hint; the handler takes the word after */
@@ -286,9 +295,10 @@ static void advance(struct pks_defer_lane *l)
  * every lane finds none more. A line that the program ordered before a
  * gathered one was committed before it was seen: so that last look, which
  * came after every record gathered was seen, found it too, and the merge
- * by stamp puts it first. Return: whether any record was gathered.
+ * by stamp puts it first. @stop: NULL, or where each lane's reading ends
+ * (pks_defer_drain()). Return: whether any record was gathered.
  */
-static bool gather(void)
+static bool gather(const uint64_t *stop)
 {
 	bool grew, any = false;
 
@@ -298,7 +308,7 @@ static bool gather(void)
 			struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
 			uint64_t p = l->end;
 
-			while ((!bounded || p < l->stop) && pks_ring_read(&l->ring, &p)) {
+			while ((!stop || p < stop[i]) && pks_ring_read(&l->ring, &p)) {
 				l->end = p;
 				grew = true;
 			}
@@ -401,9 +411,10 @@ static size_t write_run(struct pks_defer_lane *l, uint64_t limit,
  * first one not committed in each lane, a quarter of a lane at most per
  * batch; the consumer word's holder's. @crash as pks_defer_drain_now()'s;
  * @order: a thread's lines wait for its earlier ones that another lane
- * holds back (write_run()), as the printer, which comes back, can afford.
+ * holds back (write_run()), as the printer, which comes back, can afford;
+ * @stop as gather()'s.
  */
-static size_t drain(bool crash, bool order)
+static size_t drain(bool crash, bool order, const uint64_t *stop)
 {
 	const struct pks_sink_batch *b = crash ? NULL : &batch;
 	struct pks_defer_lane *l;
@@ -419,7 +430,7 @@ static size_t drain(bool crash, bool order)
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
 		l->next = NULL;
 	}
-	while (!stopped(crash) && !wanted() && gather()) {
+	while (!stopped(crash) && !wanted() && gather(stop)) {
 		/* a run from one lane while its stamps stay below the others' next */
 		while (!stopped(crash) && (l = oldest(&limit)))
 			n += write_run(l, limit, b, crash, order);
@@ -447,12 +458,12 @@ static void cancelled(void *arg)
 }
 
 /* drain() by a consumer that is not the printer, which a cancellation may cut off. */
-static size_t empty(bool crash, bool order)
+static size_t empty(bool crash, bool order, const uint64_t *stop)
 {
 	size_t n;
 
 	pthread_cleanup_push(cancelled, NULL);
-	n = drain(crash, order);
+	n = drain(crash, order, stop);
 	pthread_cleanup_pop(0);
 	return n;
 }
@@ -467,7 +478,7 @@ static size_t empty(bool crash, bool order)
  */
 size_t pks_defer_drain_now(bool crash)
 {
-	return empty(crash, false);
+	return empty(crash, false, NULL);
 }
 
 /* Bytes waiting in the fullest lane, as a share of its size: 0 empty, 2 over half. */
@@ -596,8 +607,11 @@ static bool forsaken(void)
 	for (int ms = 0; ms < IDLE_MS; ms++) {
 		if (gauge() != 0)
 			return false;	/* its last lines, from a destructor after ours */
-		if (pks_pid_thread_gone(tid))
+		if (pks_pid_thread_gone(tid)) {
+			/* no pair: as above; a line meanwhile keeps the printer, as after a wake */
+			atomic_store_explicit(&pks_defer_dq.forsaken, 0, memory_order_relaxed);
 			return true;	/* the printer and, if it led, its zombie: /proc says 2 */
+		}
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
 	/* no pair: as above */
@@ -667,7 +681,7 @@ static void *printer(void *arg)
 	while (atomic_load(&pks_defer_dq.state) <= PKS_DEFER_RUNNING) {
 		if (!pks_defer_take())
 			break;
-		n = drain(false, true);
+		n = drain(false, true, NULL);
 		pks_defer_give();
 		/* pairs with printk-shim(1) --flush's loads of the count (cmd/control.c) */
 		if (pks_defer_dq.drains)	/* printk-shim(1) --flush waits for it */
@@ -788,19 +802,19 @@ static bool ours(void)
  * a while to commit it, HELD_US at most; a signal handler, which may have
  * cut that caller off, none. Then whatever is still held goes all the same.
  */
-static void ordered(bool handler)
+static void ordered(bool handler, const uint64_t *stop)
 {
 	struct timespec ts = { 0, 50000 };
 
 	held = false;
-	empty(handler, true);
+	empty(handler, true, stop);
 	for (int us = 0; held && !handler && us < HELD_US; us += 50) {
 		nanosleep(&ts, NULL);
 		held = false;
-		empty(handler, true);
+		empty(handler, true, stop);
 	}
 	if (held)
-		pks_defer_drain_now(handler);
+		empty(handler, false, stop);
 }
 
 /**
@@ -814,6 +828,8 @@ static void ordered(bool handler)
  */
 void pks_defer_drain(bool handler)
 {
+	uint64_t stop[PKS_DEFER_LANES];
+
 	if (ours() && pks_defer_take()) {
 		/*
 		 * What the ring held as the drain began: the lines other
@@ -822,11 +838,8 @@ void pks_defer_drain(bool handler)
 		 */
 		for (int i = 0; i < pks_defer_dq.nlanes; i++)
 			/* no pair: a bound; what is committed below it is read with acquire */
-			pks_defer_dq.lanes[i].stop = atomic_load_explicit(&pks_defer_dq.lanes[i].ring.head,
-									 memory_order_relaxed);
-		bounded = true;
-		ordered(handler);
-		bounded = false;
+			stop[i] = atomic_load_explicit(&pks_defer_dq.lanes[i].ring.head, memory_order_relaxed);
+		ordered(handler, stop);
 		report_now();
 		pks_defer_give();
 	}
@@ -868,10 +881,10 @@ static void closing(bool crash)
 {
 	struct timespec ts = { 0, 1000000 };
 
-	empty(crash, true);
+	empty(crash, true, NULL);
 	for (int ms = 0; ms < LATE_MS && reserved() && !stopped(crash); ms++) {
 		nanosleep(&ts, NULL);
-		empty(crash, true);
+		empty(crash, true, NULL);
 	}
 	pks_defer_drain_now(crash);	/* what a record never committed holds back, all the same */
 	report_now();
@@ -903,7 +916,7 @@ void pks_defer_elders(long tid, bool handler)
 		return;		/* this thread holds the consumer word: nothing to wait for */
 	for (int us = 0;; us += 50) {
 		if (pks_defer_take()) {
-			empty(handler, true);
+			empty(handler, true, NULL);
 			pks_defer_give();
 		}
 		if (mine_out(tid) || handler || us >= HELD_US)
@@ -955,7 +968,7 @@ void pks_defer_flushed(long tid, bool handler)
 	for (int ms = 0;; ms++) {
 		if (grab(crash)) {
 			/* in order, as closing(); at the end, whatever is held back */
-			empty(crash || handler, ms < FLUSHED_MS);
+			empty(crash || handler, ms < FLUSHED_MS, NULL);
 			report_now();	/* lines dropped as it closed: counted after its count */
 			pks_defer_give();
 		}

@@ -489,6 +489,8 @@ void pks_defer_forked(void)
 	pks_defer_dq.nlanes = 0;
 	/* no pair: one thread, and no printer in this process yet */
 	atomic_store(&pks_defer_dq.busy, 0);
+	atomic_store(&pks_defer_dq.takers, 0);	/* no pair: one thread */
+	atomic_store(&pks_defer_dq.forsaken, 0);	/* no pair: one thread */
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	atomic_store(&pks_defer_dq.waiters, 0);
 	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
