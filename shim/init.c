@@ -85,6 +85,7 @@ static void setup(void)
 	if (!pks_elf_first_copy(&here)) {
 		pks_fds_setup();
 		pks_spawn_setup();
+		pks_signals_pass();
 		return;
 	}
 	pks_elf_name_guard(outside_handler);

@@ -445,6 +445,19 @@ static void program_mask(struct sigaction *old, const struct sigaction *prev)
 	sigdelset(&old->sa_mask, SIGSTOP);
 }
 
+static bool passing;	/* another copy of the module stands in: pass every call on */
+
+/**
+ * pks_signals_pass() - at start, in a copy of the module that another came
+ * before (init.c): that one stands in for the program's handlers, and its
+ * calls of the next sigaction(2) reach this copy's, which passes them on
+ * without reading the configuration or standing in a second time
+ */
+void pks_signals_pass(void)
+{
+	passing = true;
+}
+
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction k, kold, prev = sig > 0 && sig < NSIG ? user[sig] : (struct sigaction){ 0 };
@@ -452,7 +465,7 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 	int r, was = sig > 0 && sig < NSIG ? atomic_load(&owner[sig]) : OWNER_PROGRAM, now = OWNER_PROGRAM;
 	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
 
-	if (pks_config()->set.disable || sig <= 0 || sig >= NSIG)
+	if (passing || pks_config()->set.disable || sig <= 0 || sig >= NSIG)
 		return real_sigaction(sig, act, old);
 	if (act) {
 		now = stand_in(sig, act, &k);

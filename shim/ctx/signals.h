@@ -40,5 +40,6 @@ static inline int pks_sig_unwind_depth(void)
 
 void pks_signals_ops(const struct pks_sig_ops *ops);
 void pks_signals_setup(void);
+void pks_signals_pass(void);
 
 #endif
