@@ -88,6 +88,15 @@ bool pks_fd_fits(off_t size)
 	return false;
 }
 
+/* Where a write to regular file @fd lands: its end with O_APPEND, else its offset. */
+static uint64_t landing(int fd, const struct stat *st)
+{
+	int fl = fcntl(fd, F_GETFL);
+	off_t at = fl >= 0 && !(fl & O_APPEND) ? lseek(fd, 0, SEEK_CUR) : -1;
+
+	return at >= 0 ? (uint64_t)at : (uint64_t)st->st_size;
+}
+
 /**
  * pks_fd_write_held() - pks_fd_write1() under a file-size limit: a line
  * that would pass it is not begun (a file ends with whole lines: of a batch,
@@ -102,14 +111,19 @@ ssize_t pks_fd_write_held(int fd, const char *p, size_t n)
 	/* no pair: as pks_fd_write1()'s load */
 	uint64_t cap = atomic_load_explicit(&pks_fd_cap, memory_order_relaxed);
 	sigset_t xfsz, old;
-	struct stat st;
+	struct stat st = { 0 };
 	const char *nl;
-	uint64_t room;
+	uint64_t room, at = 0;
 	ssize_t w;
 	int err;
 
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size + n > cap) {
-		room = (uint64_t)st.st_size < cap ? cap - (uint64_t)st.st_size : 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (at = landing(fd, &st)) + n > cap) {
+		pks_fd_look_cap();	/* the program may have raised it since */
+		/* no pair: as above */
+		cap = atomic_load_explicit(&pks_fd_cap, memory_order_relaxed);
+	}
+	if (cap && S_ISREG(st.st_mode) && at + n > cap) {
+		room = at < cap ? cap - at : 0;
 		nl = room ? memrchr(p, '\n', room) : NULL;
 		if (!nl) {
 			errno = EFBIG;
