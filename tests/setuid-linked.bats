@@ -128,6 +128,8 @@ checking the caller
 }
 
 @test "setuid-linked: a program the caller can read has its file and line, set-user-ID to a user not root" {
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's runtime that does not come first ends a set-ID program, its options unread"
 	capture env PRINTK_SHIM_DYNDBG='file setuid-linked.c +pl' setpriv --reuid="$SEC_USER" \
 		--regid="$(id -g "$SEC_USER")" --clear-groups "$SECDIR/readable" debug
 	[ "$status" -eq 0 ]
