@@ -57,18 +57,25 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 
 _Atomic uint64_t pks_fd_cap;
 
+/* RLIMIT_FSIZE's soft limit now; RLIM_INFINITY when it cannot be read. */
+static rlim_t limit(void)
+{
+	struct rlimit r;
+
+	return getrlimit(RLIMIT_FSIZE, &r) ? RLIM_INFINITY : r.rlim_cur;
+}
+
 /**
  * pks_fd_look_cap() - RLIMIT_FSIZE now: at start, and as a file output is
  * opened again (a limit the program sets later is seen then)
  */
 void pks_fd_look_cap(void)
 {
-	struct rlimit r;
 	int saved = errno;
-	bool none = getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY;
+	rlim_t l = limit();
 
-	/* no pair: as pks_fd_write1()'s load */
-	atomic_store_explicit(&pks_fd_cap, none ? 0 : (uint64_t)r.rlim_cur + !r.rlim_cur,
+	/* no pair: as pks_fd_write1()'s load; a limit of 0 is kept as 1, 0 meaning none */
+	atomic_store_explicit(&pks_fd_cap, l == RLIM_INFINITY ? 0 : (uint64_t)l + !l,
 			      memory_order_relaxed);
 	errno = saved;
 }
@@ -80,9 +87,9 @@ void pks_fd_look_cap(void)
  */
 bool pks_fd_fits(off_t size)
 {
-	struct rlimit r;
+	rlim_t l = limit();
 
-	if (getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY || (rlim_t)size <= r.rlim_cur)
+	if (l == RLIM_INFINITY || (rlim_t)size <= l)
 		return true;
 	errno = EFBIG;
 	return false;
