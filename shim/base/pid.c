@@ -64,19 +64,31 @@ pid_t pks_pid_slow(void)
 	return pid;
 }
 
+/*
+ * The text of @path into @buf, @size bytes, NUL-terminated; errno as it was,
+ * open(2)'s in *@err. Return: its length, or -1.
+ */
+static ssize_t slurp(const char *path, char *buf, size_t size, int *err)
+{
+	int saved = errno, fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	*err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	errno = saved;
+	return n;
+}
+
 /** pks_pid_threads() - Return: the threads of this process, per /proc/self/status; 0: not known. */
 int pks_pid_threads(void)
 {
 	char buf[4096], *p;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), saved = errno;
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	int err;
 
-	if (fd >= 0)
-		close(fd);
-	errno = saved;
-	if (n <= 0)
+	if (slurp("/proc/self/status", buf, sizeof(buf), &err) <= 0)
 		return 0;
-	buf[n] = '\0';
 	p = strstr(buf, "\nThreads:");
 	return p ? atoi(p + 9) : 0;
 }
@@ -90,22 +102,18 @@ int pks_pid_threads(void)
 bool pks_pid_thread_gone(long tid)
 {
 	char path[64], buf[512], *p;
-	int fd, saved = errno;
+	int err, saved;
 	ssize_t n;
+	bool gone;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		n = errno == ENOENT && !access("/proc/self/task", F_OK);
+	n = slurp(path, buf, sizeof(buf), &err);
+	if (n < 0 && err == ENOENT) {
+		saved = errno;
+		gone = !access("/proc/self/task", F_OK);	/* else no /proc: not known */
 		errno = saved;
-		return n;
+		return gone;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	errno = saved;
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the name may hold anything */
+	p = n > 0 ? strrchr(buf, ')') : NULL;	/* the name may hold anything */
 	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }
