@@ -17,6 +17,7 @@
 #include "base/compiler.h"
 #include "base/digits.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -564,12 +565,29 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 					const char *fmt, pks_fixed_fn *fixed)
 {
 	struct pks_shape *s = &cache[i], *next = &cache[i + 1 < n ? i + 1 : 0];
+	const char *was = s->fmt;
 	bool is_fixed;
 
-	if (s->fmt && next != s)
+	/*
+	 * A slot's address is cleared first and set last, fenced, so that a
+	 * caller that reads a shape without owning its cache (emit.c
+	 * filter()), interrupted by a handler that comes here, finds the
+	 * slot it read still its format's, or its copies stale.
+	 */
+	if (was && next != s) {
+		next->fmt = NULL;
+		/* pairs with filter()'s, in the thread this handler interrupted */
+		atomic_signal_fence(memory_order_seq_cst);
 		*next = *s;
+		next->fmt = NULL;
+		/* pairs with filter()'s, as the one above */
+		atomic_signal_fence(memory_order_seq_cst);
+		next->fmt = was;
+	}
 	is_fixed = fixed && fixed(fmt);
 	s->fmt = NULL;
+	/* pairs with filter()'s, as the one above */
+	atomic_signal_fence(memory_order_seq_cst);
 	if (!compile(s, fmt)) {
 		if (!is_fixed)
 			return NULL;	/* its bytes may change, to a format that compiles */
@@ -578,6 +596,8 @@ const struct pks_shape *pks_shape_learn(struct pks_shape *cache, size_t n, size_
 	s->fixed = is_fixed;
 	s->steady = is_fixed && s->nconv != PKS_SHAPE_REFUSED && s->ahead;
 	s->quick = s->steady && s->closes;
+	/* pairs with filter()'s, as the one above */
+	atomic_signal_fence(memory_order_seq_cst);
 	s->fmt = fmt;
 	return s->nconv == PKS_SHAPE_REFUSED ? NULL : s;
 }

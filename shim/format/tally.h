@@ -189,17 +189,17 @@ static inline bool pks_va_regs(va_list ap, unsigned int n, const uint64_t **r)
 }
 
 /*
- * pks_tally()'s walk. Constants: @regs, its arguments from @r
- * (pks_va_regs()), else with va_arg from @ap; @strings false when @s has
- * no %s (its strings): no string to measure, no length past INT32_MAX.
+ * pks_tally()'s walk of a shape's @ops (pks_tally_ops()) and @lit bytes of
+ * literal text. Constants: @regs, its arguments from @r (pks_va_regs()),
+ * else with va_arg from @ap; @strings false when the shape has no %s (its
+ * strings): no string to measure, no length past INT32_MAX.
  */
-static inline __attribute__((always_inline)) int pks_tally_walk(const struct pks_shape *s,
+static inline __attribute__((always_inline)) int pks_tally_walk(uint32_t ops, size_t lit,
 								 va_list *ap, const uint64_t *r,
 								 bool regs, bool strings)
 {
 #define ARG(type, wide)	(regs ? (type)(wide)*r++ : va_arg(*ap, type))
-	uint32_t ops = pks_tally_ops(s);
-	size_t len = s->lit;
+	size_t len = lit;
 	int64_t v;
 	int32_t w;
 
@@ -250,7 +250,7 @@ sign32:
 static inline __attribute__((always_inline)) int pks_tally(const struct pks_shape *s,
 							    va_list *ap)
 {
-	return pks_tally_walk(s, ap, NULL, false, true);
+	return pks_tally_walk(pks_tally_ops(s), s->lit, ap, NULL, false, true);
 }
 
 /**
@@ -261,7 +261,7 @@ static inline __attribute__((always_inline)) int pks_tally(const struct pks_shap
 static inline __attribute__((always_inline)) int pks_tally_at(const struct pks_shape *s,
 							       const uint64_t *r, bool strings)
 {
-	return pks_tally_walk(s, NULL, r, true, strings);
+	return pks_tally_walk(pks_tally_ops(s), s->lit, NULL, r, true, strings);
 }
 
 #endif
