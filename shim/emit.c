@@ -11,7 +11,9 @@
  * Thread-safety: a context is owned for the whole call (pks_ctx_enter); a
  * call that cannot own one (a signal handler that interrupted printk on the
  * same thread, a thread that cannot get memory) uses a context on its own
- * stack and writes every line before it returns.
+ * stack and writes every line before it returns. A whole line the filter
+ * drops owns nothing: it reads its thread's shapes, writes nothing, and
+ * reads them again (filter(), dropped()).
  */
 #include "emit.h"
 #include "control.h"
@@ -671,44 +673,107 @@ static __attribute__((noipa)) int appended(const char *p, const char *fmt, va_li
 	return len;
 }
 
+/* A call filter() did not take at a glance: measured() in its context, if owned, else held(). */
+static __attribute__((noinline)) int unfiltered(const char *fmt, va_list ap, const void *caller)
+{
+	struct pks_ctx *x = pks_ctx_try();
+
+	if (unlikely(!x))
+		return held(x, fmt, ap, caller);
+	return measured(x, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, caller);
+}
+
+/*
+ * @v into @e for @fmt: the format cleared first and set last, so that a
+ * handler's dropped() finds the slot whole or empty.
+ */
+static void seen_put(struct pks_seen *e, const char *fmt, struct pks_seen v)
+{
+	e->fmt = NULL;
+	/* pairs with dropped()'s, in a handler that comes meanwhile */
+	atomic_signal_fence(memory_order_seq_cst);
+	v.fmt = NULL;
+	*e = v;
+	/* pairs with dropped()'s, as the one above */
+	atomic_signal_fence(memory_order_seq_cst);
+	e->fmt = fmt;
+}
+
+/*
+ * @s, the quick shape of the text past @fmt's KERN_<N> marker (at @p),
+ * noted in this thread's node for dropped(): in the slot @fmt's address
+ * chooses, whose format moves to the other of its pair, as the shapes do.
+ * Only the context's owner writes there, so that no two writes mix (a
+ * handler that comes meanwhile finds the context busy).
+ */
+static __attribute__((noinline)) void remember(const struct pks_shape *s, const char *p,
+					       const char *fmt)
+{
+	struct pks_ctx *x = pks_ctx_try();
+	size_t i = pks_shape_slot(fmt, PKS_SEEN);
+	struct pks_seen *e;
+
+	if (unlikely(!x))
+		return;
+	e = pks_thread.self->seen;
+	if (likely(s->fmt == p)) {	/* owned: no handler changes it now */
+		if (e[i].fmt && e[i].fmt != fmt)
+			seen_put(&e[i ^ 1], e[i].fmt, e[i]);
+		seen_put(&e[i], fmt, (struct pks_seen){ fmt, pks_tally_ops(s), s->lit, s->nconv });
+	}
+	pks_ctx_leave(x);
+}
+
 /*
  * A whole line the level filter drops, in a thread with no line open: its
  * length is all the call does (quiet()'s work, none of it stored). Its
  * format must close the line with its own newline, whatever the arguments,
  * and make no marker of them: a quick shape (pks_shape_quick()), measured
  * with its arguments left where they are; any other goes on in measured(),
- * as does a line past INT32_MAX. The context is owned meanwhile
- * (pks_ctx_try()), so that a handler on this thread finds it busy and its
- * shapes unchanged; neither errno nor any line is touched: the line that
- * was not open stays so. @p is @fmt past its marker, where pks_emit() had
- * @sym: the other arguments stay where they are (noipa: as declared), and
- * pks_emit() jumps here.
+ * as does a line past INT32_MAX. Nothing is owned: a handler that comes
+ * meanwhile may put another shape in the slot read, which is looked at
+ * again after; neither errno nor any line is touched: the line that was
+ * not open stays so. @p is @fmt past its marker, where pks_emit() had
+ * @sym: the other arguments stay where they are (noipa: as declared).
+ * @keep: note the shape for dropped(), which takes the next line.
  */
 static __attribute__((noipa)) int filter(const char *p, const char *fmt, va_list ap,
-					const void *caller)
+					const void *caller, bool keep)
 {
-	struct pks_ctx *x = pks_ctx_try();
+	struct pks_node *n = pks_thread.self;
 	/*
 	 * What the end reads again waits in memory: the walk wants every
 	 * register, and a store and a load cost less than a push and a pop.
 	 */
-	struct pks_ctx *volatile own = x;
 	const char *volatile again = fmt;
 	const void *volatile from = caller;
 	const struct pks_shape *s;
 	const uint64_t *r;
+	unsigned int nconv;
+	uint32_t ops;
+	size_t lit;
 	int len;
 
-	if (unlikely(!x))
-		return held(x, fmt, ap, caller);
 	/* not open, and nothing a cut left for pks_line_close() to write */
-	if (likely(s = pks_shape_quick(x->cache, SHAPES, p)) && pks_line_idle(&x->line) &&
-	    likely(pks_va_regs(ap, s->nconv, &r)) && likely((len = pks_tally_at(s, r, true)) >= 0)) {
-		pks_ctx_leave(own);
-		return len - 1;		/* the newline not counted */
+	if (likely(n) && likely(!pks_thread.away) &&
+	    likely(s = pks_shape_quick((const struct pks_shape *)n->cache[0], SHAPES, p)) &&
+	    pks_line_idle(&n->ctx[0].line)) {
+		ops = pks_tally_ops(s);
+		lit = s->lit;
+		nconv = s->nconv;
+		/*
+		 * The copies are the shape's, whole, when the slot is still
+		 * @p's: pairs with pks_shape_learn()'s, in a handler meanwhile.
+		 */
+		atomic_signal_fence(memory_order_seq_cst);
+		if (likely(s->fmt == p) && likely(pks_va_regs(ap, nconv, &r)) &&
+		    likely((len = pks_tally_walk(ops, lit, NULL, r, true, true)) >= 0)) {
+			if (keep)
+				remember(s, p, again);
+			return len - 1;		/* the newline not counted */
+		}
 	}
-	fmt = again;		/* not quick, or past INT32_MAX */
-	return measured(own, fmt, fmt[0] == '\001' ? fmt + 2 : fmt, ap, from);
+	return unfiltered(again, ap, from);	/* not quick, or past INT32_MAX */
 }
 
 /*
@@ -957,6 +1022,51 @@ static __attribute__((noinline)) int other(const struct pks_sym *sym, const char
 	return ret;
 }
 
+/*
+ * A line whose KERN_<N> marker the level filter drops, outside the
+ * deferred ring, in a thread with no line open: when filter() noted its
+ * format (remember()), counted from the node's copy of its shape, with
+ * neither the marker nor the shape read again; else routed(). As in
+ * filter(), nothing is owned nor touched, and the slot is looked at again
+ * after the count.
+ */
+static __attribute__((noipa)) int dropped(const struct pks_sym *sym, const char *fmt,
+					 va_list ap, const void *caller)
+{
+	struct pks_node *n = pks_thread.self;
+	/* as in filter(): what the end reads again waits in memory */
+	const struct pks_sym *volatile by = sym;
+	const char *volatile again = fmt;
+	const void *volatile at = caller;
+	const struct pks_seen *e;
+	struct pks_seen v;
+	const uint64_t *r;
+	const char *p;
+	bool drop;
+	size_t i;
+	int len;
+
+	if (likely(n) && likely(!pks_thread.away) &&
+	    (likely((e = &n->seen[i = pks_shape_slot(fmt, PKS_SEEN)])->fmt == fmt) ||
+	     (e = &n->seen[i ^ 1])->fmt == fmt) &&
+	    pks_line_idle(&n->ctx[0].line)) {
+		v = *e;
+		/*
+		 * The copy is whole when the slot is still @fmt's: pairs with
+		 * seen_put()'s, in a handler that came meanwhile.
+		 */
+		atomic_signal_fence(memory_order_seq_cst);
+		if (likely(e->fmt == fmt) && likely(pks_va_regs(ap, v.nconv, &r)) &&
+		    likely((len = pks_tally_walk(v.ops, v.lit, NULL, r, true, true)) >= 0))
+			return len - 1;		/* the newline not counted */
+	}
+	fmt = again;
+	/* its digit is dropped: what else pks_emit()'s quick_mark() asks */
+	if ((p = quick_mark(fmt, '0', &drop)))
+		return filter(p, fmt, ap, at, true);
+	return emit(by, fmt, ap, at);
+}
+
 /**
  * pks_emit() - everything one printk call does
  * @sym: the entry point called (entry.c's pks_syms[]), for the pass-through
@@ -976,9 +1086,13 @@ PKS_HOT int pks_emit(const struct pks_sym *sym, const char *fmt, va_list ap, con
 		/* a request of printk-shim --pid is applied the usual way (emit()) */
 		if (likely(fmt) && likely(!pks_ctl_asked())) {
 			ring = from < '0';
+			/* a digit from @from to '7': a marker dropped, outside the ring */
+			if (!ring && fmt[0] == '\001' && (unsigned char)fmt[1] >= from &&
+			    likely(fmt[1] <= '7'))
+				return dropped(sym, fmt, ap, caller);
 			if ((p = quick_mark(fmt, ring ? from + PKS_DROP_RING : from, &drop))) {
 				if (drop)
-					return filter(p, fmt, ap, caller);
+					return filter(p, fmt, ap, caller, !ring && p != fmt);
 				if (ring)
 					return ringed(p, fmt, ap, caller);
 			} else if (ring && (p = quick_cont(fmt))) {

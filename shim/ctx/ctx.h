@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
@@ -51,12 +52,27 @@ struct pks_ctx {
 	int *err;		/* &errno of its thread: the quick ways keep errno without a call */
 };
 
+/*
+ * A marked format whose whole lines the level filter dropped (emit.c
+ * remember()): what counting one needs, copied from its compiled shape,
+ * which never changes (its bytes are fixed), so that its next line is
+ * counted with neither its marker nor its shape looked at again.
+ */
+struct pks_seen {
+	const char *fmt;	/* with its marker; NULL while empty or written */
+	uint32_t ops;		/* the shape's (pks_tally_ops()) */
+	uint8_t lit, nconv;
+};
+
+#define PKS_SEEN	8	/* formats a thread's node keeps so, in pairs */
+
 struct pks_node {
 	struct pks_node *next;	/* the registry; nodes are reused, never freed */
 	_Atomic int inuse;
 	long tid;
 	struct pks_ctx ctx[PKS_NCTX];
 	_Alignas(16) unsigned char cache[PKS_NCTX][PKS_CTX_CACHE];
+	struct pks_seen seen[PKS_SEEN];	/* emit.c, for its thread's own calls outside handlers */
 };
 
 /* Why every thread's lines are written (pks_flush_all). */
