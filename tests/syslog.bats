@@ -53,6 +53,15 @@ user.debug emit[PID] seven"
 local3.info mydrv[PID] probed"
 }
 
+@test "syslog: facility security is auth, as syslog.h and logger(1) name it" {
+	rs_start
+	capture slog PRINTK_SHIM_SYSLOG_FACILITY=security "$FIX/emit" $'\0014denied\n'
+	[ "$status" -eq 0 ]
+	err_is ''
+	wait_for "1 message" rs_has 1
+	rs_is "auth.warning emit[PID] denied"
+}
+
 @test "syslog: default facility user, default ident the program's short name" {
 	rs_start
 	cp "$FIX/syslog-flood" "$BATS_TEST_TMPDIR/my-port"

@@ -109,10 +109,15 @@ ENUM_PARSER(patch, { "auto", PKS_PATCH_AUTO }, { "always", PKS_PATCH_ALWAYS },
 	    { "never", PKS_PATCH_NEVER })
 ENUM_PARSER(defer_full, { "block", PKS_FULL_BLOCK }, { "drop", PKS_FULL_DROP })
 
-/* "kern" is left out on purpose: user space may not claim the kernel's facility. */
+/*
+ * "kern" is left out on purpose: user space may not claim the kernel's
+ * facility. "security" is syslog.h's old name of auth, which logger(1)
+ * still takes.
+ */
 ENUM_PARSER(syslog_facility,
 	    { "user", LOG_USER }, { "mail", LOG_MAIL }, { "daemon", LOG_DAEMON },
-	    { "auth", LOG_AUTH }, { "syslog", LOG_SYSLOG }, { "lpr", LOG_LPR },
+	    { "auth", LOG_AUTH }, { "security", LOG_AUTH }, { "syslog", LOG_SYSLOG },
+	    { "lpr", LOG_LPR },
 	    { "news", LOG_NEWS }, { "uucp", LOG_UUCP }, { "cron", LOG_CRON },
 	    { "authpriv", LOG_AUTHPRIV }, { "ftp", LOG_FTP },
 	    { "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 }, { "local2", LOG_LOCAL2 },
