@@ -158,12 +158,12 @@ static const char *whole(formatter *f, char *buf, size_t size, const char *fmt, 
 	} else if (n < 0) {
 		*len = strnlen(buf, size - 1);
 		if (errno == EOVERFLOW)	/* a count past INT_MAX, as vsnprintf(3) says */
-			pks_warn("a fragment's text passes %d bytes; its first %zu bytes are written",
-				 INT_MAX, *len);
+			pks_warn("a fragment's text passes %d bytes; it is cut to its first %zu, "
+				 "any markers among them", INT_MAX, *len);
 	} else if (!(p = grow(big, (size_t)n + 1))) {
 		*len = size - 1;
-		pks_warn("a %d-byte fragment did not fit in memory; its first %zu bytes are written",
-			 n, size - 1);
+		pks_warn("a %d-byte fragment did not fit in memory; it is cut to its first %zu, "
+			 "any markers among them", n, size - 1);
 	} else {
 		f(p, (size_t)n + 1, fmt, again);
 		*len = (size_t)n;

@@ -129,8 +129,14 @@ RETS=$'1 errno-kept\n2 errno-kept\n7 errno-kept\n7 errno-kept\n3 errno-kept\n3 e
 @test "levels: a fragment whose text would pass INT_MAX bytes: what fits is written, and a warning says how much" {
 	capture shim "$FIX/emit" $'x%2147483645dy\n'
 	[ "$status" -eq 0 ]
-	err_is "printk-shim: warning: a fragment's text passes 2147483647 bytes; its first 2047 bytes are written
+	err_is "printk-shim: warning: a fragment's text passes 2147483647 bytes; it is cut to its first 2047, any markers among them
 x$(printf '%1023s')
 $(printf '%1023s')
+"
+	# the marker is among the 2047: 2045 bytes of text
+	capture shim env PRINTK_SHIM_LINE_MAX=4096 "$FIX/emit" $'\0016AB%2147483645dCD\n'
+	[ "$status" -eq 0 ]
+	err_is "printk-shim: warning: a fragment's text passes 2147483647 bytes; it is cut to its first 2047, any markers among them
+AB$(printf '%2043s')
 "
 }
