@@ -62,6 +62,22 @@ load helper
 	[ "$(wc -l < "$ERR")" -eq 2 ]
 }
 
+@test "outputs: kmsg lines of 8 threads go out in their numbers' order, each once" {
+	local out=$BATS_TEST_TMPDIR/k
+	capture shim env PRINTK_SHIM_FORMAT=kmsg PRINTK_SHIM_OUTPUT=file:"$out" "$FIX/threads" 8 1500
+	[ "$status" -eq 0 ]
+	err_is ''
+	[ "$(cut -d, -f2 "$out")" = "$(seq 0 11999)" ]
+	[ "$(grep -c '^6,[0-9]*,[0-9]*,-;t[0-7] l[0-9]* [a-z]* end$' "$out")" = 12000 ]
+	rm "$out"
+	capture shim env PRINTK_SHIM_FORMAT=kmsg PRINTK_SHIM_OUTPUT=file:"$out" PRINTK_SHIM_DEFER=1 \
+		"$FIX/threads" 8 1500
+	[ "$status" -eq 0 ]
+	err_is ''
+	[ "$(cut -d, -f2 "$out")" = "$(seq 0 11999)" ]
+	[ "$(grep -c '^6,[0-9]*,[0-9]*,-;t[0-7] l[0-9]* [a-z]* end$' "$out")" = 12000 ]
+}
+
 @test "outputs: kmsg with PRINTK_SHIM_CALLER adds caller=T<tid>" {
 	capture shim env PRINTK_SHIM_FORMAT=kmsg PRINTK_SHIM_CALLER=1 "$FIX/emit" $'\0016x\n'
 	grep -qE '^6,0,[0-9]+,-,caller=T[0-9]+;x$' "$ERR"

@@ -498,6 +498,7 @@ static void atfork_child(void)
 	pks_tsan_hide();
 	memory_pid = getpid();
 	pks_defer_forked();	/* the ring's lines too: printk-shim(7) DEFERRED PRINTING */
+	pks_sink_forked();
 	/* no pair: the child has one thread (here and below) */
 	for (struct pks_node *n = atomic_load(&nodes); n; n = n->next) {
 		for (int i = 0; i < PKS_NCTX; i++) {

@@ -10,6 +10,7 @@
  */
 #include "sink/sink.h"
 #include "base/compiler.h"
+#include "base/clock.h"
 #include "base/fdio.h"
 #include "base/pid.h"
 #include "base/say.h"
@@ -28,12 +29,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-static _Atomic uint64_t kmsg_seq;
+static _Atomic uint64_t kmsg_seq;	/* the next kmsg line's number */
+static _Atomic uint64_t kmsg_turn;	/* the number whose line goes out now */
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
 static _Atomic int lost_errno[PKS_OUTPUTS_MAX];
 
@@ -336,6 +339,54 @@ int pks_sink_plain(const struct pks_sink_batch *b)
 	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
 }
 
+#define KMSG_WAIT_NS	50000000	/* a kmsg line waits this long at most for the one before */
+
+/*
+ * A kmsg line's number, @seq, has its turn: lines go out in their numbers'
+ * order, as /dev/kmsg's readers expect (printk-shim(7) FORMATS), though a
+ * thread may be preempted between taking its number and writing. A line
+ * whose number was taken and never written (its thread stopped, cancelled,
+ * or interrupted by the handler that now waits) holds the others
+ * KMSG_WAIT_NS at most; a handler's line does not wait, nor the deferred
+ * printer's, which takes numbers alone.
+ */
+static void kmsg_wait(uint64_t seq)
+{
+	uint64_t until = 0;
+
+	/* acquire: pairs with kmsg_done()'s release, the line before written */
+	while (atomic_load_explicit(&kmsg_turn, memory_order_acquire) < seq) {
+		if (!until)
+			until = pks_now_ns() + KMSG_WAIT_NS;
+		else if (pks_now_ns() > until)
+			return;
+		sched_yield();
+	}
+}
+
+/* @seq's line is written: the next number's turn, unless a later one's came already. */
+static void kmsg_done(uint64_t seq)
+{
+	/* no pair: the compare-exchange reads what it replaces */
+	uint64_t t = atomic_load_explicit(&kmsg_turn, memory_order_relaxed);
+
+	/* release: pairs with kmsg_wait()'s acquire */
+	while (t <= seq && !atomic_compare_exchange_weak_explicit(&kmsg_turn, &t, seq + 1,
+			memory_order_release, memory_order_relaxed))
+		;
+}
+
+/**
+ * pks_sink_forked() - in a fork child, which has one thread: the numbers
+ * other threads took are never written here, so the next one's turn is now
+ */
+void pks_sink_forked(void)
+{
+	/* no pair: one thread */
+	atomic_store_explicit(&kmsg_turn, atomic_load_explicit(&kmsg_seq, memory_order_relaxed),
+			      memory_order_relaxed);
+}
+
 /* @l into the record buffer (printk-shim(7) RECORD BUFFER); @hidden: no output writes it. */
 static void record(struct pks_line *l, const struct pks_writer *w, bool hidden)
 {
@@ -354,7 +405,7 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	const struct pks_config *c = pks_config();
 	struct pks_render r;
 	int err, fd, only;
-	bool told;
+	bool told, turn;
 
 	if (unlikely(pks_rec_on) && !w->replay)
 		record(l, w, l->level > c->set.level);
@@ -374,11 +425,14 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		.level = l->level, .cont = l->cont, .t_ns = l->t_ns, .tid = w->tid,
 	};
 	only = b ? b->only : -1;
+	turn = c->format == PKS_LINE_KMSG && only < 0 && !b && !w->in_handler;
 	if (c->format == PKS_LINE_KMSG && only >= 0)
 		r.seq = b->seq;		/* a redo: the number the line first had */
 	else if (c->format == PKS_LINE_KMSG)
 		/* no pair: a number, unique by the read-modify-write alone */
 		r.seq = atomic_fetch_add_explicit(&kmsg_seq, 1, memory_order_relaxed);
+	if (turn)
+		kmsg_wait(r.seq);
 	if (b && b->dg)
 		b->dg->seq = r.seq;
 	if (c->format == PKS_LINE_JSON)
@@ -402,6 +456,8 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		if (unlikely(err))
 			count_lost(c, i, 1, err, false);
 	}
+	if (c->format == PKS_LINE_KMSG && only < 0)
+		kmsg_done(r.seq);
 	if (b && b->told)
 		*b->told = told;
 	if (b && b->dg && told)
