@@ -96,3 +96,32 @@ untimed() {
 	run jq -r '.msg' "$ERR"
 	[ "${lines[1]}" = after ]
 }
+
+# fork_ids HOW [@thread]: a line, a child made by HOW (@vfork or @_Fork),
+# from the main thread or another, and a line in each: the child's names
+# the pid its parent says it has, and the same thread id (its one thread),
+# the parent's lines the parent's own; written at once and deferred.
+fork_ids() {
+	local pid tid child
+	for defer in 0 1; do
+		json_run "$BATS_TEST_TMPDIR/p" env PRINTK_SHIM_DEFER=$defer "$FIX/emit" "${@:2}" \
+			@ids before "$1" @ids by
+		[ "$status" -eq 0 ]
+		pid=$(cat "$BATS_TEST_TMPDIR/p.pid")
+		child=$(sed -n 's/^child //p' "$OUT")
+		[ -n "$child" ]
+		[ "$child" != "$pid" ]
+		run jq -r '"\(.pid) \(.tid) \(.msg)"' "$ERR"
+		[ "${#lines[@]}" -eq 3 ]
+		tid=${lines[0]##*=}
+		[ "${lines[0]}" = "$pid $tid before pid=$pid tid=$tid" ]
+		[ "${lines[1]}" = "$child $child by pid=$child tid=$child" ]
+		[ "${lines[2]}" = "$pid $tid by pid=$pid tid=$tid" ]
+	done
+}
+
+# The pid cache lies in the memory a vfork child shares with its parent.
+@test "json: a vfork child's line names its own pid, from the main thread or another" {
+	fork_ids @vfork
+	fork_ids @vfork @thread
+}

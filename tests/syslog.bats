@@ -474,7 +474,7 @@ t0 l2 end
 	[ "$output" -le 16 ]
 }
 
-# STEP (@fork or @rawfork): the child's line carries its pid, the parent's its own.
+# STEP (@fork, @rawfork or @vfork): the child's line carries its pid, the parent's its own.
 child_pid_check() {
 	rs_start
 	"${SLOG[@]}" "$FIX/emit" $'\0016before fork\n' "$1" $'\0016after fork\n' &
@@ -496,6 +496,10 @@ user.info emit[PID] after fork"
 
 @test "syslog: a child of the bare fork system call (no atfork handler) sends with its own pid" {
 	child_pid_check @rawfork
+}
+
+@test "syslog: a vfork child sends with its own pid, not its parent's from the memory they share" {
+	child_pid_check @vfork
 }
 
 @test "syslog: lines from a handler, at exit and at a crash arrive" {

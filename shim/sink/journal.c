@@ -10,7 +10,6 @@
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/fdio.h"
-#include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
@@ -118,7 +117,7 @@ static char *fields(char *p, const struct pks_config *c, const struct pks_meta *
 	p = number_field(p, "PRIORITY", (unsigned long)j->level);
 	p = number_field(p, "SYSLOG_FACILITY", (unsigned long)c->set.syslog_facility >> 3);
 	p = text_field(p, "SYSLOG_IDENTIFIER", c->ident, sizeof(c->ident));
-	p = number_field(p, "SYSLOG_PID", (unsigned long)pks_pid());
+	p = number_field(p, "SYSLOG_PID", (unsigned long)j->pid);
 	p = number_field(p, "TID", (unsigned long)j->tid);
 	p = text_field(p, "PRINTK_LEVEL", pks_level_name(j->level), 8);
 	if (j->func)

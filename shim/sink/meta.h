@@ -8,9 +8,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct pks_meta {
 	int level;
+	pid_t pid;		/* the writer's process (a vfork child's own) */
 	long tid;
 	const char *func;	/* the function that called printk, or NULL */
 	bool calm;		/* not from a signal handler: may wait, may read the zone */

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static _Atomic uint64_t kmsg_seq;	/* the next kmsg line's number */
 static _Atomic uint64_t kmsg_turn;	/* the number whose line goes out now */
@@ -242,6 +243,15 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 }
 
 /*
+ * @w's process. A vfork child's is asked: the cache (base/pid.c) lies in
+ * the memory it shares with its parent, and holds the parent's pid.
+ */
+static inline pid_t writer_pid(const struct pks_writer *w)
+{
+	return unlikely(w->borrowed) ? getpid() : pks_pid();
+}
+
+/*
  * A line for a daemon's socket, output @i; with a batch, into it when
  * there is room (see pks_batch_dg_room()).
  * Return: 0 delivered or queued, -1 not (it goes to stderr).
@@ -249,8 +259,8 @@ static bool queue(const struct pks_config *c, const struct pks_out *o, int i,
 static int to_daemon(const struct pks_config *c, const struct pks_out *o, int i,
 		     struct pks_writer *w, struct pks_line *l, const struct pks_sink_batch *b)
 {
-	struct pks_meta m = { l->level, w->tid, pks_sink_func(w, l->site), !w->in_handler,
-			      !w->in_handler || w->dying };
+	struct pks_meta m = { l->level, writer_pid(w), w->tid, pks_sink_func(w, l->site),
+			      !w->in_handler, !w->in_handler || w->dying };
 	const char *text = l->sb.buffer;
 	size_t n = seq_buf_used(&l->sb);
 
@@ -269,7 +279,7 @@ static void json(const struct pks_config *c, struct pks_writer *w, const struct 
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->t_real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	r->pid = pks_pid();
+	r->pid = writer_pid(w);
 	r->ident = c->ident;
 	r->func = pks_sink_func(w, l->site);
 	r->utc = &w->utc;

@@ -18,7 +18,6 @@
 #include "sink/syslog-impl.h"
 #include "base/compiler.h"
 #include "base/digits.h"
-#include "base/pid.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
@@ -69,7 +68,7 @@ static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const stru
 	*p++ = ' ';
 	p = pks_put_mem(p, c->ident, strlen(c->ident));
 	*p++ = '[';
-	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
+	p = pks_put_udec(p, (uint64_t)m->pid, 1, '0');
 	p = pks_put_mem(p, "]: ", 3);
 	if (c->set.caller) {
 		p = pks_put_mem(p, "[T", 2);
@@ -128,7 +127,7 @@ static size_t head_5424(char *h, int pri, const struct pks_sltime *t, const char
 	*p++ = ' ';
 	p = put_field(p, ident, APP_MAX);
 	*p++ = ' ';
-	p = pks_put_udec(p, (uint64_t)pks_pid(), 1, '0');
+	p = pks_put_udec(p, (uint64_t)m->pid, 1, '0');
 	p = put_sd(pks_put_mem(p, " - ", 3), m);
 	*p++ = ' ';
 	return (size_t)(p - h);
