@@ -125,3 +125,9 @@ fork_ids() {
 	fork_ids @vfork
 	fork_ids @vfork @thread
 }
+
+# _Fork runs no fork handler: the module's _Fork tells its child itself.
+@test "json: a _Fork child's line names its own thread, from the main thread or another" {
+	fork_ids @_Fork
+	fork_ids @_Fork @thread
+}

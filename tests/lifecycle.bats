@@ -49,6 +49,15 @@ load helper
 	err_is $'after\nparent-after\n'
 }
 
+# _Fork runs no fork handler: the module's _Fork drops the line itself.
+@test "lifecycle: a _Fork child drops the open line it inherited, written at once or deferred" {
+	for defer in 0 1; do
+		capture shim env PRINTK_SHIM_DEFER=$defer "$FIX/emit" $'\0016parent-' @_Fork $'\001cafter\n'
+		[ "$status" -eq 0 ]
+		err_is $'after\nparent-after\n'
+	done
+}
+
 @test "lifecycle: SIGSEGV writes the open line, then kills as before" {
 	capture pemit $'\0016before the crash' @segv
 	[ "$status" -eq 139 ]

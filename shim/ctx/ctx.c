@@ -149,6 +149,7 @@ void pks_ctx_setup(void)
 	if (!key_ok)
 		pks_warn("no thread-specific key left: a thread's open line is written at process exit, not at thread exit");
 	pthread_atfork(atfork_prepare, NULL, atfork_child);
+	pks_spawn_child_op(atfork_child);	/* _Fork's child runs no handler */
 	pks_once_done(&setup_state);
 }
 
@@ -345,7 +346,7 @@ void pks_ctx_abandoned(int depth)
 /**
  * pks_ctx_foreign() - whether this process runs in memory not its own: a
  * vfork child (its parent's, shared) or a child made without the fork
- * handlers (_Fork, clone: copied), whose open lines are the parent's
+ * handlers (a raw clone: copied), whose open lines are the parent's
  */
 bool pks_ctx_foreign(void)
 {
@@ -492,7 +493,10 @@ static void thread_gone(void *p)
 	pks_tsan_show();
 }
 
-/* The child keeps no line it inherited: the parent writes them, once. */
+/*
+ * The child keeps no line it inherited: the parent writes them, once; its
+ * thread is its own. A fork's handler, and _Fork's child's (spawn.c).
+ */
 static void atfork_child(void)
 {
 	pks_tsan_hide();

@@ -6,7 +6,9 @@
  * PRINTING). Before a fork (ctx.c's prepare handler); in the vfork hook;
  * in _Fork, which runs no fork handler; and in posix_spawn, posix_spawnp,
  * system and popen, which start their child inside the C library, where
- * no fork handler runs either.
+ * no fork handler runs either. _Fork's child, which goes on in the
+ * program, runs the contexts' fork child handler itself (ctx.c hands it
+ * over): it forgets its parent's thread and open lines as a fork's does.
  * The vfork hook also notes the calling thread (vfork.c), and jumps to the
  * C library's vfork with the caller's frame untouched: no C function may
  * return twice. Only where the jump is written below (x86-64, AArch64).
@@ -72,15 +74,37 @@ void pks_spawn_setup(void)
 	pks_next("_Fork", &next_fork);
 }
 
+/* What a fork child's handler does to the contexts (pks_spawn_child_op()), or NULL. */
+static void (*child_op)(void);
+
+/**
+ * pks_spawn_child_op() - from ctx.c, once: its fork child handler, which
+ * _Fork's child runs too, as no fork handler runs there
+ */
+void pks_spawn_child_op(void (*child)(void))
+{
+	__atomic_store_n(&child_op, child, __ATOMIC_RELEASE);	/* pairs with _Fork()'s acquire */
+}
+
 PKS_EXPORT pid_t _Fork(void)
 {
 	pid_t (*fn)(void) = (pid_t (*)(void))next("_Fork", &next_fork);
+	void (*child)(void);
+	pid_t pid;
+	int saved;
 
 	if (!fn) {
 		errno = ENOSYS;
 		return -1;
 	}
-	return fn();
+	pid = fn();
+	/* acquire: pairs with pks_spawn_child_op()'s release */
+	if (pid == 0 && (child = __atomic_load_n(&child_op, __ATOMIC_ACQUIRE))) {
+		saved = errno;
+		child();
+		errno = saved;
+	}
+	return pid;
 }
 
 PKS_EXPORT int system(const char *command)
