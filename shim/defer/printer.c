@@ -795,20 +795,32 @@ static bool ours(void)
 	return pid && pid == pks_pid() && s != PKS_DEFER_CLOSED && s != PKS_DEFER_FAILED;
 }
 
+/* Where each lane's reading stops (gather()): what its ring holds now, committed or not. */
+static void bound(uint64_t *stop)
+{
+	for (int i = 0; i < pks_defer_dq.nlanes; i++)
+		/* no pair: a bound; what is committed below it is read with acquire */
+		stop[i] = atomic_load_explicit(&pks_defer_dq.lanes[i].ring.head, memory_order_relaxed);
+}
+
 /*
  * pks_defer_drain_now() with each thread's lines in order (write_run()):
  * while a line waits for its thread's earlier ones, which another lane
  * holds back behind a record not committed yet, that record's caller gets
  * a while to commit it, HELD_US at most; a signal handler, which may have
  * cut that caller off, none. Then whatever is still held goes all the same.
+ * The lanes' bounds, @stop, are read again before each wait: the lines a
+ * held one waits for may have gone into their lane after its bound was
+ * read and before the held one went into its own, read later.
  */
-static void ordered(bool handler, const uint64_t *stop)
+static void ordered(bool handler, uint64_t *stop)
 {
 	struct timespec ts = { 0, 50000 };
 
 	held = false;
 	empty(handler, true, stop);
 	for (int us = 0; held && !handler && us < HELD_US; us += 50) {
+		bound(stop);
 		nanosleep(&ts, NULL);
 		held = false;
 		empty(handler, true, stop);
@@ -836,9 +848,7 @@ void pks_defer_drain(bool handler)
 		 * threads go on printing meanwhile are the printer's, or
 		 * the drain would never end while they do.
 		 */
-		for (int i = 0; i < pks_defer_dq.nlanes; i++)
-			/* no pair: a bound; what is committed below it is read with acquire */
-			stop[i] = atomic_load_explicit(&pks_defer_dq.lanes[i].ring.head, memory_order_relaxed);
+		bound(stop);
 		ordered(handler, stop);
 		report_now();
 		pks_defer_give();
