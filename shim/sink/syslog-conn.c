@@ -26,9 +26,10 @@
  * and the kernel wakes it when there is room or the reader is gone; a
  * handler's line, which must not sleep in the kernel under a lock the
  * program holds, sends without blocking and waits with poll or sleep, a
- * backoff up to 100 ms a round. A failed
- * connect is not tried again for 100 ms: a dead daemon costs nothing per
- * line.
+ * backoff up to 100 ms a round. A connect never waits: a stream daemon
+ * that accepts no more (its backlog full) is as down as one that refuses.
+ * A failed connect is not tried again for 100 ms: a dead daemon costs
+ * nothing per line.
  * Thread-safety: the connection's state is lock-free; ordinary senders take
  * turns on a datagram socket (send_lock), which a handler never waits for,
  * so everything a handler calls is async-signal-safe; a forked child starts
@@ -103,7 +104,14 @@ static void nap(int *ms)
 	grow(ms);
 }
 
-/* A socket connected to @path; @flags: SOCK_NONBLOCK or 0. Return: the descriptor, or -errno. */
+/*
+ * A socket connected to @path, without waiting: a stream listener that
+ * accepts no more (its backlog full) fails the connect with EAGAIN at once,
+ * where a blocking connect would hold the line, and the program, until it
+ * accepts. @flags: SOCK_NONBLOCK, a hasty socket; or 0, one that blocks in
+ * its sends once connected (O_NONBLOCK, its one status flag, cleared).
+ * Return: the descriptor, or -errno.
+ */
 static int dial(const char *path, int flags, bool *stream)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
@@ -111,11 +119,12 @@ static int dial(const char *path, int flags, bool *stream)
 
 	strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
 	for (;;) {
-		int fd = pks_fd_high(socket(AF_UNIX, type | SOCK_CLOEXEC | flags, 0)), err;
+		int fd = pks_fd_high(socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)), err;
 
 		if (fd < 0)
 			return -errno;
-		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+		    (flags || fcntl(fd, F_SETFL, 0) == 0)) {
 			*stream = type == SOCK_STREAM;
 			return fd;
 		}
@@ -138,8 +147,8 @@ static int dial_held(const char *path, int flags, bool *stream)
 	if (now < atomic_load_explicit(&retry_at, memory_order_acquire))
 		return -atomic_load_explicit(&refused, memory_order_relaxed);
 	fd = dial(path, flags, stream);
-	/* EAGAIN: a full backlog, only for a hasty socket; not an outage */
-	if (fd < 0 && fd != -EAGAIN) {
+	/* EAGAIN: a full backlog; for a hasty socket a busy daemon, not an outage */
+	if (fd < 0 && (fd != -EAGAIN || !flags)) {
 		/* no pair: the release of retry_at below publishes it */
 		atomic_store_explicit(&refused, -fd, memory_order_relaxed);
 		/* release: pairs with the acquire of retry_at above */
@@ -155,8 +164,10 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	bool stream = false;
 	int fd = dial_held(path, how == HASTY ? SOCK_NONBLOCK : 0, &stream);
 
-	if (fd < 0)
+	if (fd < 0) {
+		s->hasty = how == HASTY;	/* the socket that failed (pks_slconn_get()) */
 		return -fd;
+	}
 	ino = ino_of(fd);
 	/* no pair: a number for each connection, no data behind it */
 	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1 };
@@ -276,7 +287,10 @@ static int hold_stream(const char *path, struct pks_slsock *s)
 
 /**
  * pks_slconn_get() - a socket to send one line on; connects if need be
- * Return: 0, or the errno of the failed connect (repeated for 100 ms).
+ * Return: 0, or the errno of the failed connect (repeated for 100 ms), and
+ * then @s->hasty says whether it was a hasty socket's, one of a handler
+ * that found the shared stream busy: EAGAIN there is a busy daemon, not an
+ * outage.
  */
 int pks_slconn_get(const char *path, struct pks_slsock *s)
 {

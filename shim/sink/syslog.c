@@ -218,17 +218,23 @@ static void delivered(const struct pks_config *c, const struct pks_slsock *s)
 		 c->set.syslog_socket, n, n == 1 ? "" : "s");
 }
 
-/* Not an outage: a line too long, or a handler's line the stream could not take at once. */
-static void refused(const struct pks_config *c, size_t n, int err)
+/*
+ * Not an outage: a line too long, or a handler's line that a hasty socket
+ * (@s) could not send or connect at once. Anything else is one, a full
+ * backlog on the connect of an ordinary socket too.
+ */
+static void refused(const struct pks_config *c, const struct pks_slsock *s, size_t n, int err)
 {
+	bool busy = err == EAGAIN && s->hasty;
+
 	/* no pair: each exchange only elects the one warning */
 	if (err == EMSGSIZE && !atomic_exchange(&big_warned, 1))
 		pks_warn("syslog: a line of %zu bytes: %s; writing such lines to stderr",
 			 n, pks_strerror(err));
-	else if (err == EAGAIN && !atomic_exchange(&busy_warned, 1))	/* no pair: as above */
+	else if (busy && !atomic_exchange(&busy_warned, 1))	/* no pair: as above */
 		pks_warn("syslog: %s: %s for a signal handler's line; writing such lines to stderr",
 			 c->set.syslog_socket, pks_strerror(err));
-	else if (err != EMSGSIZE && err != EAGAIN)
+	else if (err != EMSGSIZE && !busy)
 		outage(c, err);
 }
 
@@ -251,7 +257,7 @@ int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
 	err = deliver(c->set.syslog_socket, iov, &s, m->calm);
 	pthread_setcancelstate(cancel, NULL);
 	if (err)
-		refused(c, n, err);
+		refused(c, &s, n, err);
 	else
 		delivered(c, &s);
 	errno = saved;
