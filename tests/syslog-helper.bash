@@ -150,7 +150,8 @@ slog() {
 	"${SLOG[@]}" "$@"
 }
 
-# listen_start dgram|stream: a stand-in socket at $RS_SOCK; bytes in $RAW
+# listen_start dgram|stream|full: a stand-in socket at $RS_SOCK; bytes in $RAW
+# (full: a stream socket that stopped accepting, its backlog full)
 listen_start() {
 	rs_paths
 	"$FIX/syslog-listen" "$1" "$RS_SOCK" "$RAW" 3>&- &

@@ -286,6 +286,54 @@ t0 l2 end
 "
 }
 
+# full_backlog WANT [VAR=VALUE...]: syslog-flood's three lines, with the
+# settings given, to the socket of listen_start full, which accepts no
+# more connections: the program runs to its end (its own status 7, not
+# timeout's 124) and its stderr is exactly WANT
+full_backlog() {
+	local want=$1
+	shift
+	capture timeout 10 "${SLOG[@]}" "$@" "$FIX/syslog-flood" 1 3 0 7
+	[ "$status" -eq 7 ]
+	err_is "$want"
+}
+
+@test "syslog: a stream socket whose backlog is full: printk does not wait, lines on stderr after one warning" {
+	listen_start full
+	full_backlog "printk-shim: warning: syslog: $RS_SOCK: Resource temporarily unavailable; writing its lines to stderr until it is back
+t0 l0 end
+t0 l1 end
+t0 l2 end
+"
+}
+
+@test "syslog: deferred, a stream socket whose backlog is full: the printer does not wait, lines on stderr" {
+	listen_start full
+	full_backlog "printk-shim: warning: syslog: $RS_SOCK: Resource temporarily unavailable; writing its lines to stderr until it is back
+t0 l0 end
+t0 l1 end
+t0 l2 end
+" PRINTK_SHIM_DEFER=1
+}
+
+@test "syslog: stderr,syslog and a stream socket whose backlog is full: each line on stderr once" {
+	listen_start full
+	full_backlog "t0 l0 end
+printk-shim: warning: syslog: $RS_SOCK: Resource temporarily unavailable; writing its lines to stderr until it is back
+t0 l1 end
+t0 l2 end
+" PRINTK_SHIM_OUTPUT=stderr,syslog
+}
+
+@test "syslog: deferred, stderr,syslog and a stream socket whose backlog is full: each line on stderr once" {
+	listen_start full
+	full_backlog "printk-shim: warning: syslog: $RS_SOCK: Resource temporarily unavailable; writing its lines to stderr until it is back
+t0 l0 end
+t0 l1 end
+t0 l2 end
+" PRINTK_SHIM_OUTPUT=stderr,syslog PRINTK_SHIM_DEFER=1
+}
+
 # long N: emit's "@long N" line
 long() {
 	local s
