@@ -18,6 +18,7 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
 	l->open = false;
 	l->cont = false;
 	l->sent = 0;
+	l->done = 0;
 	l->level = 0;
 	l->t_ns = 0;
 }
@@ -107,6 +108,7 @@ void pks_line_cut(struct pks_line *l)
 		seq_buf_clear(&l->sb);
 		/* cut here, the next run clears again: pairs with pks_line_emit()'s second */
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		l->done = 0;
 		l->sent = 0;
 	}
 	if (l->open && !seq_buf_used(&l->sb))
@@ -119,4 +121,5 @@ void pks_line_drop(struct pks_line *l)
 	seq_buf_clear(&l->sb);
 	l->open = false;
 	l->sent = 0;
+	l->done = 0;
 }

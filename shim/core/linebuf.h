@@ -20,6 +20,7 @@ struct pks_line {
 	bool open;		/* a line was started and has not ended */
 	unsigned char sent;	/* times the text was handed to @out: more than 0 only after a cut */
 	bool cont;		/* it was started by an orphan KERN_CONT */
+	uint16_t done;		/* @out's own: where the text went whole in this handing; else 0 */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -54,6 +55,7 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->t_ns = t_ns;
 	l->site = NULL;
 	l->sent = 0;
+	l->done = 0;
 	l->open = true;
 }
 
@@ -73,9 +75,10 @@ static inline void pks_line_head(struct pks_line *l, int level, uint64_t t_ns, c
 /*
  * The line (or a piece of it) to @out; the buffer is empty after. A call
  * cut off in @out (a handler left by siglongjmp) leaves l->sent counting
- * the tries, and pks_line_cut() decides what becomes of the text. The
- * fences keep the stores on either side of @out in program order for a
- * handler on this thread; they pair with the one in pks_line_cut().
+ * the tries, and l->done what @out noted it finished, for the next try;
+ * pks_line_cut() decides what becomes of the text. The fences keep the
+ * stores on either side of @out in program order for a handler on this
+ * thread; they pair with the one in pks_line_cut().
  */
 static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *arg)
 {
@@ -84,8 +87,9 @@ static inline void pks_line_emit(struct pks_line *l, pks_line_out *out, void *ar
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	out(l, arg);
 	seq_buf_clear(&l->sb);
-	/* pairs with that handler, too: the buffer cleared before sent is */
+	/* pairs with that handler, too: the buffer cleared before sent and done are */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	l->done = 0;
 	l->sent = 0;
 }
 

@@ -397,6 +397,25 @@ void pks_sink_forked(void)
 			      memory_order_relaxed);
 }
 
+#define DONE_TOLD	(1u << PKS_OUTPUTS_MAX)	/* struct pks_line's done: stderr took a fallback */
+_Static_assert(DONE_TOLD <= UINT16_MAX, "struct pks_line's done holds every output and stderr");
+
+/*
+ * Output @i is done with @l (and stderr has it, if @told), in a handing
+ * that a cut may leave to be redone (pks_line_emit(), pks_line_again()):
+ * the redo passes it by, so that a line an output took whole is not
+ * written there again because a later output blocked (a full pipe, a
+ * stopped daemon) and was cut off there.
+ */
+static inline void done_with(struct pks_line *l, int i, bool told)
+{
+	if (l->sent != 1)
+		return;		/* the printer's line, or the redo itself */
+	/* pairs with pks_line_cut()'s fence: a handler that sees the bit sees the write over */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	l->done |= (uint16_t)(1u << i | (told ? DONE_TOLD : 0));
+}
+
 /* @l into the record buffer (printk-shim(7) RECORD BUFFER); @hidden: no output writes it. */
 static void record(struct pks_line *l, const struct pks_writer *w, bool hidden)
 {
@@ -447,24 +466,25 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 		b->dg->seq = r.seq;
 	if (c->format == PKS_LINE_JSON)
 		json(c, w, l, &r);
-	told = c->has_stderr || (b && b->told && *b->told);
+	told = c->has_stderr || (b && b->told && *b->told) || (l->done & DONE_TOLD);
 	for (int i = 0; i < c->nout; i++) {
 		const struct pks_out *o = &c->out[i];
 
 		if (unlikely(only >= 0) && i != only)
 			continue;
+		if (unlikely(l->done & 1u << i))
+			continue;	/* it took the line before the cut this pass redoes */
 		r.color = o->color;
 		if (o->kind == PKS_OUT_FILE) {
 			err = to_file(c, i, w, l, &r, &told, b);
 		} else if (o->fd < 0) {
-			if (!to_daemon(c, o, i, w, l, b))
-				continue;
-			err = fall_back(w, l, i, &r, &told, b);
+			err = to_daemon(c, o, i, w, l, b) ? fall_back(w, l, i, &r, &told, b) : 0;
 		} else {
 			err = to_fd(w, l, i, o->fd, &r, b);
 		}
 		if (unlikely(err))
 			count_lost(c, i, 1, err, false);
+		done_with(l, i, told);
 	}
 	if (c->format == PKS_LINE_KMSG && only < 0)
 		kmsg_done(r.seq);
