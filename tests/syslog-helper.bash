@@ -135,6 +135,14 @@ rs_settled() {
 	[ "$(rs_count)" -eq "$before" ]
 }
 
+# settled FILE: no new line in FILE for 300 ms (its writer is blocked, or done)
+settled() {
+	local before
+	before=$(count "$1")
+	sleep 0.3
+	[ "$(count "$1")" -eq "$before" ]
+}
+
 # rs_lines: out.log with each "[1234]" written "[PID]"
 rs_lines() {
 	sed -E 's/\[[0-9]+\]/[PID]/' "$RS/out.log"

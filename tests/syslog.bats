@@ -472,6 +472,28 @@ t0 l2 end
 	same <(flood_lines 2 1000 | sort) <(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
+@test "syslog: SIGTERM while a line waits for a stopped daemon: stderr, the output before, has it once" {
+	local err=$BATS_TEST_TMPDIR/err n
+	local -a lines
+	mapfile -t lines < <(seq 0 99 | sed 's/^/l/')
+	rs_start
+	kill -STOP "$RS_PID"
+	# one thread, which the signal interrupts in its send
+	"${SLOG[@]}" PRINTK_SHIM_OUTPUT=stderr,syslog "$FIX/emit" "${lines[@]/%/$'\n'}" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
+	CLIENT_PID=$!
+	# the daemon's queue fills: the line last on stderr waits in its send
+	wait_for "a line on stderr" at_least 1 count "$err"
+	wait_for "the sender to stop" settled "$err"
+	kill -TERM "$CLIENT_PID"
+	wait "$CLIENT_PID" || status=$?
+	CLIENT_PID=
+	[ "$status" -eq 143 ]
+	n=$(count "$err")
+	[ "$n" -lt 100 ]
+	file_is "$err" "$(printf '%s\n' "${lines[@]:0:n}")"$'\n'
+}
+
 @test "syslog: deferred, every other batch refused: each line sent again from its record, once" {
 	rs_start
 	# The daemon stopped: the lines pile up in the ring, so the printer's
