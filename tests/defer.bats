@@ -239,6 +239,21 @@ whole_in_order() {
 	done
 }
 
+# A thread cancelled in its wait for room leaves its line on its context;
+# the next thread to take its node over wrote that line with the other's
+# lane but its own note of where its last record ended: a record in a full
+# lane then waited for a position its lane never reached, and the ring
+# stayed full for ever (every run hung, SIGTERM held off, before).
+@test "defer: threads cancelled in 5 rounds while the ring is full: main's lines all come, in order" {
+	for run in 1 2 3; do
+		capture timeout -k 1 60 env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 \
+			PRINTK_SHIM_FORMAT=plain "$FIX/defer-flood" 100000 8 rounds
+		[ "$status" -eq 0 ]
+		[ "$(grep -c '^0\.' "$ERR")" = 100000 ]
+		whole_in_order "$ERR"
+	done
+}
+
 # 8 threads on 8 lanes as exit comes: a thread stopped between taking its
 # place in a lane and filling it held back the lines behind it there, and
 # exit's drain wrote another thread's later lines, spilled into the next

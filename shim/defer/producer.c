@@ -217,8 +217,18 @@ struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_r
 
 	if (seen + 1 == full_at)
 		return NULL;	/* every lane was full, and nothing was released since */
-	/* acquire: pairs with pks_ring_release()'s store; what it passed was written */
-	after = atomic_load_explicit(&(*ring)->tail, memory_order_acquire) < upto;
+	/*
+	 * mine is where this thread's last record ended, in the lane it went
+	 * to; a line of another thread's context that this one wrote (a node
+	 * it took over, an exit's flush) went to that thread's lane, so it
+	 * may be another lane's position: one past this lane's head is none
+	 * of its, and a record that waited for it would wait for ever.
+	 * Acquire: pairs with pks_ring_release()'s store; what it passed was
+	 * written.
+	 */
+	after = atomic_load_explicit(&(*ring)->tail, memory_order_acquire) < upto &&
+		/* no pair: a bound; the head only grows */
+		upto <= atomic_load_explicit(&(*ring)->head, memory_order_relaxed);
 	*stamp = moved(*stamp, tid);
 	for (unsigned int i = 1; i < k; i++) {
 		*ring = &pks_defer_dq.lanes[(*lane + i) & (k - 1)].ring;
