@@ -19,6 +19,7 @@
 #include "ctl/ctl.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
+#include "defer/defer.h"
 #include "sink/file.h"
 
 #include <errno.h>
@@ -33,11 +34,20 @@ static _Atomic uint64_t began;	/* when the applier began (CLOCK_MONOTONIC ns), 0
 
 static void reopen(struct pks_config *c)
 {
+	bool drained = false;
+
 	for (int i = 0; i < c->nout; i++) {
 		int err;
 
 		if (c->out[i].kind != PKS_OUT_FILE)
 			continue;
+		/*
+		 * The deferred ring's lines were printed before the request:
+		 * to the file as it was, as a synchronous caller's went.
+		 */
+		if (!drained)
+			pks_defer_drain(false);
+		drained = true;
 		err = pks_file_reopen(c, i);
 		if (err)
 			pks_warn("--reopen: file:%s: %s; writing to the file as it was opened",

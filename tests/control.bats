@@ -220,6 +220,22 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$(tail -n 1 "$LOG")" = 'info d' ]
 }
 
+@test "control: deferred, --reopen writes the ring's lines to the file as it was first" {
+	# a printer that naps 10 s after its first line: "info b" waits in the ring
+	start PRINTK_SHIM_OUTPUT=file:"$LOG" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_DEFER_LATENCY=10000
+	tell "info a"
+	wait_line "$LOG" "info a"
+	tell "info b"
+	done_
+	mv "$LOG" "$LOG.1"
+	ctl --pid="$PID" --reopen
+	[ "$status" -eq 0 ]
+	tell "info c"
+	quit
+	file_is "$LOG.1" $'info a\ninfo b\n'
+	file_is "$LOG" $'info c\n'
+}
+
 @test "control: a thread cancelled while it applies a request lets the others go on" {
 	mkdir "$BATS_TEST_TMPDIR/d"
 	capture timeout 30 env LD_PRELOAD="$MODULE" PRINTK_SHIM_FORMAT=prefix \
