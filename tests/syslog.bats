@@ -494,6 +494,30 @@ t0 l2 end
 	file_is "$err" "$(printf '%s\n' "${lines[@]:0:n}")"$'\n'
 }
 
+@test "syslog: SIGTERM while a line waits in its send: the flush sends it as a handler would, once the daemon goes on" {
+	local err=$BATS_TEST_TMPDIR/err n
+	local -a lines
+	mapfile -t lines < <(seq 0 99 | sed 's/^/l/')
+	rs_start
+	kill -STOP "$RS_PID"
+	"${SLOG[@]}" PRINTK_SHIM_OUTPUT=stderr,syslog "$FIX/emit" "${lines[@]/%/$'\n'}" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
+	CLIENT_PID=$!
+	wait_for "a line on stderr" at_least 1 count "$err"
+	wait_for "the sender to stop" settled "$err"
+	kill -TERM "$CLIENT_PID"
+	# the flush's send, a handler's, waits for room as the dying may; the
+	# interrupted send's lock, which it took before, would hold it for good
+	sleep 0.3
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID" || status=$?
+	CLIENT_PID=
+	[ "$status" -eq 143 ]
+	n=$(count "$err")
+	wait_for "$n messages" rs_has "$n"
+	same <(printf '%s\n' "${lines[@]:0:n}") <(cut -d' ' -f3- "$RS/out.log")
+}
+
 @test "syslog: deferred, every other batch refused: each line sent again from its record, once" {
 	rs_start
 	# The daemon stopped: the lines pile up in the ring, so the printer's

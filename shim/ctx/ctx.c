@@ -153,7 +153,7 @@ void pks_ctx_setup(void)
 	pks_once_done(&setup_state);
 }
 
-static void flush_ctx(struct pks_ctx *x, bool force, uint64_t until);
+static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until);
 static uint64_t soon(void);
 
 /* A free node, its last thread's lines written first (see thread_gone()). */
@@ -362,15 +362,36 @@ static uint64_t soon(void)
 }
 
 /*
- * Write @x's open line from outside its call. @force: the process is
- * dying. A context its thread is busy in is waited for 2000 yields, and
- * until @until at most: on a CPU that many printing threads share, each
- * yield lets every one of them run.
+ * @x's open line to the outputs from a fatal signal's handler: as a
+ * handler's line (no lock, no time zone, no symbol looked up), which may
+ * still wait as long as the dying may for an output that is full, as the
+ * deferred printer's crash drain writes its records. The call @x's thread
+ * was cut off in may hold what an ordinary line takes (a syslog send's
+ * lock), and never gives it back.
  */
-static void flush_ctx(struct pks_ctx *x, bool force, uint64_t until)
+static void close_dying(struct pks_ctx *x)
+{
+	struct pks_writer w = x->w;
+
+	x->w.dying = !w.in_handler;
+	x->w.in_handler = true;
+	pks_line_close(&x->line, pks_ctx_line_out, &x->w);
+	x->w.in_handler = w.in_handler;
+	x->w.dying = w.dying;
+}
+
+/*
+ * Write @x's open line from outside its call. @crash: a fatal signal's
+ * flush, from its handler; this thread's own contexts are written even if
+ * it was cut off in printk (forced). A context its thread is busy in is
+ * waited for 2000 yields, and until @until at most: on a CPU that many
+ * printing threads share, each yield lets every one of them run.
+ */
+static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until)
 {
 	struct pks_ctx *outer = flushing;
 	bool own = pks_thread.self && x >= pks_thread.self->ctx && x < pks_thread.self->ctx + PKS_NCTX;
+	bool force = crash && own;
 	int want = PKS_IDLE;
 	bool claimed = false;
 
@@ -405,7 +426,10 @@ static void flush_ctx(struct pks_ctx *x, bool force, uint64_t until)
 			/* no pair: read by this thread alone, as its own (dead_claim()) */
 			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
 		}
-		pks_line_close(&x->line, pks_ctx_line_out, &x->w);
+		if (crash)
+			close_dying(x);
+		else
+			pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {
 			/* no pair: as above */
 			atomic_store_explicit(&x->claim_by, 0, memory_order_relaxed);
@@ -441,7 +465,7 @@ void pks_flush_all(enum pks_flush why)
 				dead_claim(&n->ctx[i], 0);
 			if (n == pks_thread.self && why == PKS_FLUSH_EXIT)
 				take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], n == pks_thread.self && why == PKS_FLUSH_CRASH, until);
+			flush_ctx(&n->ctx[i], why == PKS_FLUSH_CRASH, until);
 		}
 	}
 }
