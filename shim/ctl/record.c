@@ -126,7 +126,8 @@ bool pks_rec_setup(const struct pks_config *c)
 		pks_warn("PRINTK_SHIM_RECORD: %s: %s; recording nothing", dir, why);
 		return false;
 	}
-	pks_rec_sweep(dir, RECORDS_KEPT, RECORDS_DAYS * 86400L, pks_pid());
+	/* its own buffer is kept too once it ends: room for it among them */
+	pks_rec_sweep(dir, RECORDS_KEPT - 1, RECORDS_DAYS * 86400L, pks_pid());
 	mask = c->set.record - 1;
 	bytes = PKS_REC_HEAD + c->set.record;
 	if (!make(NULL, c)) {
