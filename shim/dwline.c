@@ -104,6 +104,29 @@ static int no_debuginfo(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
 
 #define FN(name, field) { name, offsetof(__typeof__(dw), field) }
 
+/*
+ * What pks_dwline() may have to tell, each once, and only in a call a
+ * query asked for (@loud): a lookup for runtime control's listing alone
+ * says nothing, and the reason waits for a query that names file or line.
+ */
+enum { NO_LIBDW, NO_MAPS, NO_LINES, UNREADABLE, REASONS };
+static char reason[REASONS][200] = {
+	[NO_LINES] = "a KERN_DEBUG call comes from code without DWARF line information; "
+		     "file and line match none of its calls",
+	[UNREADABLE] = "in a setuid/setgid process, code in a file you cannot read has no "
+		       "file and line; they match none of its calls",
+};
+static bool told[REASONS];
+
+/* Reason @k, now that it holds, if @loud and not told yet. */
+static void say(int k, bool loud)
+{
+	if (!loud || told[k] || !reason[k][0])
+		return;
+	told[k] = true;
+	pks_warn("PRINTK_SHIM_DYNDBG: %s", reason[k]);
+}
+
 /* Every function, by name, into @dw; the callbacks libdw wants for a live process. */
 static bool load(void)
 {
@@ -117,9 +140,9 @@ static bool load(void)
 	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL), *f;
 
 	if (!h) {
-		pks_warn("PRINTK_SHIM_DYNDBG: file and line need libdw.so.1 (elfutils) for code "
-			 "built without printk-shim's headers: %s; they match none of its calls",
-			 dlerror());
+		snprintf(reason[NO_LIBDW], sizeof(reason[NO_LIBDW]),
+			 "file and line need libdw.so.1 (elfutils) for code built without "
+			 "printk-shim's headers: %s; they match none of its calls", dlerror());
 		return false;
 	}
 	for (size_t i = 0; i < PKS_ARRAY_SIZE(fns); i++) {
@@ -142,7 +165,6 @@ static bool load(void)
  */
 static bool report(void)
 {
-	static bool said;
 	FILE *maps = fopen("/proc/self/maps", "re");
 	int r = maps ? 0 : errno;
 
@@ -153,22 +175,11 @@ static bool report(void)
 	}
 	if (r == 0 && dw.report_end(dwfl, NULL, NULL) == 0)
 		return true;
-	if (!said)
-		pks_warn("PRINTK_SHIM_DYNDBG: file and line need the process's mappings "
-			 "(/proc/self/maps): %s; they match none of its calls",
-			 r > 0 ? strerror(r) : "libdw could not read them");
-	said = true;
+	if (!reason[NO_MAPS][0])
+		snprintf(reason[NO_MAPS], sizeof(reason[NO_MAPS]),
+			 "file and line need the process's mappings (/proc/self/maps): %s; "
+			 "they match none of its calls", r > 0 ? strerror(r) : "libdw could not read them");
 	return false;
-}
-
-static void say_no_lines(void)
-{
-	static bool said;
-
-	if (!said)
-		pks_warn("PRINTK_SHIM_DYNDBG: a KERN_DEBUG call comes from code without DWARF line "
-			 "information; file and line match none of its calls");
-	said = true;
 }
 
 /*
@@ -194,15 +205,6 @@ static bool may_read(const void *addr)
 		return false;
 	path[n] = '\0';
 	return pks_may_show(path);
-}
-
-static void say_unreadable(void)
-{
-	static bool said;
-
-	if (!said)
-		pks_warn("PRINTK_SHIM_DYNDBG: in a setuid/setgid process, code in a file you cannot read has no file and line; they match none of its calls");
-	said = true;
 }
 
 /*
@@ -238,10 +240,12 @@ static bool source(Dwfl_Module *m, Dwarf_Addr at, char *file, size_t size, unsig
 /**
  * pks_dwline() - where the call that returns to @addr is in the source
  * @file: out, @size bytes: the file as the line table names it
+ * @loud: a query names file or line: why it cannot be known is said, once
  * Return: PKS_DW_FOUND; PKS_DW_NONE when it cannot be known (no libdw, no
- * line table: said once); PKS_DW_NOT_NOW when it cannot be looked up now.
+ * line table); PKS_DW_NOT_NOW when it cannot be looked up now.
  */
-enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line)
+enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line,
+			   bool loud)
 {
 	Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr - 1;	/* inside the call */
 	enum pks_dwline r = PKS_DW_NONE;
@@ -250,20 +254,25 @@ enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned i
 	if (!take())
 		return PKS_DW_NOT_NOW;
 	if (!may_read(addr)) {
-		say_unreadable();
+		say(UNREADABLE, loud);
 		goto out;
 	}
 	if (!state)
 		state = load() && report() ? 1 : -1;
-	if (state < 0)
+	if (state < 0) {
+		say(NO_LIBDW, loud);
+		say(NO_MAPS, loud);
 		goto out;
+	}
 	m = dw.addrmodule(dwfl, at);
-	if (!m && report())
+	if (!m && !report())
+		say(NO_MAPS, loud);
+	else if (!m)
 		m = dw.addrmodule(dwfl, at);
 	if (source(m, at, file, size, line))
 		r = PKS_DW_FOUND;
 	else
-		say_no_lines();
+		say(NO_LINES, loud);
 out:
 	pthread_mutex_unlock(&lock);
 	return r;

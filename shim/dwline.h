@@ -12,7 +12,8 @@
 
 enum pks_dwline { PKS_DW_FOUND, PKS_DW_NONE, PKS_DW_NOT_NOW };
 
-enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line);
+enum pks_dwline pks_dwline(const void *addr, char *file, size_t size, unsigned int *line,
+			   bool loud);
 enum pks_dwline pks_dwline_loaded(const void *addr, char *file, size_t size, unsigned int *line);
 
 #endif

@@ -287,17 +287,19 @@ static const char *function_of(const void *caller)
 /*
  * A KERN_DEBUG call site of code built without our headers, into @s: the
  * module and function from the dynamic symbols; the file and line from
- * DWARF when @want asks and they can be had. Return: false when they were
- * wanted but cannot be looked up now, so the answer must not be kept.
+ * DWARF when @want asks and they can be had, and why not said when a query
+ * or flag @asked for them (runtime control's listing alone wants them too).
+ * Return: false when they were wanted but cannot be looked up now, so the
+ * answer must not be kept.
  */
 static bool unbuilt(struct pks_dd_site *s, struct pks_dd_names *p, const void *caller, const char *fmt,
-		    bool want)
+		    bool want, bool asked)
 {
 	object_name(p->module, sizeof(p->module), caller);
 	*s = (struct pks_dd_site){ p->module, function_of(caller), NULL, fmt, 0, false, 0, NULL };
 	if (!want)
 		return true;
-	switch (pks_dwline(caller, p->file, sizeof(p->file), &s->lineno)) {
+	switch (pks_dwline(caller, p->file, sizeof(p->file), &s->lineno, asked)) {
 	case PKS_DW_FOUND:
 		s->filename = p->file;
 		return true;
@@ -356,6 +358,7 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 	struct slot *again = NULL;
 	struct pks_dd_site s;
 	struct pks_dd_names p;
+	bool asked;
 	int i;
 
 	for (i = 0; i < PROBES; i++) {
@@ -375,8 +378,8 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 		again = t;	/* decided under rules since added to */
 		break;
 	}
-	if (!unbuilt(&s, &p, caller, fmt,
-		     pks_ctl_on() || c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE)))
+	asked = c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE);
+	if (!unbuilt(&s, &p, caller, fmt, asked || pks_ctl_on(), asked))
 		return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);	/* not kept: decided again */
 	f = pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
 	if (again) {
@@ -421,7 +424,8 @@ enum pks_dd_claim pks_dyndbg_claim(const struct pks_config *c, const char *fmt,
 		return PKS_DD_OFF;	/* emit.c measures it, and records it whole */
 	if (!(f & PKS_DD_INCL_ANY))
 		return PKS_DD_LEFT;
-	unbuilt(&call->site, &call->names, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
+	unbuilt(&call->site, &call->names, caller, fmt + skip, f & (PKS_DD_SRCNAME | PKS_DD_LINENO),
+		f & (PKS_DD_SRCNAME | PKS_DD_LINENO));
 	call->flags = f;
 	call->fmt = fmt + skip;
 	return PKS_DD_DECORATE;

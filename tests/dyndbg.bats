@@ -323,6 +323,22 @@ two x
 '
 }
 
+@test "dyndbg: plain calls without DWARF, queries that name no file or line: nothing said" {
+	strip -o "$BATS_TEST_TMPDIR/dd-plain" "$FIX/dd-plain"
+	# runtime control on (the default) lists sites with their lines: looked up, quietly
+	capture env PRINTK_SHIM_DYNDBG='func dd_two -p' LD_PRELOAD="$MODULE" \
+		"$BATS_TEST_TMPDIR/dd-plain" one two
+	err_is 'one 1
+'
+	# a flag that prints the line asks for it: told at that call
+	capture env PRINTK_SHIM_DYNDBG='func dd_two -p; func dd_two +pl' LD_PRELOAD="$MODULE" \
+		"$BATS_TEST_TMPDIR/dd-plain" one two
+	err_is 'one 1
+printk-shim: warning: PRINTK_SHIM_DYNDBG: a KERN_DEBUG call comes from code without DWARF line information; file and line match none of its calls
+two x
+'
+}
+
 @test "dyndbg: plain calls without /proc: said once, file and line match none" {
 	unshare -m true 2>/dev/null || skip "no mount namespace here"
 	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
