@@ -353,8 +353,12 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 {
 	uintptr_t key = (uintptr_t)caller, seen;
 	size_t h = (size_t)((key ^ (uintptr_t)fmt) * 0x9e3779b97f4a7c15ull >> 32);
-	/* pairs with the release in pks_dyndbg_more(): its rules are in c->dd */
-	unsigned int f, e = atomic_load_explicit(&epoch, memory_order_acquire);
+	/*
+	 * An object closed since makes a new epoch too: the address may be
+	 * another object's now (entry.c's dlclose()). The epoch's acquire
+	 * pairs with the release in pks_dyndbg_more(): its rules are in c->dd.
+	 */
+	unsigned int f, e = atomic_load_explicit(&epoch, memory_order_acquire) + pks_elf_era();
 	struct slot *again = NULL;
 	struct pks_dd_site s;
 	struct pks_dd_names p;

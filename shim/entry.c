@@ -5,17 +5,20 @@
  * (pks_emit() for the printk family); all policy lives behind it. Each also has a
  * hidden alias, NAME_here, whose address is always this object's own (the
  * GOT's may be the executable's, see patch.c). The other exported
- * names are hooks, in signals.c and exec.c, listed in printk-shim.map with
- * the reason each is there.
+ * names are hooks, in ctx/ and dlclose() here, listed in printk-shim.map
+ * with the reason each is there.
  */
 #include "entry.h"
 #include "control.h"
 #include "dyndbg.h"
 #include "emit.h"
 #include "base/compiler.h"
+#include "base/next.h"
 #include "base/tsan.h"
+#include "elf/name.h"
 #include "ctl/ctl.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 
@@ -152,4 +155,24 @@ void pks_dynamic_apply(void)
 		pks_tsan_show();
 	}
 	errno = saved;
+}
+
+/*
+ * An object closed may be unmapped and another loaded at its address: the
+ * decisions dynamic debug keeps by return address (dyndbg.c) and the names
+ * the outputs keep by address (sink.c) are made again after it
+ * (pks_elf_era()).
+ */
+PKS_EXPORT int dlclose(void *handle)
+{
+	static struct pks_next next;
+	int (*fn)(void *) = (int (*)(void *))pks_next("dlclose", &next);
+	int r;
+
+	if (!fn)
+		return -1;	/* never: the C library has one */
+	r = fn(handle);
+	if (r == 0)
+		pks_elf_closed();
+	return r;
 }

@@ -1100,6 +1100,24 @@ ends() {
 		[ "$status" -eq 0 ]
 		[ "$(cat "$OUT")" = same ] || skip "the second library did not come where the first was"
 		grep -q '"caller":"alpha","msg":"from the library"}$' "$ERR"
+		# the other library's function at that address is named as itself
+		grep -q '"caller":"omega","msg":"from the library"}$' "$ERR"
+	done
+}
+
+@test "defer: dynamic debug decides the KERN_DEBUG call of a library loaded where a closed one was as its own" {
+	for mode in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_FORMAT=json \
+			PRINTK_SHIM_DYNDBG='module libdlalpha -p' \
+			"$FIX/ends" @dl "$FIX/.libs/libdlalpha.so" "$FIX/.libs/libdlomega.so"
+		[ "$status" -eq 0 ]
+		[ "$(cat "$OUT")" = same ] || skip "the second library did not come where the first was"
+		[ "$(grep -o '"caller":"[a-z]*"' "$ERR")" = '"caller":"omega"' ]
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_FORMAT=json \
+			PRINTK_SHIM_DYNDBG='module libdlomega -p' \
+			"$FIX/ends" @dl "$FIX/.libs/libdlalpha.so" "$FIX/.libs/libdlomega.so"
+		[ "$status" -eq 0 ]
+		[ "$(grep -o '"caller":"[a-z]*"' "$ERR")" = '"caller":"alpha"' ]
 	done
 }
 

@@ -9,7 +9,7 @@ load helper
 	run sh -c "nm -D --defined-only '$MODULE' | awk '{ print \$3 }' | sort"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' _Exit _Fork _exit _printk _printk_deferred close close_range closefrom \
-		daemon dup dup2 dup3 execl execle execlp execv execve \
+		daemon dlclose dup dup2 dup3 execl execle execlp execv execve \
 		execveat execvp execvpe fclose fexecve freopen freopen64 pks_dynamic_apply pks_dynamic_classes pks_dynamic_control \
 		pks_dynamic_printk pks_dynamic_register popen posix_spawn posix_spawnp printk printk_deferred \
 		sigaction signal system vfork vprintk | sort)" ]

@@ -39,6 +39,15 @@ struct obj {
 	struct pks_elf elf;	/* NULL tables when the file had none */
 };
 
+_Atomic unsigned int pks_elf_closes;
+
+/** pks_elf_closed() - dlclose() closed an object: pks_elf_era() moves on */
+void pks_elf_closed(void)
+{
+	/* release: pairs with pks_elf_era()'s acquire */
+	atomic_fetch_add_explicit(&pks_elf_closes, 1, memory_order_release);
+}
+
 static struct obj objs[OBJS_MAX];
 static _Atomic unsigned nobjs;
 static pthread_mutex_t writer = PTHREAD_MUTEX_INITIALIZER;

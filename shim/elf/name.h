@@ -7,6 +7,7 @@
 #ifndef PKS_ELF_NAME_H
 #define PKS_ELF_NAME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,5 +23,19 @@ struct pks_elf_name {
 
 bool pks_elf_name(const void *addr, struct pks_elf_name *out);
 void pks_elf_name_guard(bool (*may_read)(void));
+void pks_elf_closed(void);
+
+extern _Atomic unsigned int pks_elf_closes __attribute__((visibility("hidden")));
+
+/*
+ * pks_elf_era() - Return: a count that changes whenever an object was
+ * closed, after which an address may be another object's: a name or a
+ * decision kept by address is good while it stays the same.
+ */
+static inline unsigned int pks_elf_era(void)
+{
+	/* acquire: pairs with pks_elf_closed()'s release, after the object went */
+	return atomic_load_explicit(&pks_elf_closes, memory_order_acquire);
+}
 
 #endif

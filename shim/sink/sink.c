@@ -113,19 +113,25 @@ void pks_sink_report_lost(void)
  * pks_sink_func() - the name of the function at @site, for the formats and
  * outputs that show it; remembered per writer, since elf/name.c walks
  * symbol tables, and never looked up in a handler, since dladdr() takes the
- * dynamic linker's lock. A writer whose @site is set already (the deferred
- * printer's, from a record) is told its name and never looks.
+ * dynamic linker's lock, and looked up again once an object was closed
+ * (pks_elf_era()). The deferred printer's writer is told its name, from
+ * the record, and never looks.
  */
 const char *pks_sink_func(struct pks_writer *w, const void *site)
 {
+	unsigned int era = pks_elf_era();
 	struct pks_elf_name n;
 
 	if (!site)
 		return NULL;
-	if (site != w->site) {
+	if (w->replay)	/* the printer's: the name its caller looked up */
+		return w->func[0] ? w->func : NULL;
+	/* an object closed since: the address may be another's now */
+	if (site != w->site || era != w->era) {
 		if (w->in_handler)
 			return NULL;
 		w->site = site;
+		w->era = era;
 		w->func[0] = '\0';
 		if (pks_elf_name(site, &n) && n.name)
 			strncat(w->func, n.name, sizeof(w->func) - 1);

@@ -20,7 +20,8 @@ struct pks_writer {
 	long tid;		/* the thread the line belongs to */
 	bool in_handler;	/* written from a signal handler's context */
 	bool dying;		/* in_handler, by a fatal signal's drain of a line that was not a handler's */
-	const void *site;	/* the last caller looked up, and its name: */
+	const void *site;	/* the last caller looked up, in pks_elf_era() @era, and its name: */
+	unsigned int era;
 	char func[PKS_FUNC_MAX];	/* dladdr() walks symbol tables */
 	struct pks_utc utc;	/* a JSON line's time text, per second */
 	bool replay;		/* the deferred printer's: recorded and let through when it went into the ring */
