@@ -513,7 +513,7 @@ static int on_stack(in_ctx *f, const struct pks_config *c, const char *fmt, va_l
  * PRINTK_SHIM_DISABLE=1: the next definition gets the call. A variadic one
  * cannot take our va_list, so it gets the text through "%s", which prints
  * the same bytes. With no next definition, the text goes to stderr as is,
- * markers removed.
+ * markers removed, and the call returns the kernel's count.
  */
 static void *next_of(const struct pks_sym *sym)
 {
@@ -533,7 +533,7 @@ static int pass(const struct pks_config *c, void *next, const char *s, size_t n)
 		return ((int (*)(const char *, ...))next)("%s", s);
 	skip = pks_level_parse(s, n, c->set.legacy_markers, &m);
 	pks_fd_write(2, s + skip, n - skip);
-	return (int)(n - skip);
+	return (int)(n - skip - (n > skip && s[n - 1] == '\n'));	/* the kernel's count */
 }
 
 /* The C library's own formatting: what the next printk would have printed. */

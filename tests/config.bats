@@ -109,6 +109,10 @@ bad() {
 @test "config: PRINTK_SHIM_DISABLE=1 with no next printk writes the text without markers" {
 	capture shim env PRINTK_SHIM_DISABLE=1 "$FIX/dlcall" $'\0016from dlsym\n'
 	err_is $'from dlsym\n'
+	out_is $'10\n'		# the kernel's count: no marker, no final newline
+	capture shim env PRINTK_SHIM_DISABLE=1 "$FIX/dlcall" $'\0016no newline'
+	err_is 'no newline'
+	out_is $'10\n'
 }
 
 @test "config: without DISABLE, a printk found with dlsym is the shim's" {
