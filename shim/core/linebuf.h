@@ -54,7 +54,8 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->cont = cont;
 	l->t_ns = t_ns;
 	l->site = NULL;
-	l->sent = 0;		/* done is 0 already: each handing clears it */
+	l->sent = 0;
+	l->done = 0;
 	l->open = true;
 }
 
