@@ -38,6 +38,7 @@
 
 static _Atomic uint64_t kmsg_seq;	/* the next kmsg line's number */
 static _Atomic uint64_t kmsg_turn;	/* the number whose line goes out now */
+static PKS_TLS uint64_t kmsg_held;	/* 1 + the number this thread took and has not written */
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
 static _Atomic int lost_errno[PKS_OUTPUTS_MAX];
 
@@ -355,31 +356,6 @@ int pks_sink_plain(const struct pks_sink_batch *b)
 	return b && b->fd && b->only < 0 ? plain_fd(pks_config()) : -1;
 }
 
-#define KMSG_WAIT_NS	50000000	/* a kmsg line waits this long at most for the one before */
-
-/*
- * A kmsg line's number, @seq, has its turn: lines go out in their numbers'
- * order, as /dev/kmsg's readers expect (printk-shim(7) FORMATS), though a
- * thread may be preempted between taking its number and writing. A line
- * whose number was taken and never written (its thread stopped, cancelled,
- * or interrupted by the handler that now waits) holds the others
- * KMSG_WAIT_NS at most; a handler's line does not wait, nor the deferred
- * printer's, which takes numbers alone.
- */
-static void kmsg_wait(uint64_t seq)
-{
-	uint64_t until = 0;
-
-	/* acquire: pairs with kmsg_done()'s release, the line before written */
-	while (atomic_load_explicit(&kmsg_turn, memory_order_acquire) < seq) {
-		if (!until)
-			until = pks_now_ns() + KMSG_WAIT_NS;
-		else if (pks_now_ns() > until)
-			return;
-		sched_yield();
-	}
-}
-
 /* @seq's line is written: the next number's turn, unless a later one's came already. */
 static void kmsg_done(uint64_t seq)
 {
@@ -391,6 +367,38 @@ static void kmsg_done(uint64_t seq)
 			memory_order_release, memory_order_relaxed))
 		;
 }
+
+#define KMSG_WAIT_NS	50000000	/* a kmsg line waits this long at most for the one before */
+
+/*
+ * A kmsg line's number, @seq, has its turn: lines go out in their numbers'
+ * order, as /dev/kmsg's readers expect (printk-shim(7) FORMATS), though a
+ * thread may be preempted between taking its number and writing. A line
+ * whose number was taken and never written (its thread stopped or
+ * cancelled) holds the others KMSG_WAIT_NS at most; a handler's line does
+ * not wait, nor the deferred printer's, which takes numbers alone. This
+ * thread's own number not written yet (a call left by siglongjmp, or one a
+ * handler the module does not wrap interrupted) is given up first: it
+ * would wait for itself.
+ */
+static void kmsg_wait(uint64_t seq)
+{
+	uint64_t until = 0;
+
+	if (kmsg_held)
+		kmsg_done(kmsg_held - 1);
+	kmsg_held = seq + 1;
+
+	/* acquire: pairs with kmsg_done()'s release, the line before written */
+	while (atomic_load_explicit(&kmsg_turn, memory_order_acquire) < seq) {
+		if (!until)
+			until = pks_now_ns() + KMSG_WAIT_NS;
+		else if (pks_now_ns() > until)
+			return;
+		sched_yield();
+	}
+}
+
 
 /**
  * pks_sink_forked() - in a fork child, which has one thread: the numbers
@@ -494,6 +502,8 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	}
 	if (c->format == PKS_LINE_KMSG && only < 0)
 		kmsg_done(r.seq);
+	if (turn)
+		kmsg_held = 0;
 	if (b && b->told)
 		*b->told = told;
 	if (b && b->dg && told)
