@@ -253,15 +253,4 @@ static inline __attribute__((always_inline)) int pks_tally(const struct pks_shap
 	return pks_tally_walk(pks_tally_ops(s), s->lit, ap, NULL, false, true);
 }
 
-/**
- * pks_tally_at() - pks_tally() of arguments that lie at @r (pks_va_regs());
- * a constant @strings as pks_tally_walk()'s, false only for a shape
- * without a %s, whose length never passes INT32_MAX
- */
-static inline __attribute__((always_inline)) int pks_tally_at(const struct pks_shape *s,
-							       const uint64_t *r, bool strings)
-{
-	return pks_tally_walk(pks_tally_ops(s), s->lit, NULL, r, true, strings);
-}
-
 #endif

@@ -62,7 +62,7 @@ static int digits(void)
 }
 
 /*
- * @fmt measured by pks_tally() from a copy and by pks_tally_at() in place
+ * @fmt measured by pks_tally() from a copy and by pks_tally_walk() in place
  * when its arguments are there, against snprintf(): *@in_place says which.
  */
 static bool measures(bool *in_place, const char *fmt, ...)
@@ -84,7 +84,8 @@ static bool measures(bool *in_place, const char *fmt, ...)
 	}
 	*in_place = pks_va_regs(ap, s->nconv, &r);
 	if (*in_place)
-		at = s->strings ? pks_tally_at(s, r, true) : pks_tally_at(s, r, false);
+		at = s->strings ? pks_tally_walk(pks_tally_ops(s), s->lit, NULL, r, true, true) :
+				  pks_tally_walk(pks_tally_ops(s), s->lit, NULL, r, true, false);
 	va_copy(cp, ap);
 	copy = pks_tally(s, &cp);
 	va_end(cp);
@@ -104,7 +105,7 @@ static bool two(const struct pks_shape *s, ...)
 
 	va_start(ap, s);
 	if (pks_va_regs(ap, s->nconv, &r))
-		at = pks_tally_at(s, r, true);
+		at = pks_tally_walk(pks_tally_ops(s), s->lit, NULL, r, true, true);
 	va_copy(cp, ap);
 	copy = pks_tally(s, &cp);
 	va_end(cp);
