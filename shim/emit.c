@@ -1026,9 +1026,9 @@ static __attribute__((noinline)) int other(const struct pks_sym *sym, const char
  * A line whose KERN_<N> marker the level filter drops, outside the
  * deferred ring, in a thread with no line open: when filter() noted its
  * format (remember()), counted from the node's copy of its shape, with
- * neither the marker nor the shape read again; else routed(). As in
- * filter(), nothing is owned nor touched, and the slot is looked at again
- * after the count.
+ * neither the marker nor the shape read again; else as pks_emit() goes on.
+ * As in filter(), nothing is owned nor touched, and the slot is looked at
+ * again before the count.
  */
 static __attribute__((noipa)) int dropped(const struct pks_sym *sym, const char *fmt,
 					 va_list ap, const void *caller)
