@@ -371,13 +371,13 @@ static uint64_t soon(void)
  */
 static void close_dying(struct pks_ctx *x)
 {
-	struct pks_writer w = x->w;
+	bool in_handler = x->w.in_handler, dying = x->w.dying;
 
-	x->w.dying = !w.in_handler;
+	x->w.dying = !in_handler;
 	x->w.in_handler = true;
 	pks_line_close(&x->line, pks_ctx_line_out, &x->w);
-	x->w.in_handler = w.in_handler;
-	x->w.dying = w.dying;
+	x->w.in_handler = in_handler;
+	x->w.dying = dying;
 }
 
 /*

@@ -120,13 +120,14 @@ void pks_sink_report_lost(void)
  */
 const char *pks_sink_func(struct pks_writer *w, const void *site)
 {
-	unsigned int era = pks_elf_era();
 	struct pks_elf_name n;
+	unsigned int era;
 
 	if (!site)
 		return NULL;
 	if (w->replay)	/* the printer's: the name its caller looked up */
 		return w->func[0] ? w->func : NULL;
+	era = pks_elf_era();
 	/* an object closed since: the address may be another's now */
 	if (site != w->site || era != w->era) {
 		if (w->in_handler)
@@ -388,7 +389,6 @@ static void kmsg_wait(uint64_t seq)
 	if (kmsg_held)
 		kmsg_done(kmsg_held - 1);
 	kmsg_held = seq + 1;
-
 	/* acquire: pairs with kmsg_done()'s release, the line before written */
 	while (atomic_load_explicit(&kmsg_turn, memory_order_acquire) < seq) {
 		if (!until)
