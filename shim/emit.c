@@ -32,6 +32,7 @@
 #include "ctl/record.h"
 #include "core/cont.h"
 #include "core/level.h"
+#include "ctx/cancel.h"
 #include "ctx/ctx.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
@@ -966,6 +967,22 @@ static __attribute__((noinline)) bool claimed(const struct pks_config *c, const 
 	return true;
 }
 
+static __attribute__((noinline)) int emit(const struct pks_sym *sym, const char *fmt, va_list ap,
+					  const void *caller);
+
+/*
+ * emit() in a thread whose cancellation is asynchronous: deferred for the
+ * call, so that a request lands as it returns (ctx/cancel.c)
+ */
+static __attribute__((noinline)) int uncancelled(const struct pks_sym *sym, const char *fmt,
+						 va_list ap, const void *caller)
+{
+	int type = pks_cancel_hold(), ret = emit(sym, fmt, ap, caller);
+
+	pks_cancel_give(type);	/* errno is the call's: the C library leaves it */
+	return ret;
+}
+
 /*
  * pks_emit(), for every call that filter() does not take. Apart, so that
  * pks_emit() itself saves no register for the calls filter() takes.
@@ -976,6 +993,8 @@ static __attribute__((noinline)) int emit(const struct pks_sym *sym, const char 
 	int *err = &errno, saved = *err, ret;	/* one __errno_location() call */
 	const struct pks_config *c = pks_config();
 
+	if (unlikely(pks_cancel_async()))
+		return uncancelled(sym, fmt, ap, caller);
 	if (unlikely(pks_ctl_asked()))
 		pks_control_apply();	/* printk-shim(7) RUNTIME CONTROL */
 	if (unlikely(!fmt)) {

@@ -12,6 +12,7 @@ load helper
 		daemon dlclose dup dup2 dup3 execl execle execlp execv execve \
 		execveat execvp execvpe fclose fexecve freopen freopen64 pks_dynamic_apply pks_dynamic_classes pks_dynamic_control \
 		pks_dynamic_printk pks_dynamic_register popen posix_spawn posix_spawnp printk printk_deferred \
+		pthread_setcanceltype \
 		sigaction signal system vfork vprintk | sort)" ]
 }
 

@@ -11,6 +11,7 @@
 _Atomic unsigned char pks_drop_from = PKS_DROP_UNREACHED;
 _Atomic bool pks_drop_bare;
 static _Atomic unsigned int changes;	/* pks_drop_changed() calls */
+static _Atomic bool never;		/* pks_drop_never() was called */
 
 /** pks_drop_setup() - before main: name the flags raced on purpose to Helgrind */
 void pks_drop_setup(void)
@@ -35,7 +36,8 @@ void pks_drop_arm(const struct pks_config *c)
 {
 	/* pairs with pks_drop_changed()'s increment: a level read after it is the new one */
 	unsigned int seen = atomic_load(&changes);
-	bool quick = !c->set.disable && !c->dd.n && !c->set.lint;
+	/* pairs with pks_drop_never()'s store, before its increment: as the level */
+	bool quick = !c->set.disable && !c->dd.n && !c->set.lint && !atomic_load(&never);
 	int level = __atomic_load_n(&c->set.level, __ATOMIC_RELAXED);
 
 	if (!pks_config_ready())
@@ -63,4 +65,16 @@ void pks_drop_changed(void)
 	 * no pair: a word emit.c reads alone, relaxed, and the increment orders the level */
 	if (atomic_load_explicit(&pks_drop_from, memory_order_relaxed) < PKS_DROP_UNREACHED)
 		atomic_store_explicit(&pks_drop_from, PKS_DROP_UNARMED, memory_order_relaxed);
+}
+
+/**
+ * pks_drop_never() - from now on, every call of the process goes the
+ * usual way (NEVER), which a thread with asynchronous cancellation needs
+ * (ctx/cancel.c)
+ */
+void pks_drop_never(void)
+{
+	/* pairs with pks_drop_arm()'s load, after its load of changes */
+	atomic_store(&never, true);
+	pks_drop_changed();
 }

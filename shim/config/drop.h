@@ -23,8 +23,9 @@
  * all go the usual way hidden from its runtime (base/tsan.h); otherwise
  * UNARMED until a line either test takes arms it, NEVER when every call
  * must go the usual way (PRINTK_SHIM_DISABLE, dynamic debug,
- * PRINTK_SHIM_LINT). Every armed value is below '8' but NONE, which drops
- * nothing and defers nothing: a synchronous line costs two compares, the
+ * PRINTK_SHIM_LINT, a thread's asynchronous cancellation). Every armed
+ * value is below '8' but NONE, which drops nothing and defers nothing: a
+ * synchronous line costs two compares, the
  * second for the two states above the others. Racy on purpose: each is a
  * value of the configuration, and a thread that sees an older one goes the
  * usual way, or drops or defers a line of the old level.
@@ -38,6 +39,7 @@ void pks_drop_setup(void);
 void pks_drop_reached(void);
 void pks_drop_arm(const struct pks_config *c);
 void pks_drop_changed(void);
+void pks_drop_never(void);
 
 /** pks_drop_ready() - a line a quick test would take came the usual way: arm them, if not armed */
 static inline void pks_drop_ready(const struct pks_config *c)

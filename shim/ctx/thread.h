@@ -30,6 +30,7 @@ struct pks_thread {
 		uint64_t away;
 	};
 	bool sig_held;			/* signals.c: pks_signals_release() has work */
+	bool cancel_async;		/* cancel.c: its cancellation is asynchronous */
 };
 
 extern PKS_TLS struct pks_thread pks_thread;
