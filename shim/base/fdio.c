@@ -56,6 +56,56 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 }
 
 _Atomic uint64_t pks_fd_cap;
+_Atomic uint32_t pks_fd_kind[PKS_FD_KINDS];
+_Atomic uint32_t pks_fd_gen = 2;
+
+/**
+ * pks_fd_look() - the kind of @fd (< PKS_FD_KINDS) now, kept for the
+ * writes until the next change. errno is kept.
+ * Return: what pks_fd_kind[@fd] holds now.
+ */
+uint32_t pks_fd_look(int fd)
+{
+	int saved = errno;
+	/* no pair: read before the look, so that a change after it looks again */
+	uint32_t k = atomic_load_explicit(&pks_fd_gen, memory_order_relaxed);
+	struct stat st;
+
+	if (!fstat(fd, &st) && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
+				(S_ISCHR(st.st_mode) && !isatty(fd))))
+		k |= 1;
+	/* no pair: a hint, as pks_fd_write1()'s load */
+	atomic_store_explicit(&pks_fd_kind[fd], k, memory_order_relaxed);
+	errno = saved;
+	return k;
+}
+
+/**
+ * pks_fd_write_quick() - write(2) to a descriptor whose writes never wait
+ * long (pks_fd_look()), with cancellation off: the C library's write acts
+ * on a request that came while the kernel wrote once it has written, and
+ * the line, cut in its write, would be written again (ctx/ctx.c). The
+ * request is taken before the write instead. Return: as write(2).
+ */
+ssize_t pks_fd_write_quick(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+	int was;
+
+	pthread_testcancel();
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+	w = write(fd, p, n);
+	pthread_setcancelstate(was, NULL);	/* errno stays the write's */
+	return w;
+}
+
+/** pks_fd_changed() - a descriptor may be another file now: every kind is looked at again */
+void pks_fd_changed(void)
+{
+	/* no pair: a count, as pks_fd_write1()'s load; where it wraps to 0,
+	 * a descriptor never looked at is taken as not quick, which is safe */
+	atomic_fetch_add_explicit(&pks_fd_gen, 2, memory_order_relaxed);
+}
 
 /* RLIMIT_FSIZE's soft limit now; RLIM_INFINITY when it cannot be read. */
 static rlim_t limit(void)
@@ -169,6 +219,7 @@ int pks_fd_high(int fd)
 
 	if (fd < 0)
 		return fd;
+	pks_fd_changed();
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)top)
 		top = (int)rl.rlim_cur;
 	for (int min = top - 1; min > fd && min >= top - HIGH_SLOTS; min--) {
@@ -195,5 +246,9 @@ int pks_fd_high(int fd)
  */
 int pks_fd_dup3(int old, int new, int flags)
 {
-	return (int)syscall(SYS_dup3, old, new, flags);
+	int r = (int)syscall(SYS_dup3, old, new, flags), saved = errno;
+
+	pks_fd_changed();
+	errno = saved;
+	return r;
 }

@@ -12,28 +12,57 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/single_threaded.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 /* RLIMIT_FSIZE at the last look (pks_fd_look_cap()), 0 when none: writes hold SIGXFSZ */
 extern _Atomic uint64_t pks_fd_cap PKS_LOCAL;
 
+#define PKS_FD_KINDS	1024	/* descriptors whose kind is kept: pks_fd_high()'s range */
+
+/*
+ * Per descriptor, the generation | quick, as pks_fd_look() last found it
+ * (0: never, or not quick): quick when a write to it never waits long (a
+ * regular file, a device that is no terminal). The generation, even,
+ * counts the changes of descriptors the shim sees (pks_fd_changed()).
+ */
+extern _Atomic uint32_t pks_fd_kind[PKS_FD_KINDS] PKS_LOCAL;
+extern _Atomic uint32_t pks_fd_gen PKS_LOCAL;
+
 int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out);
 ssize_t pks_fd_write_held(int fd, const char *p, size_t n);
+ssize_t pks_fd_write_quick(int fd, const char *p, size_t n);
 void pks_fd_look_cap(void);
+uint32_t pks_fd_look(int fd);
+void pks_fd_changed(void);
 bool pks_fd_fits(off_t size);
 int pks_fd_high(int fd);
 int pks_fd_dup3(int old, int new, int flags);
 
 /*
  * One write(2) of the shim's: where a file-size limit is set, a write to a
- * file at it must fail with EFBIG, not kill the program with SIGXFSZ.
+ * file at it must fail with EFBIG, not kill the program with SIGXFSZ; one
+ * that never waits long, of a process with threads, runs with cancellation
+ * off (pks_fd_write_quick()).
  */
 static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)
 {
+	uint32_t k;
+
 	/* no pair: a flag the constructor and a file's (re)open set */
 	if (unlikely(atomic_load_explicit(&pks_fd_cap, memory_order_relaxed)))
 		return pks_fd_write_held(fd, p, n);
+	/* a process of one thread has nobody to cancel it */
+	if (!__libc_single_threaded && likely((unsigned int)fd < PKS_FD_KINDS)) {
+		/* no pair: a hint, each word alone; a look stores the generation it read first */
+		k = atomic_load_explicit(&pks_fd_kind[fd], memory_order_relaxed);
+		/* no pair: as above; a change the load misses is as one made after the write */
+		if (unlikely((k & ~1u) != atomic_load_explicit(&pks_fd_gen, memory_order_relaxed)))
+			k = pks_fd_look(fd);
+		if (k & 1)
+			return pks_fd_write_quick(fd, p, n);
+	}
 	return write(fd, p, n);
 }
 

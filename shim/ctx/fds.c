@@ -18,6 +18,7 @@
  * pks_file_released()'s.
  */
 #include "base/compiler.h"
+#include "base/fdio.h"
 #include "base/next.h"
 #include "base/say.h"
 #include "base/tsan.h"
@@ -63,6 +64,7 @@ static int released(int ret, int lo, int hi)
 	int saved = errno;
 
 	pks_tsan_hide();
+	pks_fd_changed();
 	pks_file_released(lo, hi);
 	pks_tsan_show();
 	errno = saved;
@@ -202,6 +204,8 @@ static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
 	before_stream(f);
 	r = fn(path, mode, f);
 	saved = errno;
+	if (r && own())
+		pks_fd_changed();
 	if (r && fileno_unlocked(r) == 2 && own())
 		stderr_is(0, 2, 2, false);	/* freopen(..., stderr): a new stderr */
 	errno = saved;
