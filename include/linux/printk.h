@@ -6,7 +6,8 @@
  * dump_stack(), struct va_format (%pV), the marker helpers, and the hex dumps (hex_dump_to_buffer,
  * print_hex_dump) with the output format of the kernel's lib/hexdump.c.
  * Everything that needs code is static inline, so a port links against
- * nothing but the library that defines printk.
+ * nothing but the library that defines printk; printk_deferred, a weak
+ * reference, is printk where that library has none.
  *
  * Unlike kernels since v5.15, printk is a real function here, not a macro
  * over _printk: code built with these headers calls the symbol "printk"
@@ -73,7 +74,7 @@ extern "C" {
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int _printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list args) __attribute__((format(printf, 1, 0)));
-int printk_deferred(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int printk_deferred(const char *fmt, ...) __attribute__((weak, format(printf, 1, 2)));
 int _printk_deferred(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Return: the character after KERN_SOH if @buffer starts with a v5.1+ marker, else 0. */
@@ -156,9 +157,10 @@ struct pi_entry {
 	})
 
 #define printk(...)		printk_index_wrap(printk, __VA_ARGS__)
-#define printk_deferred(...)	printk_index_wrap(printk_deferred, __VA_ARGS__)
+#define printk_deferred(...)	printk_index_wrap(pks_printk_deferred, __VA_ARGS__)
 #else
 #define __printk_index_emit(_fmt, _level, _subsys_fmt_prefix) do { } while (0)
+#define printk_deferred(...)	pks_printk_deferred(__VA_ARGS__)
 #endif
 
 /* For a family that prints a prefix of its own before @fmt, at @level. */

@@ -5,7 +5,7 @@
  * kernels (lib/ratelimit.c as reworked in 2025): up to @burst calls pass per
  * @interval; every refused call is counted, and the first call of a new
  * interval logs "<func>: N callbacks suppressed" at KERN_WARNING through
- * printk_deferred().
+ * printk_deferred(), or printk() where nothing defines it.
  * Interval 0 never limits; otherwise a burst of 0 or less refuses all.
  * Switching a state off that way and on again starts it afresh.
  *
@@ -66,7 +66,23 @@ struct ratelimit_state {
 extern "C" {
 #endif
 
-int printk_deferred(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Weak, so that a port whose library defines printk alone still links;
+ * pks_printk_deferred() then calls printk. The module and
+ * libprintk-port define it.
+ */
+int printk_deferred(const char *fmt, ...) __attribute__((weak, format(printf, 1, 2)));
+
+/* Tested in a function: a file that defines @fn would get -Waddress. */
+static inline int pks_printk_defined(int (*fn)(const char *fmt, ...))
+{
+	return fn != 0;
+}
+
+#define pks_printk_deferred(...)					\
+	(pks_printk_defined(printk_deferred) ?				\
+	 (printk_deferred)(__VA_ARGS__) : (printk)(__VA_ARGS__))
 
 static inline unsigned long pks_ratelimit_jiffies(void)
 {
@@ -168,8 +184,8 @@ static inline int ___ratelimit(struct ratelimit_state *rs, const char *func)
 		__atomic_add_fetch(&rs->missed, 1, __ATOMIC_RELAXED);
 	/* Reported outside the lock; it still comes before the caller's line. */
 	if (missed)
-		printk_deferred(KERN_WARNING "%s: %d callbacks suppressed\n",
-				func, missed);
+		pks_printk_deferred(KERN_WARNING "%s: %d callbacks suppressed\n",
+				    func, missed);
 	return ret;
 }
 
