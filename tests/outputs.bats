@@ -112,14 +112,36 @@ load helper
 	grep -qE $'^\e\\[32m\\[ *[0-9]+\\.[0-9]{6}\\] \e\\[0m\e\\[31me\e\\[0m$' "$ERR"
 }
 
+# on_tty ENV...: emit prints an err line on a terminal (script(1)), with
+# ENV (env(1)'s arguments); its output, \r\n-ended, in $output.
+on_tty() {
+	# script(1) runs the command with $SHELL -c; pin bash for the $'' quoting.
+	run env SHELL=/bin/bash script -qec "env $* LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+}
+
 @test "outputs: COLOR=auto colours on a terminal, not on a pipe, and honours NO_COLOR" {
 	capture shim "$FIX/emit" $'\0013e\n'
 	err_is $'e\n'
-	# script(1) runs the command with $SHELL -c; pin bash for the $'' quoting.
-	run env SHELL=/bin/bash script -qec "env LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	on_tty TERM=xterm
 	[ "$output" = $'\e[31me\e[0m\r' ]
-	run env SHELL=/bin/bash script -qec "env NO_COLOR=1 LD_PRELOAD=$MODULE $FIX/emit \$'\\0013e\\n'" /dev/null
+	on_tty TERM=xterm NO_COLOR=1
 	[ "$output" = $'e\r' ]
+}
+
+@test "outputs: COLOR=auto leaves a terminal whose TERM is dumb, empty or unset plain, as dmesg --color does" {
+	local defer
+	for defer in 0 1; do
+		on_tty PRINTK_SHIM_DEFER=$defer TERM=dumb
+		[ "$output" = $'e\r' ]
+		on_tty PRINTK_SHIM_DEFER=$defer TERM=
+		[ "$output" = $'e\r' ]
+		on_tty -u TERM PRINTK_SHIM_DEFER=$defer
+		[ "$output" = $'e\r' ]
+		on_tty PRINTK_SHIM_DEFER=$defer TERM=xterm
+		[ "$output" = $'\e[31me\e[0m\r' ]
+	done
+	on_tty TERM=dumb PRINTK_SHIM_COLOR=always
+	[ "$output" = $'\e[31me\e[0m\r' ]
 }
 
 @test "outputs: format auto is prefix when fd 2 is the JOURNAL_STREAM" {

@@ -93,6 +93,17 @@ static void bad_query(void *arg, const char *q, size_t n, const char *why)
 	pks_warn("PRINTK_SHIM_DYNDBG: \"%.*s%s\": %s; ignoring this query", CUT(q, n), why);
 }
 
+/*
+ * Whether @fd is a terminal that shows colour. dmesg asks terminfo; without
+ * it, a TERM that is set, not empty and not "dumb" says the same.
+ */
+static bool color_tty(int fd)
+{
+	const char *term = getenv("TERM");
+
+	return term && *term && strcmp(term, "dumb") != 0 && isatty(fd);
+}
+
 static bool want_color(int fd)
 {
 	const char *no = getenv("NO_COLOR");
@@ -105,7 +116,7 @@ static bool want_color(int fd)
 	case PKS_COLOR_AUTO:
 		break;
 	}
-	return isatty(fd) && !(no && *no);
+	return color_tty(fd) && !(no && *no);
 }
 
 /*
