@@ -336,6 +336,7 @@ static inline int captured(const struct pks_config *c, struct pks_ctx *x,
 		x->line.open = true;
 		return -1;
 	}
+	pks_ctx_counted(x);
 	exiting(x);
 	return n - 1;		/* the newline not counted */
 }
@@ -646,6 +647,8 @@ static __attribute__((noipa)) int ringed(const char *p, const char *fmt, va_list
 		/* a line the ring did not take keeps its head: nothing else lives across the call */
 		if (unlikely(len < 0))
 			len = started(x, s, p, ap, l->level, l->t_ns, l->site);
+		else
+			pks_ctx_counted(x);
 	} else {
 		len = started(x, s, p, ap, level, t, caller);
 	}

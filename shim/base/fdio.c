@@ -21,6 +21,44 @@
 #include <time.h>
 #include <unistd.h>
 
+PKS_TLS bool pks_fd_cut;
+
+/* A cancellation in a write or a wait for room: noted for the thread's cleanup handlers' calls. */
+static void cut_off(void *unused)
+{
+	(void)unused;
+	pks_fd_cut = true;
+}
+
+/**
+ * pks_fd_write_wait() - write(2) to a descriptor that may make it wait (a
+ * pipe, a socket, a terminal), a cancellation point, as a thread blocked
+ * there must end when cancelled: one cancelled there is noted (pks_fd_cut),
+ * so that the calls of its cleanup handlers take back what the cut call
+ * left (ctx/ctx.c). Return: as write(2).
+ */
+ssize_t pks_fd_write_wait(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	pthread_cleanup_push(cut_off, NULL);
+	w = write(fd, p, n);
+	pthread_cleanup_pop(0);
+	return w;
+}
+
+/* poll(2) for room in @fd, as pks_fd_write_wait() writes. Return: as poll(2). */
+static int wait_room(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	int r;
+
+	pthread_cleanup_push(cut_off, NULL);
+	r = poll(&pfd, 1, -1);
+	pthread_cleanup_pop(0);
+	return r;
+}
+
 /**
  * pks_fd_write_rest() - the rest of pks_fd_write(), after a first write(2)
  * that returned @done (-1 with errno set, or fewer than @n bytes)
@@ -41,12 +79,8 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 		}
 		if (errno == EINTR)
 			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-
-			if (poll(&pfd, 1, -1) >= 0 || errno == EINTR)
-				continue;
-		}
+		if ((errno == EAGAIN || errno == EWOULDBLOCK) && (wait_room(fd) >= 0 || errno == EINTR))
+			continue;
 		err = errno;
 		break;
 	}
@@ -85,14 +119,14 @@ uint32_t pks_fd_look(int fd)
  * long (pks_fd_look()), with cancellation off: the C library's write acts
  * on a request that came while the kernel wrote once it has written, and
  * the line, cut in its write, would be written again (ctx/ctx.c). The
- * request is taken before the write instead. Return: as write(2).
+ * caller makes a cancellation point of its own where nothing is cut.
+ * Return: as write(2).
  */
 ssize_t pks_fd_write_quick(int fd, const char *p, size_t n)
 {
 	ssize_t w;
 	int was;
 
-	pthread_testcancel();
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
 	w = write(fd, p, n);
 	pthread_setcancelstate(was, NULL);	/* errno stays the write's */

@@ -29,10 +29,13 @@ extern _Atomic uint64_t pks_fd_cap PKS_LOCAL;
  */
 extern _Atomic uint32_t pks_fd_kind[PKS_FD_KINDS] PKS_LOCAL;
 extern _Atomic uint32_t pks_fd_gen PKS_LOCAL;
+/* this thread was cancelled in a write that may wait (pks_fd_write_wait()) */
+extern PKS_TLS bool pks_fd_cut PKS_LOCAL;
 
 int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out);
 ssize_t pks_fd_write_held(int fd, const char *p, size_t n);
 ssize_t pks_fd_write_quick(int fd, const char *p, size_t n);
+ssize_t pks_fd_write_wait(int fd, const char *p, size_t n);
 void pks_fd_look_cap(void);
 uint32_t pks_fd_look(int fd);
 void pks_fd_changed(void);
@@ -44,7 +47,8 @@ int pks_fd_dup3(int old, int new, int flags);
  * One write(2) of the shim's: where a file-size limit is set, a write to a
  * file at it must fail with EFBIG, not kill the program with SIGXFSZ; one
  * that never waits long, of a process with threads, runs with cancellation
- * off (pks_fd_write_quick()).
+ * off (pks_fd_write_quick()), and one that may wait notes a cancellation
+ * there (pks_fd_write_wait()).
  */
 static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)
 {
@@ -62,6 +66,7 @@ static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)
 			k = pks_fd_look(fd);
 		if (k & 1)
 			return pks_fd_write_quick(fd, p, n);
+		return pks_fd_write_wait(fd, p, n);
 	}
 	return write(fd, p, n);
 }

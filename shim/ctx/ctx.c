@@ -25,6 +25,7 @@
 #include "ctx/ctx.h"
 #include "base/clock.h"
 #include "base/compiler.h"
+#include "base/fdio.h"
 #include "base/once.h"
 #include "base/say.h"
 #include "base/tsan.h"
@@ -248,12 +249,30 @@ static int mapped(struct pks_ctx *x)
 	return err;
 }
 
+static bool take_back(struct pks_ctx *x, bool *in_write);
+
+/**
+ * pks_ctx_after() - what the end of a call has left to do (pks_ctx_leave()):
+ * the handlers held while the deferred ring's window was open run, then
+ * the cancellation point that is due is made, outside any handler
+ */
+void pks_ctx_after(void)
+{
+	if (pks_thread.sig_held)
+		pks_signals_release();
+	if (pks_thread.cancel_due && pks_thread.depth == 0) {
+		pks_thread.cancel_due = false;
+		pthread_testcancel();
+	}
+}
+
 /** pks_ctx_enter_slow() - pks_ctx_enter(), for every case */
 struct pks_ctx *pks_ctx_enter_slow(void)
 {
 	struct pks_node *n = pks_thread.self;
 	struct pks_ctx *x;
 	int want = PKS_IDLE, d;
+	bool in_write;
 
 	/* a vfork child's contexts are its parent's: it gets one on its stack */
 	if (pks_vfork_child() || (unlikely(!n) && !(n = attached())))
@@ -266,10 +285,17 @@ struct pks_ctx *pks_ctx_enter_slow(void)
 	for (int spin = 0; !atomic_compare_exchange_strong_explicit(&x->state, &want, PKS_BUSY,
 			memory_order_acquire, memory_order_relaxed); spin++) {
 		/*
-		 * BUSY: we interrupted ourselves. CLAIMED: a flusher, for a
+		 * BUSY: we interrupted ourselves, or this is a cleanup handler
+		 * of a cancellation in our write or wait, whose call never
+		 * goes on (pks_fd_cut, pks_defer_cut()). CLAIMED: a flusher, for a
 		 * moment; but never wait for a flush that we interrupted, on
 		 * this thread: it cannot end before we do.
 		 */
+		if (want == PKS_BUSY && d == 0 && (pks_fd_cut || pks_defer_cut())) {
+			take_back(x, &in_write);	/* its line is written once more, at most */
+			want = PKS_IDLE;
+			continue;
+		}
 		if (want == PKS_BUSY || flushing == x || spin == 10000)
 			return NULL;
 		want = PKS_IDLE;

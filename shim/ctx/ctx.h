@@ -23,6 +23,7 @@
 
 #define PKS_NCTX	3	/* the thread, a handler, a handler inside a handler */
 #define PKS_SCRATCH	2048	/* formatted fragments up to this fit without a mapping */
+#define PKS_CTX_CANCEL_EVERY	64	/* lines between two cancellation points */
 #define PKS_CTX_CACHE	1152	/* bytes a context keeps for its calls (emit.c: 8 compiled formats) */
 
 enum { PKS_IDLE, PKS_BUSY, PKS_CLAIMED };
@@ -40,6 +41,7 @@ struct pks_spill {
 struct pks_ctx {
 	_Atomic int state;	/* PKS_IDLE, PKS_BUSY (its owner is in printk), PKS_CLAIMED (a flusher) */
 	bool writing;		/* its line is with the outputs (pks_ctx_out) */
+	unsigned int outs;	/* lines out, for the cancellation point (pks_ctx_counted()) */
 	_Atomic uintptr_t claim_by;	/* CLAIMED: the flushing thread (its flushing's address) */
 	int claim_depth;	/* CLAIMED: that thread's handler depth at the claim */
 	struct pks_line line;
@@ -86,6 +88,7 @@ extern _Atomic int pks_exiting PKS_LOCAL;
 
 
 struct pks_ctx *pks_ctx_enter_slow(void);
+void pks_ctx_after(void);
 void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size);
 void pks_ctx_setup(void);
 void pks_ctx_abandoned(int depth);
@@ -136,7 +139,8 @@ static inline struct pks_ctx *pks_ctx_enter(void)
 
 /*
  * The call is over: handlers held while the deferred ring's window was open
- * run now, as if they came just after it (ctx/signals.c).
+ * run now, as if they came just after it (ctx/signals.c), and a
+ * cancellation point that is due is made (pks_ctx_after()).
  */
 static inline void pks_ctx_leave(struct pks_ctx *x)
 {
@@ -145,8 +149,23 @@ static inline void pks_ctx_leave(struct pks_ctx *x)
 	PKS_HB_BEFORE(&x->state);
 	/* release: pairs with the acquire of the next owner's compare-exchange */
 	atomic_store_explicit(&x->state, PKS_IDLE, memory_order_release);
-	if (unlikely(pks_thread.sig_held))
-		pks_signals_release();
+	if (unlikely(pks_thread.after))
+		pks_ctx_after();
+}
+
+/*
+ * A line of @x's went out (written, or into the deferred ring): every
+ * PKS_CTX_CANCEL_EVERY of a thread's own lines, its call ends with a
+ * cancellation point (pks_ctx_after()), as a write(2) of each line would
+ * be one, so that a thread that does nothing but print is cancelled all
+ * the same; there, the line is out and the context free, so that a
+ * cleanup handler's lines are whole (pthread_cleanup_push(3)). A
+ * handler's and a vfork child's calls make none.
+ */
+static inline void pks_ctx_counted(struct pks_ctx *x)
+{
+	if (unlikely(!(++x->outs % PKS_CTX_CANCEL_EVERY)) && !x->w.in_handler && !x->w.borrowed)
+		pks_thread.cancel_due = true;
 }
 
 /**
@@ -179,6 +198,7 @@ static inline void pks_ctx_out(struct pks_line *l, void *writer)
 	x->writing = true;
 	pks_ctx_line_out(l, writer);
 	x->writing = false;
+	pks_ctx_counted(x);
 }
 
 #endif

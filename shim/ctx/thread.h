@@ -18,7 +18,8 @@ struct pks_node;
 /*
  * Each field has one writer, its file; depth and vfork_tid are read as one
  * word too (away), which is 0 when the thread is in no handler and in no
- * vfork child: pks_ctx_try()'s one test for both.
+ * vfork child: pks_ctx_try()'s one test for both; so are sig_held and
+ * cancel_due (after), what a call's end may have to do.
  */
 struct pks_thread {
 	struct pks_node *self;		/* ctx.c: its node, for pks_ctx_enter() */
@@ -29,7 +30,13 @@ struct pks_thread {
 		};
 		uint64_t away;
 	};
-	bool sig_held;			/* signals.c: pks_signals_release() has work */
+	union {
+		struct {
+			bool sig_held;	/* signals.c: pks_signals_release() has work */
+			bool cancel_due;	/* ctx.h: a cancellation point as the call ends */
+		};
+		uint16_t after;		/* either: pks_ctx_leave()'s one test */
+	};
 	bool cancel_async;		/* cancel.c: its cancellation is asynchronous */
 };
 

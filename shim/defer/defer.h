@@ -22,7 +22,8 @@ struct pks_shape;
 
 /*
  * A thread's side of the ring, in one place: one look-up finds it all.
- * Outside defer/, only the window's two flags are read (pks_defer_in_window()).
+ * Outside defer/, only the window's two flags are read (pks_defer_in_window()),
+ * and cut (pks_defer_cut()).
  */
 struct pks_defer_self {
 	bool reserving;			/* between reserving a record and committing it */
@@ -31,9 +32,19 @@ struct pks_defer_self {
 	uintptr_t frame;		/* an address in the frame that made it */
 	uint64_t mine;			/* the position past the thread's last record in its lane */
 	unsigned int spilled;		/* the thread's lane: its tid's, plus this */
-	unsigned int lines;		/* put in, for the cancellation point (internal.h) */
+	bool cut;			/* cancelled in a wait for room (pks_defer_cut()) */
 };
 extern PKS_TLS struct pks_defer_self pks_defer_self;
+
+/*
+ * pks_defer_cut() - whether this thread was cancelled in a wait for room in
+ * the ring: its cleanup handlers run now, and the call that waited never
+ * goes on
+ */
+static inline bool pks_defer_cut(void)
+{
+	return pks_defer_self.cut;
+}
 
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w);
 int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_shape *s, va_list ap);

@@ -17,7 +17,6 @@
 #include "ctl/record.h"
 #include "format/tally.h"
 
-#define PKS_DEFER_CANCEL_EVERY	64	/* lines between two cancellation points */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -390,14 +389,6 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	if (unlikely(sleep != PKS_DEFER_AWAKE) &&
 	    (sleep == PKS_DEFER_IDLE || pks_ring_used(ring) > ring->size / 2))
 		pks_defer_rouse(w->in_handler, PKS_DEFER_NAP);
-	/*
-	 * A cancellation point every PKS_DEFER_CANCEL_EVERY lines, as the
-	 * write(2) a line stands for is one without the ring: a thread that
-	 * only prints is cancelled all the same. The line is in the ring.
-	 */
-	if (unlikely(!(++pks_defer_self.lines % PKS_DEFER_CANCEL_EVERY)) && !w->in_handler &&
-	    !interrupted)
-		pthread_testcancel();
 	return true;
 }
 

@@ -58,6 +58,13 @@ void pks_defer_rouse(bool handler, int upto)
 	}
 }
 
+/* A cancellation in the wait for room: noted for the thread's cleanup handlers' calls. */
+static void cut_off(void *unused)
+{
+	(void)unused;
+	pks_defer_self.cut = true;
+}
+
 /**
  * pks_defer_overflow() - no room for a record of @n bytes of thread @tid in
  * any lane. A handler that interrupted this thread's own reservation cannot
@@ -105,8 +112,11 @@ int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool 
 	atomic_fetch_sub(&pks_defer_dq.waiters, 1);	/* no pair: a wake too many is harmless */
 	/* a cancellation point, as the write(2) it stands for: a few ms at most
 	 * after pthread_cancel(), the wait being bounded by the latency */
-	if (!handler)
+	if (!handler) {
+		pthread_cleanup_push(cut_off, NULL);
 		pthread_testcancel();
+		pthread_cleanup_pop(0);
+	}
 	pks_defer_self.reserving = true;
 	return PKS_DEFER_RETRY;
 }
