@@ -12,6 +12,26 @@ probe_size() {
 	printf '0x%x' "$(readelf -Ws "$FIX/names" | awk '$8 == "port_probe" { print $3; exit }')"
 }
 
+# tests/fixtures/sizes.c, -O2 and its symbols in source order whatever the
+# build's flags, as sizes and, with -rdynamic, as sizes-rdynamic
+setup_file() {
+	local kc=$abs_top_builddir/examples/.libs flag
+
+	for flag in "" -rdynamic; do
+		"${CC:-cc}" ${SAN_CFLAGS:-} ${SAN_LDFLAGS:-} -O2 -fno-toplevel-reorder $flag \
+			-o "$BATS_FILE_TMPDIR/sizes$flag" "$abs_top_srcdir/tests/fixtures/sizes.c" \
+			-L"$kc" -lkcompat -Wl,-rpath,"$kc"
+	done
+}
+
+# symbol PROG NAME OFFSET: "NAME+0xOFFSET/0xSIZE" as %pS prints an address
+# OFFSET bytes into NAME, its size from nm.
+symbol() {
+	local size
+	size=$(nm -S "$1" | awk -v want="$2" 'NF == 4 && $4 == want { print $2; exit }')
+	printf '%s+0x%x/0x%x' "$2" "$3" "$((0x$size))"
+}
+
 @test "names: the program has no dynamic symbol for its static function" {
 	run ! grep -q port_probe < <(readelf -W --dyn-syms "$FIX/names")
 	readelf -Ws "$FIX/names" | grep -q ' LOCAL .* port_probe$'
@@ -77,4 +97,17 @@ probe_size() {
 	[ "$status" -eq 0 ]
 	err_is "port_probe+0x0/$(probe_size) port_probe port_probe+0x1/$(probe_size)
 "
+}
+
+@test "names: a data object, from .symtab as from its dynamic symbol with -rdynamic" {
+	local prog mode
+
+	for prog in sizes sizes-rdynamic; do
+		for mode in 0 1; do
+			capture shim env PRINTK_SHIM_DEFER=$mode "$BATS_FILE_TMPDIR/$prog" data
+			[ "$status" -eq 0 ]
+			err_is "$(symbol "$BATS_FILE_TMPDIR/$prog" table 8)
+"
+		done
+	done
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * A code address's function, as kallsyms gives the kernel: dladdr1()'s
- * dynamic symbol when one spans it, else the object's file's .symtab
- * (static and hidden functions too; a program needs no -rdynamic), else
- * its .dynsym. The program's file is /proc/self/exe, or AT_EXECFN when
+ * An address's function or data object, as kallsyms gives the kernel:
+ * dladdr1()'s dynamic symbol when one spans it, else the object's file's
+ * .symtab (static and hidden symbols too; a program needs no -rdynamic),
+ * else its .dynsym. The program's file is /proc/self/exe, or AT_EXECFN when
  * ld.so ran it; a file must have the loaded object's program headers.
  * Each object's file is mapped the first time an address in it is asked
  * for (elf/elf.c, which maps without malloc) and kept for the process's
@@ -157,7 +157,17 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 	return o;
 }
 
-/* The function symbol of @e's table (.dynsym when @dynamic) that spans @value. */
+/*
+ * The symbol types that name an address, those dladdr() takes too: data
+ * objects as well as functions; not a section, file or thread-local
+ * symbol, whose values are no addresses in the process.
+ */
+static const bool naming[16] = {
+	[STT_NOTYPE] = true, [STT_OBJECT] = true, [STT_FUNC] = true,
+	[STT_COMMON] = true, [STT_GNU_IFUNC] = true,
+};
+
+/* The symbol of @e's table (.dynsym when @dynamic) that spans @value. */
 static const ElfW(Sym) *spanning(const struct pks_elf *e, bool dynamic, ElfW(Addr) value,
 				 const char **name)
 {
@@ -167,11 +177,10 @@ static const ElfW(Sym) *spanning(const struct pks_elf *e, bool dynamic, ElfW(Add
 
 	for (size_t i = 0; i < n; i++) {
 		const ElfW(Sym) *s = &tab[i];
-		int type = ELF64_ST_TYPE(s->st_info);
 
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
-		    s->st_name == 0 || s->st_name >= strsize || value < s->st_value ||
-		    value - s->st_value >= s->st_size)
+		if (!naming[ELF64_ST_TYPE(s->st_info)] || s->st_shndx == SHN_UNDEF ||
+		    s->st_shndx == SHN_ABS || s->st_name == 0 || s->st_name >= strsize ||
+		    value < s->st_value || value - s->st_value >= s->st_size)
 			continue;
 		*name = str + s->st_name;
 		return s;
@@ -180,9 +189,9 @@ static const ElfW(Sym) *spanning(const struct pks_elf *e, bool dynamic, ElfW(Add
 }
 
 /**
- * pks_elf_name() - what is known of the code address @addr
- * @out: the function (name, start, size) when a symbol spans it, and the
- *	object it is in
+ * pks_elf_name() - what is known of the address @addr
+ * @out: the function or data object (name, start, size) when a symbol
+ *	spans it, and the object it is in
  * Return: false when it is in no loaded object. Not async-signal-safe:
  * dladdr1() takes the dynamic linker's lock.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The function a code address is in, as kallsyms names it for the kernel:
- * the dynamic symbols through dladdr(), else the object's own .symtab,
- * static functions included, read once per object; name.c.
+ * The function or data object an address is in, as kallsyms names it for
+ * the kernel: the dynamic symbols through dladdr(), else the object's own
+ * .symtab, static symbols included, read once per object; name.c.
  */
 #ifndef PKS_ELF_NAME_H
 #define PKS_ELF_NAME_H
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 struct pks_elf_name {
-	const char *name;	/* the function; NULL when no symbol spans the address */
+	const char *name;	/* the function or object; NULL when no symbol spans the address */
 	uintptr_t start;	/* its address in the process */
 	size_t size;		/* its st_size */
 	const char *obj;	/* the object's file as the dynamic linker names it; NULL in none */

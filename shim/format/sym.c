@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Code addresses as symbols: %pS and %pSR ("name+0xoff/0xsize"), %ps (the
+ * Addresses as symbols: %pS and %pSR ("name+0xoff/0xsize"), %ps (the
  * name), %pB (a return address: looked up one byte back, so a call that
  * never returns still names its caller), and the old %pF/%pf aliases of
  * %pS/%ps that pre-4.x ports still use. The symbol comes from
  * elf/name.c, as kallsyms gives it to the kernel: the dynamic symbol, else
- * the object's .symtab, so static functions and those of a program linked
- * without -rdynamic are named too. A symbol in a shared object other than the
- * main program is a module to the kernel: " [libfoo]", the object's file
- * name with ".so" and any version after it removed. %pSb, %pSRb and %pBb
- * add the object's GNU build ID inside the bracket ("[libfoo <40 hex>]").
+ * the object's .symtab, so static functions and data objects, and those of
+ * a program linked without -rdynamic, are named too. A symbol in a shared
+ * object other than the main program is a module to the kernel:
+ * " [libfoo]", the object's file name with ".so" and any version after it
+ * removed. %pSb, %pSRb and %pBb add the object's GNU build ID inside the
+ * bracket ("[libfoo <40 hex>]").
  * An address in no object, or with no symbol, prints "0x<hex>" as the
  * kernel does when kallsyms finds nothing. Offsets use the kernel's %#lx,
  * which prints 0 as "0x0". A name longer than the buffer is cut.
