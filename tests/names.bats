@@ -111,3 +111,22 @@ symbol() {
 		done
 	done
 }
+
+@test "names: a library's hidden function, where a closed library's was, is named from its own .symtab" {
+	local who mode
+
+	# WHO local: only dl_fn is exported
+	echo '{ global: dl_fn; local: *; };' >"$BATS_TEST_TMPDIR/dl.map"
+	for who in alpha omega; do
+		"${CC:-cc}" ${SAN_CFLAGS:-} -O2 -fPIC -shared -DWHO=$who \
+			-Wl,--version-script="$BATS_TEST_TMPDIR/dl.map" \
+			-o "$BATS_TEST_TMPDIR/libdl$who.so" "$abs_top_srcdir/tests/fixtures/dl-fn.c"
+	done
+	for mode in 0 1; do
+		capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_FORMAT=json "$FIX/ends" \
+			@dl "$BATS_TEST_TMPDIR/libdlalpha.so" "$BATS_TEST_TMPDIR/libdlomega.so"
+		[ "$status" -eq 0 ]
+		[ "$(cat "$OUT")" = same ] || skip "the second library did not come where the first was"
+		[ "$(grep -o '"caller":"[a-z]*"' "$ERR" | tr '\n' ' ')" = '"caller":"alpha" "caller":"omega" ' ]
+	done
+}

@@ -34,7 +34,8 @@
 #define OBJS_MAX 64	/* objects whose tables are kept; more get dynamic names only */
 
 struct obj {
-	uintptr_t base;		/* dli_fbase: the key */
+	uintptr_t base;		/* dli_fbase: the key, with @file */
+	uint64_t file;		/* file_id() of its name: another may open where a closed one was */
 	uintptr_t bias;		/* l_addr: a symbol's value + bias is its address */
 	struct pks_elf elf;	/* NULL tables when the file had none */
 };
@@ -60,13 +61,23 @@ void pks_elf_name_guard(bool (*may_read)(void))
 	atomic_store_explicit(&guard, may_read, memory_order_relaxed);
 }
 
-static const struct obj *find(uintptr_t base)
+/* FNV-1a of the object's name, as the dynamic linker names it ("" the program's). */
+static uint64_t file_id(const struct link_map *map)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (const char *s = map->l_name ? map->l_name : ""; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static const struct obj *find(uintptr_t base, uint64_t file)
 {
 	/* acquire: pairs with the release in add(): the objects counted are filled */
 	unsigned n = atomic_load_explicit(&nobjs, memory_order_acquire);
 
 	for (unsigned i = 0; i < n; i++)
-		if (objs[i].base == base)
+		if (objs[i].base == base && objs[i].file == file)
 			return &objs[i];
 	return NULL;
 }
@@ -123,7 +134,8 @@ static bool claim(bool (*may)(void))
 }
 
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
-static const struct obj *add(uintptr_t base, const struct link_map *map, bool main)
+static const struct obj *add(uintptr_t base, uint64_t file, const struct link_map *map,
+			     bool main)
 {
 	/* no pair: stored by a constructor (pks_elf_name_guard()) */
 	bool (*may)(void) = atomic_load_explicit(&guard, memory_order_relaxed);
@@ -134,7 +146,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 		return NULL;
 	/* No pair: only the writer, who holds the lock, stores it. */
 	n = atomic_load_explicit(&nobjs, memory_order_relaxed);
-	if (!(o = find(base)) && n < OBJS_MAX) {
+	if (!(o = find(base, file)) && n < OBJS_MAX) {
 		/* The program by AT_EXECFN when ld.so ran it; a file that cannot be read
 		 * or is not the object's is kept without tables: not read again. */
 		const char *tries[2] = { main ? "/proc/self/exe" : map->l_name,
@@ -148,6 +160,7 @@ static const struct obj *add(uintptr_t base, const struct link_map *map, bool ma
 			    !(kept = same_file(map, main, &objs[n].elf)))
 				pks_elf_unmap(&objs[n].elf);
 		objs[n].base = base;
+		objs[n].file = file;
 		objs[n].bias = map->l_addr;
 		/* release: pairs with the acquire in find(): the object is filled first */
 		atomic_store_explicit(&nobjs, n + 1, memory_order_release);
@@ -200,6 +213,7 @@ bool pks_elf_name(const void *addr, struct pks_elf_name *out)
 	const ElfW(Sym) *s = NULL;
 	struct link_map *map = NULL;
 	const struct obj *o;
+	uint64_t file;
 	Dl_info di;
 
 	memset(out, 0, sizeof(*out));
@@ -215,7 +229,8 @@ bool pks_elf_name(const void *addr, struct pks_elf_name *out)
 					      out->obj, out->obj_base, out->main };
 		return true;
 	}
-	if (!(o = find(out->obj_base)) && !(o = add(out->obj_base, map, out->main)))
+	file = file_id(map);
+	if (!(o = find(out->obj_base, file)) && !(o = add(out->obj_base, file, map, out->main)))
 		return true;
 	if ((s = spanning(&o->elf, false, (uintptr_t)addr - o->bias, &out->name)) ||
 	    (s = spanning(&o->elf, true, (uintptr_t)addr - o->bias, &out->name))) {
