@@ -4,12 +4,41 @@
 # %pB, the lint location and dynamic debug's func name a static function
 # of a program linked without -rdynamic from its .symtab, read once and
 # never for the first time in a signal handler (tests/fixtures/names.c).
+# Their sizes, as kallsyms counts them, for functions and data objects,
+# with -rdynamic or without (tests/fixtures/sizes.c, built here).
 
 load helper
 
-# The size of port_probe in the fixture's .symtab, as %pS prints it.
+# size_of PROG NAME: NAME's size as kallsyms counts it, in hex: up to where
+# the next symbol nm lists starts or, when NAME is the last in its section,
+# to the section's end.
+size_of() {
+	local start next addr size flg end=0
+
+	read -r start next < <(nm -n "$1" | awk -v want="$2" '
+		NF != 3 || $2 ~ /^[aAN]$/ { next }
+		found && $1 != start { after = $1; exit }
+		$3 == want { found = 1; start = $1 }
+		END { print start, after }')
+	while read -r _ _ addr _ size _ flg _; do
+		if [[ $flg == *A* ]] && ((0x$addr <= 0x$start && 0x$start < 0x$addr + 0x$size)); then
+			end=$((0x$addr + 0x$size))
+		fi
+	done < <(readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] //p')
+	if [[ -n $next ]] && ((0x$next < end)); then
+		end=$((0x$next))
+	fi
+	printf '0x%x' $((end - 0x$start))
+}
+
+# st_size PROG NAME: NAME's size in its symbol table, as a number.
+st_size() {
+	echo $((0x$(nm -S "$1" | awk -v want="$2" 'NF == 4 && $4 == want { print $2; exit }')))
+}
+
+# The size of port_probe, as %pS prints it.
 probe_size() {
-	printf '0x%x' "$(readelf -Ws "$FIX/names" | awk '$8 == "port_probe" { print $3; exit }')"
+	size_of "$FIX/names" port_probe
 }
 
 # tests/fixtures/sizes.c, -O2 and its symbols in source order whatever the
@@ -24,12 +53,10 @@ setup_file() {
 	done
 }
 
-# symbol PROG NAME OFFSET: "NAME+0xOFFSET/0xSIZE" as %pS prints an address
-# OFFSET bytes into NAME, its size from nm.
+# symbol PROG NAME OFFSET: "NAME+0xOFFSET/SIZE" as %pS prints an address
+# OFFSET bytes into NAME.
 symbol() {
-	local size
-	size=$(nm -S "$1" | awk -v want="$2" 'NF == 4 && $4 == want { print $2; exit }')
-	printf '%s+0x%x/0x%x' "$2" "$3" "$((0x$size))"
+	printf '%s+0x%x/%s' "$2" "$3" "$(size_of "$1" "$2")"
 }
 
 @test "names: the program has no dynamic symbol for its static function" {
@@ -128,5 +155,39 @@ symbol() {
 		[ "$status" -eq 0 ]
 		[ "$(cat "$OUT")" = same ] || skip "the second library did not come where the first was"
 		[ "$(grep -o '"caller":"[a-z]*"' "$ERR" | tr '\n' ' ')" = '"caller":"alpha" "caller":"omega" ' ]
+	done
+}
+
+@test "names: a function's size reaches the next symbol, as kallsyms counts it" {
+	local prog mode want
+
+	for prog in sizes sizes-rdynamic; do
+		want=$(size_of "$BATS_FILE_TMPDIR/$prog" short_fn)
+		# the alignment of the function after it leaves room
+		(($(st_size "$BATS_FILE_TMPDIR/$prog" short_fn) < want))
+		for mode in 0 1; do
+			capture shim env PRINTK_SHIM_DEFER=$mode "$BATS_FILE_TMPDIR/$prog" next
+			[ "$status" -eq 0 ]
+			err_is "short_fn+0x0/$want short_fn short_fn+0x1/$want
+"
+		done
+	done
+}
+
+@test "names: a return address in the padding after a function's last call is the function's" {
+	local prog mode off want
+
+	for prog in sizes sizes-rdynamic; do
+		# the call to fail() ends end_call(): its return address is where it
+		# ends, and padding, not the next function, lies there
+		off=$(st_size "$BATS_FILE_TMPDIR/$prog" end_call)
+		((off < $(size_of "$BATS_FILE_TMPDIR/$prog" end_call)))
+		want=$(symbol "$BATS_FILE_TMPDIR/$prog" end_call "$off")
+		for mode in 0 1; do
+			capture shim env PRINTK_SHIM_DEFER=$mode "$BATS_FILE_TMPDIR/$prog" end
+			[ "$status" -eq 0 ]
+			err_is "$want $want
+"
+		done
 	done
 }

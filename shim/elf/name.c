@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * An address's function or data object, as kallsyms gives the kernel:
- * dladdr1()'s dynamic symbol when one spans it, else the object's file's
- * .symtab (static and hidden symbols too; a program needs no -rdynamic),
- * else its .dynsym. The program's file is /proc/self/exe, or AT_EXECFN when
- * ld.so ran it; a file must have the loaded object's program headers.
- * Each object's file is mapped the first time an address in it is asked
- * for (elf/elf.c, which maps without malloc) and kept for the process's
- * life in a table that only grows. The first reading of a file
- * never happens where the guard says no (a signal handler: the module's
- * init.c sets it): there the dynamic symbol only, and ask again next time.
+ * An address's function or data object, as kallsyms gives the kernel: the
+ * object's file's .symtab (static and hidden symbols too; a program needs
+ * no -rdynamic), each symbol reaching the next as kallsyms sizes it; else
+ * dladdr1()'s dynamic symbol, else the .dynsym's, each by its st_size, as
+ * the next one there may be far past it. The program's file is
+ * /proc/self/exe, or AT_EXECFN when ld.so ran it; a file must have the
+ * loaded object's program headers. Each object's file is mapped the first
+ * time an address in it is asked for (elf/elf.c, which maps without
+ * malloc) and kept for the process's life in a table that only grows. The
+ * first reading of a file never happens where the guard says no (a signal
+ * handler: the module's init.c sets it): there the dynamic symbol only,
+ * and ask again next time.
  * A set-ID process reads no file its real user could not.
  * Thread-safety: readers take no lock; one writer at a time, the others
  * waiting for it a second at most.
@@ -19,6 +21,7 @@
 #endif
 #include "elf/name.h"
 #include "elf/elf.h"
+#include "base/compiler.h"
 #include "base/show.h"
 
 #include <dlfcn.h>
@@ -180,22 +183,123 @@ static const bool naming[16] = {
 	[STT_COMMON] = true, [STT_GNU_IFUNC] = true,
 };
 
-/* The symbol of @e's table (.dynsym when @dynamic) that spans @value. */
-static const ElfW(Sym) *spanning(const struct pks_elf *e, bool dynamic, ElfW(Addr) value,
-				 const char **name)
+/*
+ * Names kallsyms leaves out: the mapping symbols that tell code from data
+ * on ARM, AArch64 and RISC-V ("$x", "$d"), and assemblers' local labels.
+ */
+static const char *const unnamed[] = { "$", ".L", "L0" };
+
+/* Is @s a symbol kallsyms lists: defined in a section, of a naming type, not a marker? */
+static bool listed(const char *name, const ElfW(Sym) *s)
 {
-	const ElfW(Sym) *tab = dynamic ? e->dynsym : e->symtab;
-	const char *str = dynamic ? e->dynstr : e->symstr;
-	size_t n = dynamic ? e->ndynsym : e->nsymtab, strsize = dynamic ? e->dynstr_size : e->symstr_size;
+	if (!naming[ELF64_ST_TYPE(s->st_info)] || s->st_shndx == SHN_UNDEF ||
+	    s->st_shndx >= SHN_LORESERVE)
+		return false;
+	for (size_t i = 0; i < PKS_ARRAY_SIZE(unnamed); i++)
+		if (!strncmp(name, unnamed[i], strlen(unnamed[i])))
+			return false;
+	return true;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		const ElfW(Sym) *s = &tab[i];
+/* Where @s's section ends; 0 when it is not loaded (kallsyms lists none there). */
+static ElfW(Addr) section_end(const struct pks_elf *e, const ElfW(Sym) *s)
+{
+	struct pks_elf_sect sh;
 
-		if (!naming[ELF64_ST_TYPE(s->st_info)] || s->st_shndx == SHN_UNDEF ||
-		    s->st_shndx == SHN_ABS || s->st_name == 0 || s->st_name >= strsize ||
-		    value < s->st_value || value - s->st_value >= s->st_size)
+	if (!pks_elf_sect_at(&e->im, s->st_shndx, &sh) || !(sh.flags & SHF_ALLOC))
+		return 0;
+	return sh.addr + sh.size;
+}
+
+/* One walk of a .symtab, for the symbol kallsyms names at @value. */
+struct near {
+	const struct pks_elf *e;
+	ElfW(Addr) value;
+	const ElfW(Sym) *sym;	/* the last listed at or before @value; NULL while none */
+	const char *name;	/* its name */
+	ElfW(Addr) end;		/* where its section ends */
+	ElfW(Addr) next;	/* where the first listed after @value starts */
+};
+
+/*
+ * Of two symbols at one address, the one kallsyms sorts first: not weak,
+ * then with fewer leading underscores ("gvar" before "__bss_start").
+ */
+static bool first(const char *a, const ElfW(Sym) *sa, const char *b, const ElfW(Sym) *sb)
+{
+	bool wa = ELF64_ST_BIND(sa->st_info) == STB_WEAK, wb = ELF64_ST_BIND(sb->st_info) == STB_WEAK;
+
+	return wa != wb ? wb : strspn(a, "_") < strspn(b, "_");
+}
+
+/* Would kallsyms name @value after @s rather than after the walk's symbol so far? */
+static bool closer(const struct near *n, const char *name, const ElfW(Sym) *s)
+{
+	return !n->sym || s->st_value > n->sym->st_value ||
+	       (s->st_value == n->sym->st_value && first(name, s, n->name, n->sym));
+}
+
+/*
+ * pks_elf_visit: @s, if listed, as the symbol named at n->value or as the
+ * next one; its address compared first, the cheaper test.
+ */
+static int nearer(void *arg, const char *name, const ElfW(Sym) *s)
+{
+	struct near *n = arg;
+	ElfW(Addr) end;
+
+	if (s->st_value > n->value) {
+		if (s->st_value < n->next && listed(name, s) && section_end(n->e, s))
+			n->next = s->st_value;
+	} else if (closer(n, name, s) && listed(name, s) &&
+		   (end = section_end(n->e, s)) > s->st_value) {
+		n->sym = s;
+		n->name = name;
+		n->end = end;
+	}
+	return 0;
+}
+
+/*
+ * The symbol of @e's .symtab that kallsyms names at @value: the last it
+ * lists that starts at or before @value. Its size, in *@size, is counted
+ * as kallsyms counts it: up to the next listed symbol, or to the end of
+ * its section when it is the last there; so padding after a function, the
+ * return address of a call that ends it, is the function's too. One walk
+ * of the table (read once, never sorted: that would take memory per
+ * object), as the kernel walks a module's.
+ */
+static const ElfW(Sym) *nearest(const struct pks_elf *e, ElfW(Addr) value, const char **name,
+				size_t *size)
+{
+	struct near n = { .e = e, .value = value, .next = (ElfW(Addr))-1 };
+	ElfW(Addr) end;
+
+	pks_elf_walk(e, false, nearer, &n);
+	if (!n.sym)
+		return NULL;
+	end = n.next < n.end ? n.next : n.end;
+	if (value >= end)
+		return NULL;
+	*name = n.name;
+	*size = end - n.sym->st_value;
+	return n.sym;
+}
+
+/*
+ * The symbol of @e's .dynsym that spans @value by its st_size: the table
+ * lacks the local symbols, so the next one it lists may be far past it.
+ */
+static const ElfW(Sym) *spanning(const struct pks_elf *e, ElfW(Addr) value, const char **name)
+{
+	for (size_t i = 0; i < e->ndynsym; i++) {
+		const ElfW(Sym) *s = &e->dynsym[i];
+
+		if (s->st_name == 0 || s->st_name >= e->dynstr_size ||
+		    !listed(e->dynstr + s->st_name, s) || value < s->st_value ||
+		    value - s->st_value >= s->st_size)
 			continue;
-		*name = str + s->st_name;
+		*name = e->dynstr + s->st_name;
 		return s;
 	}
 	return NULL;
@@ -222,18 +326,18 @@ bool pks_elf_name(const void *addr, struct pks_elf_name *out)
 	out->obj = di.dli_fname;
 	out->obj_base = (uintptr_t)di.dli_fbase;
 	out->main = !map->l_name || !map->l_name[0];
-	if (!dladdr1(addr, &di, (void **)&s, RTLD_DL_SYMENT))
-		return true;
-	if (di.dli_sname && s) {
-		*out = (struct pks_elf_name){ di.dli_sname, (uintptr_t)di.dli_saddr, s->st_size,
-					      out->obj, out->obj_base, out->main };
+	file = file_id(map);
+	if (!(o = find(out->obj_base, file)))
+		o = add(out->obj_base, file, map, out->main);
+	if (o && (s = nearest(&o->elf, (uintptr_t)addr - o->bias, &out->name, &out->size))) {
+		out->start = o->bias + s->st_value;
 		return true;
 	}
-	file = file_id(map);
-	if (!(o = find(out->obj_base, file)) && !(o = add(out->obj_base, file, map, out->main)))
-		return true;
-	if ((s = spanning(&o->elf, false, (uintptr_t)addr - o->bias, &out->name)) ||
-	    (s = spanning(&o->elf, true, (uintptr_t)addr - o->bias, &out->name))) {
+	if (dladdr1(addr, &di, (void **)&s, RTLD_DL_SYMENT) && di.dli_sname && s) {
+		out->name = di.dli_sname;
+		out->start = (uintptr_t)di.dli_saddr;
+		out->size = s->st_size;
+	} else if (o && (s = spanning(&o->elf, (uintptr_t)addr - o->bias, &out->name))) {
 		out->start = o->bias + s->st_value;
 		out->size = s->st_size;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The function or data object an address is in, as kallsyms names it for
- * the kernel: the dynamic symbols through dladdr(), else the object's own
- * .symtab, static symbols included, read once per object; name.c.
+ * the kernel: the object's own .symtab, static symbols included, read once
+ * per object, else the dynamic symbols through dladdr(); name.c.
  */
 #ifndef PKS_ELF_NAME_H
 #define PKS_ELF_NAME_H
@@ -15,7 +15,7 @@
 struct pks_elf_name {
 	const char *name;	/* the function or object; NULL when no symbol spans the address */
 	uintptr_t start;	/* its address in the process */
-	size_t size;		/* its st_size */
+	size_t size;		/* to the next symbol, as kallsyms counts; dynamic: st_size */
 	const char *obj;	/* the object's file as the dynamic linker names it; NULL in none */
 	uintptr_t obj_base;	/* where the object is mapped */
 	bool main;		/* the object is the program */

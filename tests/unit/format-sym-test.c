@@ -3,14 +3,16 @@
  * %pS and its family against dladdr1(): a function of this program (linked
  * with -rdynamic so its symbols are dynamic), a function of a shared
  * object (libformat-sym, a "module"), a return address, addresses inside
- * no object, and a static function, which only .symtab names. The expected sizes come from the symbol table, read
- * through dladdr1() here as well; what is tested is the text around them.
+ * no object, and a static function, which only .symtab names. The expected
+ * sizes are kallsyms', from each object's .symtab, found here by a plainer
+ * walk of its own; what is tested is the text around them.
  * Every result is also checked with buffers from 0 bytes to one more than
  * the output.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "elf/elf.h"
 #include "format/format.h"
 #include "tap.h"
 
@@ -63,14 +65,40 @@ __attribute__((noinline)) const void *pks_sym_outer(void)
 	return r;
 }
 
+/* Is @s a defined symbol of a loaded section, that names an address? */
+static bool named(const ElfW(Sym) *s)
+{
+	int type = ELF64_ST_TYPE(s->st_info);
+
+	return s->st_name && s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE &&
+	       type != STT_SECTION && type != STT_FILE && type != STT_TLS;
+}
+
+/*
+ * The size of the function at @fn as kallsyms counts it: up to the next
+ * symbol of its object's .symtab, or its section's end. 0 when unknown.
+ */
 static unsigned long size_of(const void *fn)
 {
-	const ElfW(Sym) *sym = NULL;
+	struct link_map *map = NULL;
+	struct pks_elf_sect sh = { 0 };
+	struct pks_elf e;
+	ElfW(Addr) at, end = 0;
 	Dl_info di;
 
-	if (!dladdr1(fn, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+	if (!dladdr1(fn, &di, (void **)&map, RTLD_DL_LINKMAP) ||
+	    pks_elf_map(&e, map->l_name[0] ? map->l_name : "/proc/self/exe"))
 		return 0;
-	return sym->st_size;
+	at = (uintptr_t)fn - map->l_addr;
+	for (size_t i = 0; i < e.nsymtab && !end; i++)
+		if (e.symtab[i].st_value == at && named(&e.symtab[i]) &&
+		    pks_elf_sect_at(&e.im, e.symtab[i].st_shndx, &sh))
+			end = sh.addr + sh.size;
+	for (size_t i = 0; i < e.nsymtab; i++)
+		if (named(&e.symtab[i]) && e.symtab[i].st_value > at && e.symtab[i].st_value < end)
+			end = e.symtab[i].st_value;
+	pks_elf_unmap(&e);
+	return end > at ? end - at : 0;
 }
 
 /* One conversion, every buffer size: the text, the return, the NUL. */
