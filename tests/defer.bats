@@ -190,7 +190,7 @@ whole_in_order() {
 # not committed yet in the one lane of a 64 KiB ring, came after it (about
 # a run in three before).
 @test "defer: a line too long for the ring comes after its thread's earlier lines" {
-	local run
+	local run late=0
 	# a sanitizer's slowdown passes the 2 ms the line waits for its thread's
 	# record in flight, after which it goes all the same (printk-shim(7))
 	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
@@ -201,9 +201,13 @@ whole_in_order() {
 			"$FIX/defer-flood" 20000 8 long 2>"$BATS_TEST_TMPDIR/err" >/dev/null
 		run awk '{ split($1, a, "."); if (a[2] != ++n[a[1]]) bad++
 			if (a[2] % 50 == 0 ? length($2) != 40000 : NF != 10) torn++ }
-			END { print NR, bad + 0, torn + 0 }' "$BATS_TEST_TMPDIR/err"
-		[ "$output" = "160000 0 0" ]
+			END { print NR, (bad > 0), torn + 0 }' "$BATS_TEST_TMPDIR/err"
+		[ "$output" = "160000 0 0" ] || [ "$output" = "160000 1 0" ]
+		late=$((late + ${output:7:1}))
 	done
+	# a thread preempted for longer than that bound in a loaded make check:
+	# one run in 20 at most (the fault put one run in three out of order)
+	[ "$late" -le 1 ]
 }
 
 # A handler's line during a wait for room went to another lane, and the
