@@ -518,6 +518,27 @@ void pks_flush_depth(int depth)
 	pks_tsan_show();
 }
 
+#ifdef __SANITIZE_ADDRESS__
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+
+/*
+ * AddressSanitizer unpoisons the frames that a cancellation unwound only
+ * where it sees a jump: their red zones stay poisoned below this frame,
+ * where the flush below calls down into them.
+ */
+static void unpoison_below(void)
+{
+	size_t span = 64 << 10;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+
+	__asan_unpoison_memory_region((const void *)(sp - span), span);
+}
+#else
+static inline void unpoison_below(void)
+{
+}
+#endif
+
 /*
  * The thread exits: a call it is still in (cancelled, or pthread_exit from a
  * handler) never goes on. A line whose write was cut is left for the next
@@ -529,6 +550,7 @@ static void thread_gone(void *p)
 	struct pks_node *n = p;
 	bool in_write;
 
+	unpoison_below();
 	pks_tsan_hide();
 	pks_defer_abandoned(UINTPTR_MAX);	/* a record cancellation cut off: skipped */
 	for (int i = 0; i < PKS_NCTX; i++)
