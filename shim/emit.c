@@ -66,6 +66,7 @@ void pks_emit_setup(void)
 {
 	PKS_HB_BENIGN(&reached);
 	pks_drop_setup();
+	pks_fd_setup();
 	pks_rodata_setup();
 }
 

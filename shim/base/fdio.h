@@ -37,6 +37,7 @@ ssize_t pks_fd_write_held(int fd, const char *p, size_t n);
 ssize_t pks_fd_write_quick(int fd, const char *p, size_t n);
 ssize_t pks_fd_write_wait(int fd, const char *p, size_t n);
 void pks_fd_look_cap(void);
+void pks_fd_setup(void);
 uint32_t pks_fd_look(int fd);
 void pks_fd_changed(void);
 bool pks_fd_fits(off_t size);
