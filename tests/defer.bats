@@ -176,13 +176,20 @@ whole_in_order() {
 # earlier lines waited in another lane, behind a record not committed yet,
 # had its later ones written first (4 runs of 5 before).
 @test "defer: lines printed while another thread forks keep each thread's order" {
-	local run
+	local run late=0
+	# the fork waits for a record in flight a while at most, then writes
+	# all the same (printk-shim(7)): a sanitizer's slowdown passes that
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's slowdown passes the bound of the fork's wait"
 	for run in 1 2 3 4 5; do
 		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain LD_PRELOAD="$MODULE" timeout 120 \
 			"$FIX/defer-flood" 300000 4 fork 2>"$BATS_TEST_TMPDIR/err" >/dev/null
 		[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 1200000 ]
-		whole_in_order "$BATS_TEST_TMPDIR/err"
+		(whole_in_order "$BATS_TEST_TMPDIR/err") || late=$((late + 1))
 	done
+	# a thread preempted past that bound in a loaded make check: one run
+	# in 5 at most (the fault put 4 runs in 5 out of order)
+	[ "$late" -le 1 ]
 }
 
 # A line too long for half a lane is written by its caller, after the
