@@ -74,7 +74,8 @@ void pks_drop_changed(void)
  */
 void pks_drop_never(void)
 {
-	/* pairs with pks_drop_arm()'s load, after its load of changes */
-	atomic_store(&never, true);
-	pks_drop_changed();
+	/* pairs with pks_drop_arm()'s load, after its load of changes; once:
+	 * a thread that turns asynchronous around each loop disarms nothing again */
+	if (!atomic_exchange(&never, true))
+		pks_drop_changed();
 }
