@@ -31,6 +31,7 @@
 #include <sys/xattr.h>
 
 #define LOGLEVEL_DEFAULT	(-1)	/* the kernel's: no level marker */
+_Static_assert(LOGLEVEL_DEFAULT == PKS_LEVEL_NONE, "no marker, as core/level.c says");
 #define SOH			'\001'	/* KERN_SOH, before a level or 'c' */
 
 /* The names the shim exports (entry.c's table has them with their code). */
@@ -51,22 +52,22 @@ static void escape(FILE *out, const char *s)
 		fwrite(one, 1, pks_escape_byte(one, (unsigned char)*s), out);
 }
 
+/* Whether the legacy "<N>" markers are markers: pks_inspect_index()'s @legacy_markers. */
+static bool legacy;
+
 /*
- * The leading KERN_SOH markers of @s, as the kernel's printk_parse_prefix():
- * the first level digit wins, 'c' marks a continuation.
+ * The leading level markers of @s, as the module reads them (core/level.c:
+ * KERN_DEFAULT's SOH 'd' too) and the kernel's printk_parse_prefix()
+ * reports them: the first digit wins, 'c' marks a continuation.
  * Return: the bytes they take.
  */
 static size_t parse_prefix(const char *s, int *level, bool *cont)
 {
-	size_t n = 0;
+	struct pks_mark m;
+	size_t n = pks_level_parse(s, strlen(s), legacy, &m);
 
-	for (; s[n] == SOH && ((s[n + 1] >= '0' && s[n + 1] <= '7') || s[n + 1] == 'c');
-	     n += 2) {
-		if (s[n + 1] == 'c')
-			*cont = true;
-		else if (*level == LOGLEVEL_DEFAULT)
-			*level = s[n + 1] - '0';
-	}
+	*level = m.level;
+	*cont = m.flags & PKS_M_CONT;
 	return n;
 }
 
@@ -242,13 +243,16 @@ static bool opened(struct pks_elf_image *im, const char *opt, const char *path, 
 
 /**
  * pks_inspect_index() - the printk index of each of the @n files @paths on @out
+ * @legacy_markers: whether "<N>" tokens are level markers too, as the
+ *	module's PRINTK_SHIM_LEGACY_MARKERS says
  * Return: 0, or PKS_INSPECT_ERROR when a file could not be read (the
  * others are still listed).
  */
-int pks_inspect_index(char *const *paths, int n, FILE *out)
+int pks_inspect_index(char *const *paths, int n, FILE *out, bool legacy_markers)
 {
 	int rc = 0;
 
+	legacy = legacy_markers;
 	for (int i = 0; i < n; i++) {
 		struct pks_elf_image im;
 		const unsigned char *sec;

@@ -899,6 +899,24 @@ static void run(char **argv, const struct module *mod)
 }
 
 /*
+ * Whether the legacy "<N>" markers are markers, as the module reads them:
+ * yes, unless PRINTK_SHIM_LEGACY_MARKERS says no; a value the module would
+ * refuse is said, and the default kept, as the module does.
+ */
+static bool legacy_markers(void)
+{
+	const struct pks_var *v = pks_var_find("LEGACY_MARKERS");
+	const char *val = getenv("PRINTK_SHIM_LEGACY_MARKERS");
+	struct pks_settings s;
+
+	pks_settings_default(&s);
+	if (val && v->parse(&s, val))
+		fprintf(stderr, "printk-shim: PRINTK_SHIM_LEGACY_MARKERS=%s: expected %s; using %s\n",
+			pks_quote(val), v->expect, v->dflt);
+	return s.legacy_markers;
+}
+
+/*
  * --index or --check @opt over the @n files @paths: the whole run. Options
  * end at "--" (printk-shim(1) DESCRIPTION), here as before a command.
  */
@@ -913,7 +931,8 @@ static int read_files(const char *opt, char *const *paths, int n)
 	if (n == 0)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
 	pks_shrunk_watch();
-	rc = (opt[2] == 'i' ? pks_inspect_index : pks_inspect_check)(paths, n, stdout);
+	rc = opt[2] == 'i' ? pks_inspect_index(paths, n, stdout, legacy_markers()) :
+			     pks_inspect_check(paths, n, stdout);
 	flushed(opt);
 	return rc;
 }

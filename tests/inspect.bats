@@ -89,6 +89,40 @@ $(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
 '
 }
 
+@test "index: KERN_DEFAULT's marker and the legacy ones are markers, as printk reads them" {
+	printf '%s\n' '#include <linux/printk.h>' '#include <linux/bug.h>' \
+		'void f(int c) {' 'printk("\001d" "old default\n");' 'printk("\001d\0013" "d then 3\n");' \
+		'printk("\001c\001d" "cont\n");' 'printk("<3>legacy\n");' 'printk("<c><4>both\n");' \
+		'BUG_ON(c); }' >"$TMP/marks.c"
+	(cd "$TMP" && $CC -O2 -I "$abs_top_srcdir/include" -fPIC -shared -o marks.so marks.c)
+	capture "$WRAPPER" --index "$TMP/marks.so"
+	[ "$status" -eq 0 ]
+	# the headers' own BUG(): its cut line is KERN_DEFAULT's
+	[ "$(grep -F -c ' pks_bug_report "------------[ cut here ]------------\n"' "$OUT")" = 1 ]
+	grep -F ' pks_bug_report "------------[ cut here ]' "$OUT" | grep -q '^<-1> '
+	grep ' marks.c:' "$OUT" >"$TMP/got"
+	file_is "$TMP/got" '<-1> marks.c:4 f "old default\n"
+<3> marks.c:5 f "d then 3\n"
+<c> marks.c:6 f "cont\n"
+<3> marks.c:7 f "legacy\n"
+<4,c> marks.c:8 f "both\n"
+'
+	err_is ''
+	# PRINTK_SHIM_LEGACY_MARKERS=0 reads "<N>" as text, as printk then does;
+	# a value printk would refuse is said, and the default kept
+	PRINTK_SHIM_LEGACY_MARKERS=0 capture "$WRAPPER" --index "$TMP/marks.so"
+	grep ' marks.c:[678]' "$OUT" >"$TMP/got"
+	file_is "$TMP/got" '<c> marks.c:6 f "cont\n"
+<-1> marks.c:7 f "<3>legacy\n"
+<-1> marks.c:8 f "<c><4>both\n"
+'
+	PRINTK_SHIM_LEGACY_MARKERS=maybe capture "$WRAPPER" --index "$TMP/marks.so"
+	[ "$status" -eq 0 ]
+	grep -q '^<3> marks.c:7 f "legacy\\n"$' "$OUT"
+	err_is 'printk-shim: PRINTK_SHIM_LEGACY_MARKERS=maybe: expected 0|1|no|yes|off|on|false|true; using 1
+'
+}
+
 @test "index: PKS_NO_PRINTK_INDEX: the strings with a level marker, said to be partial" {
 	sites "$TMP/plain.so" -DPKS_NO_PRINTK_INDEX
 	capture "$WRAPPER" --index "$TMP/plain.so"
