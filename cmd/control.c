@@ -99,11 +99,13 @@ bool pks_control_wanted(int argc, char **argv)
 static const char *shown(char *buf, size_t size, const char *s, size_t n)
 {
 	char raw[PKS_DD_POOL + 1];
+	size_t k = strnlen(s, n < PKS_DD_POOL ? n : PKS_DD_POOL);
 
-	n = strnlen(s, n < PKS_DD_POOL ? n : PKS_DD_POOL);
-	memcpy(raw, s, n);
-	raw[n] = '\0';
-	pks_escape(buf, size, raw);
+	memcpy(raw, s, k);
+	raw[k] = '\0';
+	/* cut short, here or in the escaping: said, never shown as the whole */
+	if (pks_escape(buf, size - 3, raw) >= size - 4 || k < strnlen(s, n))
+		strcat(buf, "...");
 	return buf;
 }
 #define SHOWN(field)	shown((char[4 * sizeof(field) + 1]){ 0 }, 4 * sizeof(field) + 1, \
@@ -143,11 +145,15 @@ static void add_pids(struct ask *a, const char *list)
 		errno = 0;
 		end = (char *)p;
 		v = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;	/* no sign, no space */
-		if (errno || v <= 0 || v > INT_MAX || (*end && *end != ',') ||
-		    a->npids == PIDS_MAX) {
+		if (errno || v <= 0 || v > INT_MAX || (*end && *end != ',')) {
 			say("", "--pid=%s: expected PID[,PID...] (at most %d); nothing is done",
 			    shown((char[4 * PKS_DD_POOL + 1]){ 0 }, 4 * PKS_DD_POOL + 1, list, strlen(list)),
 			    PIDS_MAX);
+			exit(EXIT_USAGE);
+		}
+		if (a->npids == PIDS_MAX && !listed(a, (pid_t)v)) {
+			say("", "--pid: more than %d processes: expected PID[,PID...] (at most %d); "
+			    "nothing is done", PIDS_MAX, PIDS_MAX);
 			exit(EXIT_USAGE);
 		}
 		if (!listed(a, (pid_t)v))	/* a pid named twice is one process */
@@ -186,7 +192,7 @@ static const char *value(int argc, char **argv, int *i, const char *name)
 	if (argv[*i][n])
 		return NULL;
 	if (*i + 1 >= argc) {
-		say("", "%s needs a value", name);
+		say("", "%s: expected a value; nothing is done", name);
 		exit(EXIT_USAGE);
 	}
 	return argv[++*i];

@@ -929,7 +929,7 @@ static int read_files(const char *opt, char *const *paths, int n)
 		n--;
 	}
 	if (n == 0)
-		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; see --help", opt);
+		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; nothing is done (see --help)", opt);
 	pks_shrunk_watch();
 	rc = opt[2] == 'i' ? pks_inspect_index(paths, n, stdout, legacy_markers()) :
 			     pks_inspect_check(paths, n, stdout);
@@ -1002,7 +1002,7 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "--dyndbg-list and --print-env: expected one of them; nothing is done");
 	if (list) {
 		if (i >= argc)
-			die(EXIT_USAGE, "--dyndbg-list needs a BINARY");
+			die(EXIT_USAGE, "--dyndbg-list: expected one or more BINARY, got none; nothing is done (see --help)");
 		pks_shrunk_watch();
 		rc = pks_ddlist(argv + i, argc - i, getenv("PRINTK_SHIM_DYNDBG"), warn);
 		flushed("--dyndbg-list");

@@ -921,6 +921,19 @@ with open(sys.argv[1], "r+b") as f:
 		err_is "printk-shim: --pid=$bad: expected PID[,PID...] (at most 1024); nothing is done
 "
 	done
+	# too many: said by their count, not by a list cut short
+	ctl --pid="$(seq -s, 100000 101024)"
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --pid: more than 1024 processes: expected PID[,PID...] (at most 1024); nothing is done\n'
+	ctl --pid="$(seq -s, 100000 101000),x"
+	[ "$status" -eq 125 ]
+	grep -q '^printk-shim: --pid=100000,100001,.*\.\.\.: expected PID\[,PID\.\.\.\] (at most 1024); nothing is done$' "$ERR"
+	for opt in --pid "--pid=$PID --level"; do
+		ctl $opt
+		[ "$status" -eq 125 ]
+		err_is "printk-shim: ${opt##* }: expected a value; nothing is done
+"
+	done
 	ctl --pid="$PID" --dyndbg=' ; '
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: --dyndbg: expected one or more queries, got none; nothing is done (see --help)\n'

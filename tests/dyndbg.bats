@@ -436,7 +436,7 @@ $SRC:57 [dd-built-debug]rate =p \"ddb: rate %d\\n\"
 "
 	capture "$WRAPPER" --dyndbg-list --dyndbg='func alpha +p'
 	[ "$status" -eq 125 ]
-	err_is 'printk-shim: --dyndbg-list needs a BINARY
+	err_is 'printk-shim: --dyndbg-list: expected one or more BINARY, got none; nothing is done (see --help)
 '
 }
 
@@ -450,7 +450,7 @@ $SRC:57 [dd-built-debug]rate =p \"ddb: rate %d\\n\"
 '
 	capture "$WRAPPER" --dyndbg-list
 	[ "$status" -eq 125 ]
-	err_is 'printk-shim: --dyndbg-list needs a BINARY
+	err_is 'printk-shim: --dyndbg-list: expected one or more BINARY, got none; nothing is done (see --help)
 '
 }
 

@@ -665,7 +665,7 @@ tests/fixtures/index-sites.c:31 [big]sites =_ "not built: %d\n"
 		capture "$WRAPPER" $opt
 		[ "$status" -eq 125 ]
 		file_is "$OUT" ''
-		err_is "printk-shim: $opt: expected one or more BINARY, got none; see --help
+		err_is "printk-shim: $opt: expected one or more BINARY, got none; nothing is done (see --help)
 "
 	done
 }
