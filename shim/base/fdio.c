@@ -7,8 +7,12 @@
  * SIGXFSZ. What a failure means is the caller's business.
  * Thread-safety: async-signal-safe.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "base/fdio.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -93,9 +97,37 @@ _Atomic uint64_t pks_fd_cap;
 _Atomic uint32_t pks_fd_kind[PKS_FD_KINDS];
 _Atomic uint32_t pks_fd_gen = 2;
 
-/** pks_fd_setup() - before main: name the kinds, raced on purpose, to Helgrind */
+/*
+ * The write(2) the module's calls reach is the C library's own: nobody
+ * stands in for it (a sanitizer's runtime, a fault injector, the program),
+ * so that a quick write may be the bare system call, which is what the
+ * library's does, less its cancellation point.
+ */
+static bool bare;
+
+/*
+ * Whether the write(2) the module's calls reach (the address its GOT holds:
+ * no dlsym() at start, which a program may stand in for too) is in the C
+ * library's own object.
+ */
+static bool own_write(void)
+{
+	Dl_info f;
+	const char *base;
+
+	if (!dladdr((void *)&write, &f) || !f.dli_fname)
+		return false;
+	base = strrchr(f.dli_fname, '/');
+	return !strncmp(base ? base + 1 : f.dli_fname, "libc.so.", 8);
+}
+
+/**
+ * pks_fd_setup() - before main: whether quick writes may be bare; the
+ * kinds named, raced on purpose, to Helgrind
+ */
 void pks_fd_setup(void)
 {
+	bare = own_write();
 	PKS_HB_BENIGN(&pks_fd_kind);
 	PKS_HB_BENIGN(&pks_fd_gen);
 }
@@ -123,10 +155,12 @@ uint32_t pks_fd_look(int fd)
 
 /**
  * pks_fd_write_quick() - write(2) to a descriptor whose writes never wait
- * long (pks_fd_look()), with cancellation off: the C library's write acts
- * on a request that came while the kernel wrote once it has written, and
- * the line, cut in its write, would be written again (ctx/ctx.c). The
- * caller makes a cancellation point of its own where nothing is cut.
+ * long (pks_fd_look()), with no cancellation point: the C library's write
+ * acts on a request that came while the kernel wrote once it has written,
+ * and the line, cut in its write, would be written again (ctx/ctx.c). The
+ * bare system call when nobody stands in for write(2); else that one, with
+ * cancellation off around it. The caller makes a cancellation point of its
+ * own where nothing is cut.
  * Return: as write(2).
  */
 ssize_t pks_fd_write_quick(int fd, const char *p, size_t n)
@@ -134,6 +168,8 @@ ssize_t pks_fd_write_quick(int fd, const char *p, size_t n)
 	ssize_t w;
 	int was;
 
+	if (likely(bare))
+		return syscall(SYS_write, fd, p, n);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
 	w = write(fd, p, n);
 	pthread_setcancelstate(was, NULL);	/* errno stays the write's */
