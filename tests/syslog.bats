@@ -71,6 +71,22 @@ local3.info mydrv[PID] probed"
 	rs_is "user.info my-port[PID] t0 l0 end"
 }
 
+@test "syslog: a program name the ident variable would refuse: rsyslog reads the whole tag, both formats" {
+	rs_start
+	cp "$FIX/emit" "$BATS_TEST_TMPDIR/a b:[c]"
+	"${SLOG[@]}" "$BATS_TEST_TMPDIR/a b:[c]" $'\0016hello\n' &
+	local pid=$!
+	wait "$pid"
+	"${SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$BATS_TEST_TMPDIR/a b:[c]" $'\0016five\n' &
+	local pid2=$!
+	wait "$pid2"
+	wait_for "2 messages" rs_has 2
+	local detail
+	detail=$(cat "$RS/detail.log")
+	assert_bytes "$(cut -d'|' -f4- <<<"$detail")" "a_b__c_|$pid|-| hello
+a_b:[c]|$pid2|-|five"
+}
+
 @test "syslog: a line built by several printk calls is one message" {
 	rs_start
 	capture slog "$FIX/emit" $'\0016a' $'\001cb' $'\001c c\n' $'\0014legacy ' 'join' $'\n'

@@ -50,6 +50,18 @@ static char *put_field(char *p, const char *s, size_t max)
 	return p + i;
 }
 
+/*
+ * An RFC 3164 tag: what PRINTK_SHIM_SYSLOG_IDENT refuses (a program's own
+ * name may hold it) as '_', so that a collector's parser, which ends the
+ * tag at a blank, a bracket or a colon, reads it whole.
+ */
+static char *put_tag(char *p, const char *s)
+{
+	for (; *s; s++)
+		*p++ = (unsigned char)*s < ' ' || *s == 0x7f || strchr(" []:", *s) ? '_' : *s;
+	return p;
+}
+
 static char *put_pri(char *p, int pri)
 {
 	*p++ = '<';
@@ -66,7 +78,7 @@ static size_t head_3164(char *h, int pri, const struct pks_sltime *t, const stru
 
 	p += pks_sltime_3164(p, t);
 	*p++ = ' ';
-	p = pks_put_mem(p, c->ident, strlen(c->ident));
+	p = put_tag(p, c->ident);
 	*p++ = '[';
 	p = pks_put_udec(p, (uint64_t)m->pid, 1, '0');
 	p = pks_put_mem(p, "]: ", 3);
