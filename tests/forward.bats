@@ -216,3 +216,28 @@ debug debug seven"
 		<(fw_levels "$p5424")
 	[ "$output" = 8 ]
 }
+
+@test "forward: a text's leading blanks arrive as they left, RFC 3164 and RFC 5424" {
+	local p3164 p5424
+	fw_start_central
+	fw_start_edge
+	set -- $'\0016 one\n' $'\0016  two\n' $'\0016\tthree\n'
+	"${FW_SLOG[@]}" "$FIX/emit" "$@" 2>"$FW/err" &
+	p3164=$!
+	wait "$p3164"
+	"${FW_SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$FIX/emit" "$@" 2>>"$FW/err" &
+	p5424=$!
+	wait "$p5424"
+	[ ! -s "$FW/err" ]
+	fw_until 60 "6 lines at the collector" at_least 6 fw_count emit
+	# The collector's file puts a blank before a text that starts with
+	# none (rsyslog's sp-if-no-1st-sp), as the traditional format does: there
+	# " one" looks as "one" would, "  two" keeps its two. An RFC 3164
+	# message's text keeps the blank after the tag, as rsyslog keeps it.
+	assert_bytes "$(fw_levels "$p3164")" "user.info emit[PID] -  one
+user.info emit[PID] -   two
+user.info emit[PID] - #011three"
+	assert_bytes "$(fw_levels "$p5424" | sed -E 's/\[printk@32473 [^]]*\]/[SD]/')" "user.info emit[PID] [SD] one
+user.info emit[PID] [SD]  two
+user.info emit[PID] [SD] #011three"
+}
