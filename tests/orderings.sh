@@ -15,7 +15,7 @@ root=$(cd "${abs_top_srcdir:-$(dirname "$0")/..}" && pwd)
 pending=''
 
 strong='memory_order_(acquire|release|seq_cst|acq_rel)|__ATOMIC_(ACQUIRE|RELEASE|SEQ_CST|ACQ_REL)'
-op='(^|[^_[:alnum:]])(atomic_(load|store|exchange|fetch_[a-z]+|compare_exchange_(strong|weak)|flag_test_and_set|flag_clear|thread_fence|signal_fence)(_explicit)?|__atomic_[a-z_]+|__sync_[a-z_]+)[[:space:]]*\('
+op='(^|[^_[:alnum:]])(atomic_(load|store|exchange|fetch_[a-z]+|compare_exchange_(strong|weak)|flag_test_and_set|flag_clear|thread_fence|signal_fence)(_explicit)?|__atomic_[a-z_]+|__sync_[a-z_]+)[[:space:]]*[(]'
 n=0
 bad=0
 
@@ -92,6 +92,12 @@ check() {
 	fi
 	count=$(echo "$out" | sed -n 's/^#count //p')
 	offending=$(echo "$out" | grep -v '^#count ')
+	# a scan that counted nothing read nothing (an awk that refused it): no pass
+	case $2:$count in
+	operators:*|*:[1-9]*) ;;
+	*) offending="${offending:+$offending
+}the scan counted no atomic operation in shim/" ;;
+	esac
 	if [ -z "$offending" ]; then
 		echo "ok $n - $1"
 	else
