@@ -176,6 +176,19 @@ fw_levels() {
 	grep " emit\[$1\] " "$FW_HOST" | cut -d' ' -f2- | sed "s/ emit\[$1\] / emit[PID] /"
 }
 
+# fw_emit_both ARG...: emit's ARGs through the edge in RFC 3164, then in
+# RFC 5424, with the collector and the edge started: their pids in P3164
+# and P5424; nothing on standard error.
+fw_emit_both() {
+	"${FW_SLOG[@]}" "$FIX/emit" "$@" 2>"$FW/err" &
+	P3164=$!
+	wait "$P3164"
+	"${FW_SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$FIX/emit" "$@" 2>>"$FW/err" &
+	P5424=$!
+	wait "$P5424"
+	[ ! -s "$FW/err" ]
+}
+
 # The levels in order: "severity name word" as emit prints them below.
 FW_LEVELS="emerg emerg zero
 alert alert one
@@ -187,18 +200,12 @@ info info six
 debug debug seven"
 
 @test "forward: each severity arrives, RFC 3164 and RFC 5424, the structured data kept" {
-	local p3164 p5424 sev name word want3164 want5424
+	local sev name word want3164 want5424
 	fw_start_central
 	fw_start_edge
 	set -- $'\0010zero\n' $'\0011one\n' $'\0012two\n' $'\0013three\n' \
 		$'\0014four\n' $'\0015five\n' $'\0016six\n' $'\0017seven\n'
-	"${FW_SLOG[@]}" "$FIX/emit" "$@" 2>"$FW/err" &
-	p3164=$!
-	wait "$p3164"
-	"${FW_SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$FIX/emit" "$@" 2>>"$FW/err" &
-	p5424=$!
-	wait "$p5424"
-	[ ! -s "$FW/err" ]
+	fw_emit_both "$@"
 	fw_until 60 "16 lines at the collector" at_least 16 fw_count emit
 	# The shim's RFC 5424 messages carry [printk@32473 ...] through both
 	# daemons; emit's printk caller, its static call(), is named from .symtab
@@ -207,37 +214,30 @@ debug debug seven"
 		want3164+="user.$sev emit[PID] - $word"$'\n'
 		want5424+="user.$sev emit[PID] [printk@32473 level=\"N\" level_name=\"$name\" tid=\"TID\" caller=\"call\"] $word"$'\n'
 	done <<<"$FW_LEVELS"
-	assert_bytes "$(fw_levels "$p3164")" "${want3164%$'\n'}"
-	assert_bytes "$(fw_levels "$p5424" | sed -E 's/level="[0-7]"/level="N"/; s/tid="[0-9]+"/tid="TID"/;
+	assert_bytes "$(fw_levels "$P3164")" "${want3164%$'\n'}"
+	assert_bytes "$(fw_levels "$P5424" | sed -E 's/level="[0-7]"/level="N"/; s/tid="[0-9]+"/tid="TID"/;
 		s/caller="call(\.[a-z]+\.[0-9]+)*"/caller="call"/')" \
 		"${want5424%$'\n'}"
 	# and each level number is the severity's
 	run grep -c -E 'emerg.*level="0"|alert.*level="1"|crit.*level="2"|err.*level="3"|warning.*level="4"|notice.*level="5"|info.*level="6"|debug.*level="7"' \
-		<(fw_levels "$p5424")
+		<(fw_levels "$P5424")
 	[ "$output" = 8 ]
 }
 
 @test "forward: a text's leading blanks arrive as they left, RFC 3164 and RFC 5424" {
-	local p3164 p5424
 	fw_start_central
 	fw_start_edge
 	set -- $'\0016 one\n' $'\0016  two\n' $'\0016\tthree\n'
-	"${FW_SLOG[@]}" "$FIX/emit" "$@" 2>"$FW/err" &
-	p3164=$!
-	wait "$p3164"
-	"${FW_SLOG[@]}" PRINTK_SHIM_SYSLOG_FORMAT=rfc5424 "$FIX/emit" "$@" 2>>"$FW/err" &
-	p5424=$!
-	wait "$p5424"
-	[ ! -s "$FW/err" ]
+	fw_emit_both "$@"
 	fw_until 60 "6 lines at the collector" at_least 6 fw_count emit
 	# The collector's file puts a blank before a text that starts with
 	# none (rsyslog's sp-if-no-1st-sp), as the traditional format does: there
 	# " one" looks as "one" would, "  two" keeps its two. An RFC 3164
 	# message's text keeps the blank after the tag, as rsyslog keeps it.
-	assert_bytes "$(fw_levels "$p3164")" "user.info emit[PID] -  one
+	assert_bytes "$(fw_levels "$P3164")" "user.info emit[PID] -  one
 user.info emit[PID] -   two
 user.info emit[PID] - #011three"
-	assert_bytes "$(fw_levels "$p5424" | sed -E 's/\[printk@32473 [^]]*\]/[SD]/')" "user.info emit[PID] [SD] one
+	assert_bytes "$(fw_levels "$P5424" | sed -E 's/\[printk@32473 [^]]*\]/[SD]/')" "user.info emit[PID] [SD] one
 user.info emit[PID] [SD]  two
 user.info emit[PID] [SD] #011three"
 }
