@@ -19,7 +19,7 @@ what=${1:-check}
 PACKAGES="build-essential autoconf automake libtool pkg-config bats rsyslog rsyslog-relp systemd jq
 	util-linux procps g++ clang libclang-rt-14-dev valgrind mandoc groff-base man-db
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static gcc-i686-linux-gnu libc6-dev-i386-cross
-	libdw1 strace gdb libspdlog-dev gnuplot-nox logrotate libcap2-bin"
+	libdw1 strace gdb libspdlog-dev gnuplot-nox logrotate libcap2-bin python3"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	echo "== installing Debian packages"
