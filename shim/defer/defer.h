@@ -27,7 +27,8 @@ struct pks_shape;
  */
 struct pks_defer_self {
 	bool reserving;			/* between reserving a record and committing it */
-	bool consuming;			/* holding the consumer word */
+	bool consuming;			/* taking or holding the consumer word */
+	bool owns;			/* holding it: taken, not given back yet */
 	struct pks_defer_rec *pending;	/* the reservation not yet committed */
 	uintptr_t frame;		/* an address in the frame that made it */
 	uint64_t mine;			/* the position past the thread's last record in its lane */

@@ -123,6 +123,7 @@ struct pks_defer_state {
 	_Atomic uint32_t *drains;	/* the control file's count of the printer's drains */
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
+	_Atomic bool seized;		/* a fatal signal's drain went on without the consumer word */
 	_Atomic long forsaken;		/* a thread that ended with the printer alone left, or 0 */
 	_Atomic int crashed;		/* futex: 1 once a fatal signal's drain is done */
 	_Atomic bool fd_closed;		/* an output's descriptor may be closed (pks_defer_closed()) */

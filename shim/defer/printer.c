@@ -121,12 +121,18 @@ bool pks_defer_take(void)
 		if (!printing)
 			atomic_fetch_sub_explicit(&pks_defer_dq.takers, 1, memory_order_relaxed);
 	}
+	/* pairs with a fatal signal's handler on this thread (pks_defer_crash()): set once taken */
+	atomic_signal_fence(memory_order_seq_cst);
+	pks_defer_self.owns = true;
 	return true;
 }
 
 /** pks_defer_give() - the consumer word back, a waiter woken */
 void pks_defer_give(void)
 {
+	pks_defer_self.owns = false;
+	/* pairs with a fatal signal's handler on this thread, as in pks_defer_take(): cleared first */
+	atomic_signal_fence(memory_order_seq_cst);
 	/* pairs with pks_defer_take()'s exchanges: our work before the next consumer's */
 	if (atomic_exchange(&pks_defer_dq.busy, 0) == 2)
 		pks_defer_futex(&pks_defer_dq.busy, FUTEX_WAKE, 1, 0);
@@ -237,6 +243,18 @@ static void failed(int out, unsigned long k, int err)
 	pks_sink_failed(out, k, err, epipe);
 }
 
+/*
+ * A drain whose consumer word a fatal signal's handler stopped waiting for
+ * (pks_defer_crash()), back from its write: the handler writes the lanes
+ * now, and this thread touches them no more until the process ends, a
+ * moment later (ctx/signals.c's dying()).
+ */
+static void overtaken(void)
+{
+	for (;;)
+		pause();
+}
+
 /* The lines read so far are written: flush the batch, free their room. */
 static void settle(const struct pks_sink_batch *b)
 {
@@ -244,6 +262,9 @@ static void settle(const struct pks_sink_batch *b)
 		pks_batch_dg_flush(b->dg);
 	if (b)
 		pks_batch_fd_flush(b->fd);	/* a failed write's lines: pks_sink_failed() */
+	/* pairs with pks_defer_crash()'s store: the handler's drain is the only one now */
+	if (b && unlikely(atomic_load(&pks_defer_dq.seized)))
+		overtaken();
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
 
@@ -328,19 +349,22 @@ static bool gather(const uint64_t *stop)
 static struct pks_defer_lane *oldest(uint64_t *limit)
 {
 	struct pks_defer_lane *o = NULL;
+	uint64_t first = UINT64_MAX;
 
 	*limit = UINT64_MAX;
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		struct pks_defer_lane *l = &pks_defer_dq.lanes[i];
+		const struct pks_defer_rec *n = l->next;
 
-		if (!l->next)
+		if (!n)
 			continue;
-		if (!o || l->next->stamp < o->next->stamp) {
+		if (!o || n->stamp < first) {
 			if (o)
-				*limit = o->next->stamp;
+				*limit = first;
 			o = l;
-		} else if (l->next->stamp < *limit) {
-			*limit = l->next->stamp;
+			first = n->stamp;
+		} else if (n->stamp < *limit) {
+			*limit = n->stamp;
 		}
 	}
 	return o;
@@ -950,6 +974,7 @@ static bool grab(bool crash)
 	if (!atomic_compare_exchange_strong(&pks_defer_dq.busy, &free_, 1))
 		return false;
 	pks_defer_self.consuming = true;
+	pks_defer_self.owns = true;
 	return true;
 }
 
@@ -1050,13 +1075,22 @@ void pks_defer_crash(void)
 		return;
 	}
 	pks_defer_abandoned(UINTPTR_MAX);
-	for (int ms = 0; !pks_defer_self.consuming && ms < CRASH_WAIT_MS; ms++) {
+	/*
+	 * This thread may be waiting for the word (exit's drain, interrupted
+	 * in pks_defer_take()) while another drains: that one's batch is
+	 * waited for all the same. Only a drain this handler cut off on its
+	 * own thread is written over at once.
+	 */
+	for (int ms = 0; !pks_defer_self.owns && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
 
 		if ((took = grab(true)))	/* the printer's batch is done */
 			break;
 		nanosleep(&ts, NULL);
 	}
+	/* seq_cst: pairs with settle()'s load: a drain that comes back from its write stops there */
+	if (!pks_defer_self.owns)
+		atomic_store(&pks_defer_dq.seized, true);
 	pks_defer_self.consuming = true;
 	closing(true);
 	if (took) {

@@ -514,6 +514,7 @@ void pks_defer_forked(void)
 	atomic_store(pks_defer_dq.sleep_word, PKS_DEFER_AWAKE);
 	atomic_store(&pks_defer_dq.waiters, 0);
 	atomic_store(&pks_defer_dq.dropped, 0);	/* no pair: one thread */
+	atomic_store(&pks_defer_dq.seized, false);	/* no pair: one thread */
 	atomic_store(&pks_defer_dq.owner.tid, 0);	/* no pair: one thread */
 	pks_defer_self = (struct pks_defer_self){ .pending = NULL };	/* every word zero */
 }
