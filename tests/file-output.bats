@@ -371,6 +371,31 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 	done
 }
 
+# A thread prints while the program takes the number: the module opened the
+# path again only after the program's call, and the lines begun meanwhile
+# (7 to 34 of them, every run, either mode) went into the program's file.
+# The output now moves to a number of its own before the call.
+@test "file-output: the same while another thread prints, dup2, dup3 and close, both modes: none in the program's file, none lost" {
+	local how mode
+	for how in dup2 dup3 close; do
+		for mode in 0 1; do
+			rm -f "$LOG" "$LOG.mine"
+			capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT="file:$LOG" \
+				"$FIX/fdtake" dup2 "$LOG" "$how-busy"
+			[ "$status" -eq 0 ]
+			err_is ''
+			file_is "$LOG.mine" $'mine\n'
+			# the thread's lines each once, from 1 with no gap; ours in order
+			run awk '$1 == "busy" { if ($2 != ++k) bad++; next }
+				 $0 == "before" { if (a) bad++; next }
+				 $1 == "after" { if ($2 != ++a) bad++; next }
+				 { bad++ }
+				 END { print bad + 0, (k > 0), a }' "$LOG"
+			[ "$output" = "0 1 70" ] || { echo "$how $mode: $output" >&2; false; }
+		done
+	done
+}
+
 @test "file-output: the same with dup3" {
 	take dup3
 }

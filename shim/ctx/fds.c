@@ -2,8 +2,9 @@
 /*
  * close(), dup2(), dup3(), close_range(), closefrom() and fclose(), interposed so
  * that the module knows at once when the program takes a file: output's
- * descriptor number for itself (sink/file.c then opens the path again),
- * rather than at its next identity check; these and fclose(), freopen()
+ * descriptor number for itself (sink/file.c moves off one number before
+ * the call and opens the path again after it), rather than at its next
+ * identity check; these and fclose(), freopen()
  * and freopen64(), whose closing and dup3() the C library makes inside,
  * so that the deferred ring's lines reach a descriptor they were printed
  * for before the program closes or replaces it (printk-shim(7) DEFERRED
@@ -15,7 +16,7 @@
  * gone. Unlike the C library's close(), ours is not a cancellation point.
  * A raw system call is still caught by the identity checks only.
  * Thread-safety: as the system calls; the module's part is
- * pks_file_released()'s.
+ * pks_file_taking()'s and pks_file_released()'s.
  */
 #include "base/compiler.h"
 #include "base/fdio.h"
@@ -56,6 +57,29 @@ static void before(int lo, int hi)
 static bool own(void)
 {
 	return !pks_vfork_child() && !pks_ctx_foreign();
+}
+
+/*
+ * before() of one descriptor @fd the program is about to take or close: a
+ * file: output there moves to another number first (sink/file.c); then the
+ * ring is written all the same, so that the printer's batch, begun with the
+ * old number, ends before the program has it.
+ */
+static void taking(int fd)
+{
+	int saved = errno;
+	bool moved;
+
+	if (!own())
+		return;
+	pks_tsan_hide();
+	moved = pks_file_taking(fd);
+	pks_tsan_show();
+	errno = saved;
+	if (moved)
+		pks_signals_drain();
+	else
+		before(fd, fd);
 }
 
 /* After a call that succeeded (@ret >= 0): @lo..@hi are the program's now. */
@@ -100,7 +124,7 @@ static int given(int ret, int new)
 
 PKS_EXPORT int close(int fd)
 {
-	before(fd, fd);
+	taking(fd);
 	return closed((int)syscall(SYS_close, fd), fd, fd);
 }
 
@@ -116,14 +140,14 @@ PKS_EXPORT int dup2(int old, int new)
 {
 	if (old == new)		/* dup3 refuses it; dup2 checks @old (no SYS_dup2 on aarch64) */
 		return fcntl(old, F_GETFD) < 0 ? -1 : new;
-	before(new, new);
+	taking(new);
 	return given((int)syscall(SYS_dup3, old, new, 0), new);
 }
 
 PKS_EXPORT int dup3(int old, int new, int flags)
 {
 	if (old != new)		/* else EINVAL, nothing changed */
-		before(new, new);
+		taking(new);
 	return given((int)syscall(SYS_dup3, old, new, flags), new);
 }
 

@@ -50,6 +50,7 @@ struct fstate {
 	_Atomic uint64_t dev[IDS], ino[IDS];
 	_Atomic unsigned int count;	/* lines of the process, for the path check */
 	_Atomic long second;		/* CLOCK_MONOTONIC_COARSE second of its last run */
+	_Atomic bool taken;		/* moved off a number the program takes (move()) */
 };
 
 static struct fstate files[PKS_OUTPUTS_MAX];
@@ -260,6 +261,76 @@ void pks_file_follow(const struct pks_config *c)
 
 static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
 
+/*
+ * Output @i's descriptor @fd (state @s), which the program is about to take:
+ * a copy of it at a number of the module's (pks_fd_high()), the same open
+ * file, is the output's until the program's call is done (retake()), so
+ * that no line begun meanwhile goes to the number once it is the
+ * program's. Return: whether it moved.
+ */
+static bool move(struct fstate *f, uint64_t s, int fd)
+{
+	int nfd = pks_fd_high(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+	struct stat st;
+	unsigned int n;
+
+	if (nfd >= 0 && !fstat(nfd, &st)) {
+		n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;	/* no pair: as reopen()'s */
+		/* pairs with the acquire loads of cur, as reopen()'s: the identity first */
+		if (atomic_compare_exchange_strong(&f->cur, &s,
+						   publish(f, n, &(struct pks_fileid){ st.st_dev, st.st_ino },
+							   nfd))) {
+			/* no pair: read by the thread that stores it, after the program's call */
+			atomic_store_explicit(&f->taken, true, memory_order_relaxed);
+			return true;
+		}
+	}
+	if (nfd >= 0)
+		close(nfd);
+	return false;
+}
+
+/*
+ * Output @i, moved off the number the program took (move()): its path
+ * opened again, as after any take, onto the number it moved to, which it
+ * keeps (swap()); or, when the path cannot be opened, the warning and
+ * stderr (reopen()).
+ */
+static void retake(const struct pks_config *c, int i, uint64_t s)
+{
+	int err = 0;
+
+	s = swap(c, i, s, &err);
+	if (err)
+		reopen(c, i, s);
+}
+
+/**
+ * pks_file_taking() - the program is about to put a file of its own on
+ * descriptor @fd, or to close it (ctx/fds.c): a file: output there moves to
+ * another number first, where the lines begun meanwhile go, and opens its
+ * path again once the call is done (pks_file_released()).
+ * Return: whether one moved.
+ */
+bool pks_file_taking(int fd)
+{
+	const struct pks_config *c;
+	bool moved = false;
+
+	if (!pks_config_ready() || releasing)
+		return false;
+	c = pks_config();
+	releasing = true;
+	for (int i = 0; i < c->nout; i++) {
+		uint64_t s = state_of(i);
+
+		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd_of(c, i, s) == fd)
+			moved |= move(&files[i], s, fd);
+	}
+	releasing = false;
+	return moved;
+}
+
 /**
  * pks_file_released() - the program closed descriptors @lo to @hi, or put
  * a file of its own on them (ctx/fds.c): a file: output's descriptor among
@@ -279,7 +350,12 @@ void pks_file_released(int lo, int hi)
 		uint64_t s = atomic_load_explicit(&files[i].cur, memory_order_acquire);
 		int fd = fd_of(c, i, s);
 
-		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd >= lo && fd <= hi)
+		if (c->out[i].kind != PKS_OUT_FILE || (s & FALLEN))
+			continue;
+		/* no pair: as move()'s store */
+		if (atomic_exchange_explicit(&files[i].taken, false, memory_order_relaxed))
+			retake(c, i, s);
+		else if (fd >= lo && fd <= hi)
 			reopen(c, i, s);
 	}
 	releasing = false;
