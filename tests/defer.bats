@@ -286,14 +286,23 @@ whole_in_order() {
 # exit is writing the ring to a pipe read late when SIGTERM comes: the
 # handler wrote nothing (the ring was closed already), and the process
 # ended with half the lines lost (1230 of 3000).
+# late SECONDS ARG...: defer-flood's ARGs in deferred mode, its stderr read
+# SECONDS late, into $BATS_TEST_TMPDIR/err; its status in RC.
+late() {
+	local delay=$1 rc
+	shift
+	{ rc=0
+	  env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
+		"$FIX/defer-flood" "$@" 2>&1 >/dev/null || rc=$?
+	  echo $rc >"$BATS_TEST_TMPDIR/rc"; } |
+		{ sleep "$delay"; cat >"$BATS_TEST_TMPDIR/err"; }
+	RC=$(cat "$BATS_TEST_TMPDIR/rc")
+}
+
 @test "defer: SIGTERM while exit writes the ring to a slow reader: every line, whole" {
 	for run in 1 2 3; do
-		{ rc=0
-		  env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
-			"$FIX/defer-flood" 3000 1 exitterm 2>&1 >/dev/null || rc=$?
-		  echo $rc >"$BATS_TEST_TMPDIR/rc"; } |
-			{ sleep 0.3; cat >"$BATS_TEST_TMPDIR/err"; }
-		[ "$(cat "$BATS_TEST_TMPDIR/rc")" -eq 143 ]
+		late 0.3 3000 1 exitterm
+		[ "$RC" -eq 143 ]
 		# a line may come out twice (printk-shim(7)), each whole
 		run awk '{ split($1, a, "."); seen[a[2]]; if ($0 != $1 " the quick brown fox jumps over the lazy dog") bad++ }
 			END { for (i = 1; i <= 3000; i++) if (!(i in seen)) bad++; print bad + 0 }' "$BATS_TEST_TMPDIR/err"
@@ -310,12 +319,8 @@ whole_in_order() {
 # any other thread.
 @test "defer: SIGTERM while exit waits for the printer on a slow reader: no line twice, killed by SIGTERM" {
 	for run in 1 2 3 4 5; do
-		{ rc=0
-		  env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
-			"$FIX/defer-flood" 0 4 exitbusy 2>&1 >/dev/null || rc=$?
-		  echo $rc >"$BATS_TEST_TMPDIR/rc"; } |
-			{ sleep 0.2; cat >"$BATS_TEST_TMPDIR/err"; }
-		[ "$(cat "$BATS_TEST_TMPDIR/rc")" -eq 143 ]
+		late 0.2 0 4 exitbusy
+		[ "$RC" -eq 143 ]
 		# each thread's lines whole, each once, from 1 up with no gap
 		run awk '{ split($1, a, "."); if ($0 != $1 " the quick brown fox jumps over the lazy dog" ||
 			   a[2] != ++k[a[1]]) bad++ } END { print bad + 0, (NR > 1000) }' "$BATS_TEST_TMPDIR/err"
