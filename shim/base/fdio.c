@@ -132,6 +132,12 @@ void pks_fd_setup(void)
 	PKS_HB_BENIGN(&pks_fd_gen);
 }
 
+/* Whether writes to @fd, which is @st, never wait long: a file, a device that is no terminal. */
+static bool quick(int fd, const struct stat *st)
+{
+	return S_ISREG(st->st_mode) || S_ISBLK(st->st_mode) || (S_ISCHR(st->st_mode) && !isatty(fd));
+}
+
 /**
  * pks_fd_look() - the kind of @fd (< PKS_FD_KINDS) now, kept for the
  * writes until the next change. errno is kept.
@@ -144,8 +150,7 @@ uint32_t pks_fd_look(int fd)
 	uint32_t k = atomic_load_explicit(&pks_fd_gen, memory_order_relaxed);
 	struct stat st;
 
-	if (!fstat(fd, &st) && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
-				(S_ISCHR(st.st_mode) && !isatty(fd))))
+	if (!fstat(fd, &st) && quick(fd, &st))
 		k |= 1;
 	/* no pair: a hint, as pks_fd_write1()'s load */
 	atomic_store_explicit(&pks_fd_kind[fd], k, memory_order_relaxed);
@@ -268,7 +273,9 @@ ssize_t pks_fd_write_held(int fd, const char *p, size_t n)
 	sigemptyset(&xfsz);
 	sigaddset(&xfsz, SIGXFSZ);
 	pthread_sigmask(SIG_BLOCK, &xfsz, &old);
-	w = write(fd, p, n);
+	/* a file's write with no cancellation point, as pks_fd_write1() makes it */
+	w = !__libc_single_threaded && st.st_mode && quick(fd, &st) ? pks_fd_write_quick(fd, p, n) :
+								       write(fd, p, n);
 	err = errno;
 	if (w < 0 && err == EFBIG && !sigismember(&old, SIGXFSZ))
 		sigtimedwait(&xfsz, NULL, &now);
