@@ -396,6 +396,22 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 	done
 }
 
+# The output moved off a number before a dup2() that then failed (EBADF:
+# the number past a lowered RLIMIT_NOFILE), kept the copy, and went on
+# moving under the limit at each later dup2() until it ran out of numbers
+# and fell back to stderr. A call bound to fail moves nothing now.
+@test "file-output: dup2() over every number under a lowered RLIMIT_NOFILE: the log keeps its lines, no warning" {
+	for mode in 0 1; do
+		rm -f "$LOG" "$DATA"
+		capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT="file:$LOG" "$FIX/daemon" \
+			p $'\0016before\n' open "$DATA" nofile 64 dup2down 1023 3 p $'\0016after\n'
+		[ "$status" -eq 0 ]
+		err_is ''
+		file_is "$LOG" $'before\nafter\n'
+		file_is "$DATA" ''
+	done
+}
+
 @test "file-output: the same with dup3" {
 	take dup3
 }

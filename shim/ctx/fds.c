@@ -33,6 +33,7 @@
 #include <limits.h>
 #include <linux/close_range.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -59,27 +60,39 @@ static bool own(void)
 	return !pks_vfork_child() && !pks_ctx_foreign();
 }
 
+/* Whether dup2(@old, @fd) can take @fd: @old is open, @fd under RLIMIT_NOFILE. */
+static bool can_take(int old, int fd)
+{
+	struct rlimit rl;
+
+	return fcntl(old, F_GETFD) >= 0 &&
+	       (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || (rlim_t)fd < rl.rlim_cur);
+}
+
 /*
- * before() of one descriptor @fd the program is about to take or close: a
- * file: output there moves to another number first (sink/file.c); then the
- * ring is written all the same, so that the printer's batch, begun with the
- * old number, ends before the program has it.
+ * before() of one descriptor @fd the program is about to close (@old -1)
+ * or put a copy of @old on: a file: output there moves to another number
+ * first (sink/file.c), unless the call is bound to fail; then the ring is
+ * written all the same, so that the printer's batch, begun with the old
+ * number, ends before the program has it. Return: whether one moved.
  */
-static void taking(int fd)
+static bool taking(int fd, int old)
 {
 	int saved = errno;
-	bool moved;
+	bool moved = false;
 
 	if (!own())
-		return;
+		return false;
 	pks_tsan_hide();
-	moved = pks_file_taking(fd);
+	if (pks_file_on(fd) && (old < 0 || can_take(old, fd)))
+		moved = pks_file_taking(fd);
 	pks_tsan_show();
 	errno = saved;
 	if (moved)
 		pks_signals_drain();
 	else
 		before(fd, fd);
+	return moved;
 }
 
 /* After a call that succeeded (@ret >= 0): @lo..@hi are the program's now. */
@@ -113,9 +126,15 @@ static int closed(int ret, int lo, int hi)
 	return released(ret, lo, hi);
 }
 
-/* After @new was made a copy of another descriptor (@ret >= 0): a new stderr, if 2. */
-static int given(int ret, int new)
+/*
+ * After @new was made a copy of another descriptor (@ret >= 0): a new
+ * stderr, if 2. A call that failed after an output @moved off @new: its
+ * path opened again onto its new number all the same, as after a take.
+ */
+static int given(int ret, int new, bool moved)
 {
+	if (ret < 0 && moved)
+		return released(ret, new, new);
 	if (ret < 0 || !own())
 		return ret;
 	stderr_is(ret, new, new, false);
@@ -124,7 +143,7 @@ static int given(int ret, int new)
 
 PKS_EXPORT int close(int fd)
 {
-	taking(fd);
+	taking(fd, -1);
 	return closed((int)syscall(SYS_close, fd), fd, fd);
 }
 
@@ -133,22 +152,24 @@ PKS_EXPORT int dup(int old)
 {
 	int ret = (int)syscall(SYS_dup, old);
 
-	return ret == 2 ? given(ret, ret) : ret;
+	return ret == 2 ? given(ret, ret, false) : ret;
 }
 
 PKS_EXPORT int dup2(int old, int new)
 {
+	bool moved;
+
 	if (old == new)		/* dup3 refuses it; dup2 checks @old (no SYS_dup2 on aarch64) */
 		return fcntl(old, F_GETFD) < 0 ? -1 : new;
-	taking(new);
-	return given((int)syscall(SYS_dup3, old, new, 0), new);
+	moved = taking(new, old);
+	return given((int)syscall(SYS_dup3, old, new, 0), new, moved);
 }
 
 PKS_EXPORT int dup3(int old, int new, int flags)
 {
-	if (old != new)		/* else EINVAL, nothing changed */
-		taking(new);
-	return given((int)syscall(SYS_dup3, old, new, flags), new);
+	bool moved = old != new && taking(new, old);	/* else EINVAL, nothing changed */
+
+	return given((int)syscall(SYS_dup3, old, new, flags), new, moved);
 }
 
 PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)

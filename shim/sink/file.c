@@ -305,6 +305,23 @@ static void retake(const struct pks_config *c, int i, uint64_t s)
 		reopen(c, i, s);
 }
 
+/** pks_file_on() - whether a file: output's lines go to descriptor @fd now */
+bool pks_file_on(int fd)
+{
+	const struct pks_config *c;
+
+	if (!pks_config_ready())
+		return false;
+	c = pks_config();
+	for (int i = 0; i < c->nout; i++) {
+		uint64_t s = state_of(i);
+
+		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd_of(c, i, s) == fd)
+			return true;
+	}
+	return false;
+}
+
 /**
  * pks_file_taking() - the program is about to put a file of its own on
  * descriptor @fd, or to close it (ctx/fds.c): a file: output there moves to
@@ -324,8 +341,14 @@ bool pks_file_taking(int fd)
 	for (int i = 0; i < c->nout; i++) {
 		uint64_t s = state_of(i);
 
-		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd_of(c, i, s) == fd)
-			moved |= move(&files[i], s, fd);
+		/* a state that changed meanwhile (a rotation's swap) is looked at again */
+		for (int t = 0; t < TRIES && c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) &&
+				fd_of(c, i, s) == fd; t++, s = state_of(i)) {
+			if (move(&files[i], s, fd)) {
+				moved = true;
+				break;
+			}
+		}
 	}
 	releasing = false;
 	return moved;

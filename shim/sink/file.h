@@ -14,6 +14,7 @@ bool pks_file_moved(const struct pks_config *c);
 void pks_file_follow(const struct pks_config *c);
 int pks_file_gone(const struct pks_config *c, int i, int fd);
 int pks_file_reopen(const struct pks_config *c, int i);
+bool pks_file_on(int fd);
 bool pks_file_taking(int fd);
 void pks_file_released(int lo, int hi);
 
