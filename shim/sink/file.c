@@ -97,6 +97,19 @@ static uint64_t publish(struct fstate *f, unsigned int n, const struct pks_filei
 	return (uint64_t)n << 32 | (uint32_t)fd;
 }
 
+/* The number of output @f's next open (its state's top half). */
+static unsigned int numbered(struct fstate *f)
+{
+	/* no pair: a number for each open, no data behind it */
+	return (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
+}
+
+/* Whether output @i, in state @s, is a file: output that writes to @fd. */
+static bool on(const struct pks_config *c, int i, uint64_t s, int fd)
+{
+	return c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd_of(c, i, s) == fd;
+}
+
 /*
  * The descriptor at @seen is not ours any more: open the file again and
  * publish it, or fall back. Return: the state now.
@@ -105,8 +118,7 @@ static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 {
 	struct fstate *f = &files[i];
 	const char *path = path_of(c, i);
-	/* no pair: a number for each open, no data behind it */
-	unsigned int n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;
+	unsigned int n = numbered(f);
 	struct pks_fileid id;
 	int fd = pks_open_file(path, &id, NULL);
 	uint64_t next = (uint64_t)n << 32 | (uint32_t)fd;
@@ -162,7 +174,7 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 			*err = errno ? errno : EIO;
 		return s;
 	}
-	n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;	/* no pair: as reopen()'s */
+	n = numbered(f);
 	next = publish(f, n, &id, fd);
 	r = pks_fd_dup3(nfd, fd, O_CLOEXEC);
 	if (r < 0 && errno == EBADF) {
@@ -275,7 +287,7 @@ static bool move(struct fstate *f, uint64_t s, int fd)
 	unsigned int n;
 
 	if (nfd >= 0 && !fstat(nfd, &st)) {
-		n = (atomic_fetch_add(&f->opens, 1) + 1) & 0x7fffffff;	/* no pair: as reopen()'s */
+		n = numbered(f);
 		/* pairs with the acquire loads of cur, as reopen()'s: the identity first */
 		if (atomic_compare_exchange_strong(&f->cur, &s,
 						   publish(f, n, &(struct pks_fileid){ st.st_dev, st.st_ino },
@@ -314,9 +326,7 @@ bool pks_file_on(int fd)
 		return false;
 	c = pks_config();
 	for (int i = 0; i < c->nout; i++) {
-		uint64_t s = state_of(i);
-
-		if (c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) && fd_of(c, i, s) == fd)
+		if (on(c, i, state_of(i), fd))
 			return true;
 	}
 	return false;
@@ -342,8 +352,7 @@ bool pks_file_taking(int fd)
 		uint64_t s = state_of(i);
 
 		/* a state that changed meanwhile (a rotation's swap) is looked at again */
-		for (int t = 0; t < TRIES && c->out[i].kind == PKS_OUT_FILE && !(s & FALLEN) &&
-				fd_of(c, i, s) == fd; t++, s = state_of(i)) {
+		for (int t = 0; t < TRIES && on(c, i, s, fd); t++, s = state_of(i)) {
 			if (move(&files[i], s, fd)) {
 				moved = true;
 				break;
