@@ -273,9 +273,11 @@ ssize_t pks_fd_write_held(int fd, const char *p, size_t n)
 	sigemptyset(&xfsz);
 	sigaddset(&xfsz, SIGXFSZ);
 	pthread_sigmask(SIG_BLOCK, &xfsz, &old);
-	/* a file's write with no cancellation point, as pks_fd_write1() makes it */
-	w = !__libc_single_threaded && st.st_mode && quick(fd, &st) ? pks_fd_write_quick(fd, p, n) :
-								       write(fd, p, n);
+	/* made as pks_fd_write1() makes it, the kind from the fstat() above */
+	if (__libc_single_threaded)
+		w = write(fd, p, n);
+	else
+		w = st.st_mode && quick(fd, &st) ? pks_fd_write_quick(fd, p, n) : pks_fd_write_wait(fd, p, n);
 	err = errno;
 	if (w < 0 && err == EFBIG && !sigismember(&old, SIGXFSZ))
 		sigtimedwait(&xfsz, NULL, &now);

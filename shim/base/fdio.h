@@ -47,8 +47,8 @@ int pks_fd_dup3(int old, int new, int flags);
 /*
  * One write(2) of the shim's: where a file-size limit is set, a write to a
  * file at it must fail with EFBIG, not kill the program with SIGXFSZ; one
- * that never waits long, of a process with threads, runs with cancellation
- * off (pks_fd_write_quick()), and one that may wait notes a cancellation
+ * that never waits long, of a process with threads, has no cancellation
+ * point (pks_fd_write_quick()), and one that may wait notes a cancellation
  * there (pks_fd_write_wait()).
  */
 static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)

@@ -17,7 +17,6 @@
 #include "ctl/record.h"
 #include "format/tally.h"
 
-
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
