@@ -374,8 +374,10 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 # A thread prints while the program takes the number: the module opened the
 # path again only after the program's call, and the lines begun meanwhile
 # (7 to 34 of them, every run, either mode) went into the program's file.
-# The output now moves to a number of its own before the call.
-@test "file-output: the same while another thread prints, dup2, dup3 and close, both modes: none in the program's file, none lost" {
+# The output now moves to a number of its own before the call; only the
+# line the thread was writing at that very moment may still land there
+# (printk-shim(7) LIMITATIONS), one in a take at most.
+@test "file-output: the same while another thread prints, dup2, dup3 and close, both modes: at most the line in flight in the program's file, none lost" {
 	local how mode
 	for how in dup2 dup3 close; do
 		for mode in 0 1; do
@@ -384,14 +386,19 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 				"$FIX/fdtake" dup2 "$LOG" "$how-busy"
 			[ "$status" -eq 0 ]
 			err_is ''
-			file_is "$LOG.mine" $'mine\n'
-			# the thread's lines each once, from 1 with no gap; ours in order
-			run awk '$1 == "busy" { if ($2 != ++k) bad++; next }
+			# the thread's lines each once in the two files, from 1 with no
+			# gap, in order in the log; ours in order; the program's own line
+			run awk 'FILENAME != lf && $0 == "mine" { m++; next }
+				 FILENAME != lf && $1 == "busy" { seen[$2]++; out++; if ($2 > k) k = $2; next }
+				 FILENAME != lf { bad++; next }
+				 $1 == "busy" { seen[$2]++; if ($2 + 0 <= last) bad++; last = $2 + 0
+						if ($2 > k) k = $2; next }
 				 $0 == "before" { if (a) bad++; next }
 				 $1 == "after" { if ($2 != ++a) bad++; next }
 				 { bad++ }
-				 END { print bad + 0, (k > 0), a }' "$LOG"
-			[ "$output" = "0 1 70" ] || { echo "$how $mode: $output" >&2; false; }
+				 END { for (i = 1; i <= k; i++) if (seen[i] != 1) bad++
+				       print bad + 0, (k > 0), a, m + 0, (out <= 1) }' lf="$LOG" "$LOG" "$LOG.mine"
+			[ "$output" = "0 1 70 1 1" ] || { echo "$how $mode: $output" >&2; false; }
 		done
 	done
 }
