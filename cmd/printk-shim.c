@@ -990,7 +990,7 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "%s: expected --pid=PID%s; nothing is done", argv[i],
 			    strcmp(argv[i], "--dmesg") ? " or --all" : "");
 		if (!(v = option(argv[i], &value, &has)))
-			die(EXIT_USAGE, "unknown option '%s'; see --help", pks_quote(argv[i]));
+			die(EXIT_USAGE, "unknown option '%s'; nothing is run (see --help)", pks_quote(argv[i]));
 		if (!has) {
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "%s needs a value: %s; nothing is run", pks_quote(argv[i]), v->expect);
@@ -1017,7 +1017,7 @@ int main(int argc, char **argv)
 		print_env();
 	}
 	if (i >= argc)
-		die(EXIT_USAGE, "no command given; see --help");
+		die(EXIT_USAGE, "expected a command to run, got none; nothing is run (see --help)");
 	run(argv + i, &mod);
 	return EXIT_CANNOT_RUN;
 }

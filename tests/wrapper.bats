@@ -22,7 +22,7 @@ load helper
 @test "wrapper: exit 125 for a bad option or value, naming it" {
 	run --separate-stderr "$WRAPPER" --bogus -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: unknown option '--bogus'; see --help" ]
+	[ "$stderr" = "printk-shim: unknown option '--bogus'; nothing is run (see --help)" ]
 	# a control option without the process it is for: named as one, not unknown
 	run --separate-stderr "$WRAPPER" --dmesg
 	[ "$status" -eq 125 ]
@@ -37,21 +37,21 @@ load helper
 	[ "$status" -eq 125 ]
 	run --separate-stderr "$WRAPPER"
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: no command given; see --help" ]
+	[ "$stderr" = "printk-shim: expected a command to run, got none; nothing is run (see --help)" ]
 }
 
 @test "wrapper: --no- is for an on/off option only, without a value" {
 	run --separate-stderr "$WRAPPER" --no-level=3 --print-env
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: unknown option '--no-level=3'; see --help" ]
+	[ "$stderr" = "printk-shim: unknown option '--no-level=3'; nothing is run (see --help)" ]
 	[ "$output" = "" ]
 	# the command is not taken for the value of an option that has none
 	run --separate-stderr "$WRAPPER" --no-output true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: unknown option '--no-output'; see --help" ]
+	[ "$stderr" = "printk-shim: unknown option '--no-output'; nothing is run (see --help)" ]
 	run --separate-stderr "$WRAPPER" --no-time=1 -- true
 	[ "$status" -eq 125 ]
-	[ "$stderr" = "printk-shim: unknown option '--no-time=1'; see --help" ]
+	[ "$stderr" = "printk-shim: unknown option '--no-time=1'; nothing is run (see --help)" ]
 	run --separate-stderr env -u PRINTK_SHIM_TIME "$WRAPPER" --no-time --print-env
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "export PRINTK_SHIM_TIME='0'" ]
@@ -424,7 +424,7 @@ unprinted() {
 	err_is $'printk-shim: --output=stderr\\n<0>forged: expected stderr|stdout|syslog|journal|file:PATH|fd:N[,...] (at most 8; PATH absolute, under 1024 bytes); nothing is run\n'
 	capture "$WRAPPER" $'--bo\tgus\x1b[31m\\' true
 	[ "$status" -eq 125 ]
-	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; see --help\n'
+	err_is $'printk-shim: unknown option \'--bo\\tgus\\x1b[31m\\\\\'; nothing is run (see --help)\n'
 	capture "$WRAPPER" -- $'no-such\n<0>forged'
 	[ "$status" -eq 127 ]
 	err_is $'printk-shim: no-such\\n<0>forged: command not found\n'
