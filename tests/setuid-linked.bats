@@ -36,11 +36,18 @@ setup_file() {
 	cp "$SECDIR/secret" "$SECDIR/readable"
 	chown daemon:daemon "$SECDIR/readable"
 	chmod 4755 "$SECDIR/readable"
+	# Set-group-ID to a group the user is not in: privileged, of the user's own uid.
+	cp "$SECDIR/setuid-linked" "$SECDIR/setgid-linked"
+	chown root:daemon "$SECDIR/setgid-linked"
+	chmod 2755 "$SECDIR/setgid-linked"
+	CTLDIR=/tmp/printk-shim-$(id -u "$SEC_USER")
+	export CTLDIR
 }
 
 teardown_file() {
 	[ -z "${SEC_USER:-}" ] || userdel "$SEC_USER" 2>/dev/null || true
 	[ -z "${SECDIR:-}" ] || rm -rf "$SECDIR"
+	[ -z "${CTLDIR:-}" ] || rm -rf "$CTLDIR"
 }
 
 # as_user VAR=VALUE...: the set-user-ID fixture, run by the unprivileged user.
@@ -168,4 +175,48 @@ checking the caller
 	[ "$status" -eq 0 ]
 	out_is $'secure=0\nACCESS GRANTED\n'
 	err_is $'checking the caller\nthe caller\n'
+}
+
+# A file a process now gone left half-made in the user's control directory,
+# which every start with runtime control on removes: its name.
+stale_ctl() {
+	local pid=$((RANDOM + 100000))
+
+	while kill -0 "$pid" 2>/dev/null; do pid=$((pid + 1)); done
+	mkdir -p -m 0700 "$CTLDIR"
+	touch "$CTLDIR/.$pid.ctl.new"
+	chown -R "$SEC_USER" "$CTLDIR"
+	echo ".$pid.ctl.new"
+}
+
+@test "setuid-linked: set-group-ID, of the caller's own user: no control file nor record buffer in the caller's directory" {
+	local stale
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a sanitizer's runtime that does not come first ends a set-ID program, its options unread"
+	stale=$(stale_ctl)
+	capture env -u XDG_RUNTIME_DIR PRINTK_SHIM_CONTROL=1 PRINTK_SHIM_RECORD=64K \
+		setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" --clear-groups \
+		"$SECDIR/setgid-linked"
+	[ "$status" -eq 0 ]
+	out_is $'secure=1\naccess denied\n'
+	err_is 'printk-shim: warning: PRINTK_SHIM_CONTROL="1": ignored in a privileged process of the caller'"'"'s own user, whose control directory is the caller'"'"'s; using 0
+printk-shim: warning: PRINTK_SHIM_RECORD="64K": ignored in a privileged process of the caller'"'"'s own user, whose control directory is the caller'"'"'s; using 0
+checking the caller
+'
+	# nothing made, nothing swept: the directory is as the caller left it
+	[ "$(ls -A "$CTLDIR")" = "$stale" ]
+	# unasked, runtime control is off without a word
+	capture env -u XDG_RUNTIME_DIR setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" \
+		--clear-groups "$SECDIR/setgid-linked"
+	[ "$status" -eq 0 ]
+	err_is $'checking the caller\n'
+	[ "$(ls -A "$CTLDIR")" = "$stale" ]
+	# the same program without set-group-ID sweeps it, as every start does
+	cp "$SECDIR/setuid-linked" "$SECDIR/plain-linked"
+	chmod 755 "$SECDIR/plain-linked"
+	capture env -u XDG_RUNTIME_DIR setpriv --reuid="$SEC_USER" --regid="$(id -g "$SEC_USER")" \
+		--clear-groups "$SECDIR/plain-linked"
+	rm -f "$SECDIR/plain-linked"
+	[ "$status" -eq 0 ]
+	[ -z "$(ls -A "$CTLDIR")" ]
 }

@@ -61,6 +61,34 @@ static bool secure_ignores(const char *name)
 /* @n is read three times: a variable, not a call */
 #define CUT(s, n)	(int)((n) > QUOTED ? QUOTED : (n)), (s), (n) > QUOTED ? "..." : ""
 
+/*
+ * A privileged process of its caller's own user (set-group-ID, gaining
+ * capabilities; not root's): the control directory would be the caller's,
+ * who could swap it for a link between the module's look and its use, so
+ * runtime control and the record buffer stay off; said only when asked
+ * for (printk-shim(7) ENVIRONMENT).
+ */
+static void callers_dir(struct pks_config *c)
+{
+	char name[32];
+	const char *v;
+	size_t n;
+
+	if (!c->secure || getuid() != geteuid() || getuid() == 0)
+		return;
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "PRINTK_SHIM_%s", i ? "RECORD" : "CONTROL");
+		v = getenv(name);
+		if (!v || !*v || !(i ? c->set.record != 0 : c->set.control))
+			continue;	/* not asked for, or off as asked */
+		n = strlen(v);
+		pks_warn("%s=\"%.*s%s\": ignored in a privileged process of the caller's own user, whose control directory is the caller's; using 0",
+			 name, CUT(v, n));
+	}
+	c->set.control = false;
+	c->set.record = 0;
+}
+
 /* Parse every PRINTK_SHIM_* variable into @c->set. */
 static void read_env(struct pks_config *c)
 {
@@ -293,6 +321,7 @@ static void load(struct pks_config *c)
 	c->out[0] = (struct pks_out){ PKS_OUT_STDERR, 2, false, 0 };
 	c->secure = getauxval(AT_SECURE) != 0;
 	read_env(c);
+	callers_dir(c);
 	if (c->set.dyndbg[0])
 		pks_dd_parse(&c->dd, c->set.dyndbg, bad_query, NULL);
 	c->wrapped = wrapped_here();
