@@ -301,6 +301,20 @@ seq_lines() {
 	done
 }
 
+@test "file-output: a rotation whose path cannot be opened: lines go on to the old file, said once" {
+	for mode in 0 1; do
+		rm -rf "$LOG" "$LOG.1"
+		(sleep 0.3; mv "$LOG" "$LOG.1"; mkdir "$LOG") &
+		capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_OUTPUT="file:$LOG" \
+			"$FIX/emit" $'one\n' @sleep 1500 $'two\n' @sleep 1100 $'three\n'
+		wait
+		[ "$status" -eq 0 ]
+		err_is "printk-shim: warning: PRINTK_SHIM_OUTPUT: file:$LOG: Is a directory; lines go on to the file it named before
+"
+		file_is "$LOG.1" $'one\ntwo\nthree\n'
+	done
+}
+
 # A program that lowered RLIMIT_NOFILE below the output's descriptor: the
 # new file could not take its number (dup3: EBADF), and every line went on
 # to the renamed file, with a new empty one at the path and nothing said.

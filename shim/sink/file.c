@@ -51,6 +51,7 @@ struct fstate {
 	_Atomic unsigned int count;	/* lines of the process, for the path check */
 	_Atomic long second;		/* CLOCK_MONOTONIC_COARSE second of its last run */
 	_Atomic bool taken;		/* moved off a number the program takes (move()) */
+	_Atomic uint64_t stuck;		/* FALLEN | the state whose path could not be followed, said */
 };
 
 static struct fstate files[PKS_OUTPUTS_MAX];
@@ -156,9 +157,11 @@ static uint64_t check(const struct pks_config *c, int i, uint64_t s)
  * Open the path of output @i again onto the descriptor of state @s, still
  * ours: the descriptor keeps its number and the lines go to the file the
  * path names now. When the path cannot be opened, lines go on to the old
- * file, and @err (if not NULL) says why. Return: the state now.
+ * file, and @err (if not NULL) says why, as does a warning ending @instead
+ * (if not NULL). Return: the state now.
  */
-static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
+static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err,
+		     const char *instead)
 {
 	struct fstate *f = &files[i];
 	int fd = fd_of(c, i, s), nfd, r;
@@ -168,7 +171,7 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err)
 
 	if (!still_ours(c, i, s, fd))
 		return check(c, i, s);
-	nfd = pks_open_file(path_of(c, i), &id, NULL);
+	nfd = pks_open_file(path_of(c, i), &id, instead);
 	if (nfd < 0) {
 		if (err)
 			*err = errno ? errno : EIO;
@@ -233,12 +236,20 @@ static bool moved(const struct pks_config *c, int i, uint64_t s)
 
 /*
  * The path of output @i no longer names the file of state @s (a
- * rotation): open it again. Not an error, and said nowhere.
- * Return: the state now.
+ * rotation): open it again. Not an error, and said nowhere; a path that
+ * cannot be opened is said once for the file it stopped naming, though
+ * each due check tries it again. Return: the state now.
  */
 static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 {
-	return moved(c, i, s) ? swap(c, i, s, NULL) : s;
+	const char *say = NULL;
+
+	if (!moved(c, i, s))
+		return s;
+	/* no pair: elects the one who says it, no data behind it */
+	if (atomic_exchange_explicit(&files[i].stuck, s | FALLEN, memory_order_relaxed) != (s | FALLEN))
+		say = "lines go on to the file it named before";
+	return swap(c, i, s, NULL, say);
 }
 
 /* The state of file: output @i. */
@@ -312,7 +323,7 @@ static void retake(const struct pks_config *c, int i, uint64_t s)
 {
 	int err = 0;
 
-	s = swap(c, i, s, &err);
+	s = swap(c, i, s, &err, NULL);
 	if (err)
 		reopen(c, i, s);
 }
@@ -445,6 +456,9 @@ int pks_file_reopen(const struct pks_config *c, int i)
 
 	if (s & FALLEN)
 		return EBADF;
-	swap(c, i, s, &err);
+	swap(c, i, s, &err, NULL);
+	if (err)	/* said where --reopen is applied: the next follow() says it no more */
+		/* no pair: as follow()'s exchange */
+		atomic_store_explicit(&files[i].stuck, s | FALLEN, memory_order_relaxed);
 	return err;
 }
