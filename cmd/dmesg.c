@@ -158,7 +158,8 @@ static void walk(const struct view *v, enum pks_linefmt f, char *text, char *buf
 	uint64_t p = end > size ? end - size : 0;
 	struct pks_rec r;
 
-	while (p + sizeof(r) <= end) {
+	/* distances, not sums: a head near 2^64 (a damaged file) must not wrap */
+	while (p <= end && end - p >= sizeof(r)) {
 		uint64_t stamp = atomic_load_explicit((_Atomic uint64_t *)(void *)(v->ring + (p & v->mask)),
 						      memory_order_acquire);
 
@@ -167,7 +168,7 @@ static void walk(const struct view *v, enum pks_linefmt f, char *text, char *buf
 			continue;
 		}
 		get(v, p, &r, sizeof(r));
-		if (r.len > size / 4 || p + pks_rec_span(r.len) > end)
+		if (r.len > size / 4 || pks_rec_span(r.len) > end - p)
 			break;
 		get(v, p + sizeof(r), text, r.len);
 		/*

@@ -211,6 +211,18 @@ info c
 	[ "$(cat "$OUT")" = "$(seq "$first" 200 | sed 's/^/info line /')" ]
 }
 
+@test "record: a damaged buffer whose head is near 2^64 is read to its end, not for ever" {
+	start PRINTK_SHIM_RECORD=4K PRINTK_SHIM_OUTPUT=file:/dev/null
+	for i in $(seq 1 20); do tell "info line $i"; done
+	quit
+	for head in '\377\377\377\377\377\377\377\377' '\370\377\377\377\377\377\377\377'; do
+		printf "$head" | dd of="$CTL/$PID.rec" bs=1 seek=32 conv=notrunc status=none
+		capture timeout 20 "$WRAPPER" --dmesg --pid="$PID" --format=plain
+		[ "$status" -eq 0 ]
+		out_is ''
+	done
+}
+
 @test "record: a fork child records into a buffer of its own" {
 	start PRINTK_SHIM_RECORD=64K
 	tell "info parent-before" fork
