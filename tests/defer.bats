@@ -789,6 +789,42 @@ EOF
 	done
 }
 
+# Lines of 3008 bytes, each written in three pieces of LINE_MAX (1024) and
+# made of three printk calls: a line's first piece dropped its others went
+# on alone (torn lines), and each piece was counted as a message.
+@test "defer: drop mode drops a long line whole, counted once, never its pieces apart" {
+	local T=$BATS_TEST_TMPDIR round
+	for round in 1 2 3; do
+		# the reader 0.3 s late, within ten latencies: the pieces wait for it
+		{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop PRINTK_SHIM_DEFER_LATENCY=100 -- \
+			"$FIX/fault-host" lines 2000 3000 2>&1 >/dev/null; } | { sleep 0.3; cat >"$T/read"; }
+		# (a sanitizer's slower callers may let the printer keep up: no drop)
+		# each line's pieces in a row, whole; the counts and the lines add up
+		run awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { if (len) bad++; lost += $2; next }
+			/^L[0-9][0-9][0-9][0-9][0-9][0-9] / { if (len) bad++; len = 0; n = substr($1, 2) + 0; if (lines && n <= last) bad++; last = n; lines++ }
+			{ len += length($0); if (len == 3008) len = 0; else if (len > 3008) bad++ }
+			END { print lines + lost, bad + len }' "$T/read"
+		[ "$output" = "2000 0" ]
+	done
+}
+
+# A later piece of a line whose start is in the ring waits for room, but
+# ten latencies at most: with a pipe nobody reads, main used to stay in
+# printk for good.
+@test "defer: drop mode holds a caller a bounded while for a long line's rest, never for good" {
+	local T=$BATS_TEST_TMPDIR
+	{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop PRINTK_SHIM_LINE_MAX=100 -- \
+		"$FIX/fault-host" lines 2000 300 say printed 2>&1 >"$T/stdout"; } |
+		{ when=late
+		  for ((i = 0; i < 200; i++)); do
+			grep -q printed "$T/stdout" 2>/dev/null && { when=early; break; }
+			sleep 0.05
+		  done
+		  echo "$when" >"$T/when"; cat >"$T/read"; }
+	file_is "$T/when" $'early\n'
+	grep -q '^\*\* [0-9]* printk messages dropped \*\*$' "$T/read"
+}
+
 @test "defer: syslog gets every line, one datagram each" {
 	load syslog-helper
 	rs_paths

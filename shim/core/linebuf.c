@@ -19,6 +19,8 @@ void pks_line_init(struct pks_line *l, char *buf, size_t size)
 	l->cont = false;
 	l->sent = 0;
 	l->done = 0;
+	l->parted = false;
+	l->shed = false;
 	l->level = 0;
 	l->t_ns = 0;
 }
@@ -58,6 +60,7 @@ static void append(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 			memcpy(carry, l->sb.buffer + l->sb.len - k, k);
 			l->sb.len -= (unsigned int)k;
 			pks_line_emit(l, out, arg);
+			l->parted = true;	/* a piece: the line goes on */
 			seq_buf_putmem(&l->sb, carry, (unsigned int)k);
 			room = seq_buf_buffer_left(&l->sb);
 		}
@@ -84,6 +87,8 @@ void pks_line_feed(struct pks_line *l, const char *s, size_t n, pks_line_out *ou
 			break;
 		l->open = false;	/* ended before the write: see pks_line_cut() */
 		pks_line_emit(l, out, arg);
+		l->parted = false;	/* what follows is a line of its own */
+		l->shed = false;
 		s = nl + 1;
 		n -= run + 1;
 		l->open = n > 0;
@@ -122,4 +127,6 @@ void pks_line_drop(struct pks_line *l)
 	l->open = false;
 	l->sent = 0;
 	l->done = 0;
+	l->parted = false;
+	l->shed = false;
 }

@@ -21,6 +21,8 @@ struct pks_line {
 	unsigned char sent;	/* times the text was handed to @out: more than 0 only after a cut */
 	bool cont;		/* it was started by an orphan KERN_CONT */
 	uint16_t done;		/* @out's own: where the text went whole in this handing; else 0 */
+	bool parted;		/* a piece of it went out: it is longer than the buffer */
+	bool shed;		/* a full deferred ring dropped its first piece: and the rest */
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it started, or 0 */
 	const void *site;	/* the call that started it, for the journal; or NULL */
 };
@@ -56,6 +58,8 @@ static inline void pks_line_start(struct pks_line *l, int level, bool cont, uint
 	l->site = NULL;
 	l->sent = 0;
 	l->done = 0;
+	l->parted = false;
+	l->shed = false;
 	l->open = true;
 }
 

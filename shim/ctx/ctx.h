@@ -179,9 +179,12 @@ static inline void pks_ctx_line_out(struct pks_line *l, void *writer)
 {
 	const struct pks_config *c = pks_config();
 
-	if (unlikely(c->set.defer) && l->level <= c->set.level && !pks_vfork_child() &&
-	    pks_defer_line(l, writer))
-		return;
+	if (unlikely(c->set.defer)) {
+		if (l->level <= c->set.level && !pks_vfork_child() && pks_defer_line(l, writer))
+			return;
+		if (unlikely(l->shed))
+			return;	/* the rest of a line the full ring dropped (pks_defer_line()) */
+	}
 	pks_sink_line(l, writer, NULL);
 }
 

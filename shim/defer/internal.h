@@ -147,13 +147,20 @@ extern struct pks_defer_state pks_defer_dq PKS_LOCAL;
 
 enum { PKS_DEFER_RETRY, PKS_DEFER_WRITE_IT, PKS_DEFER_DROPPED };	/* pks_defer_overflow() */
 
+/*
+ * The waits for room of a later piece of a line whose first piece is in
+ * the ring, with PRINTK_SHIM_DEFER_FULL=drop: each a latency at most, so
+ * that a stalled output holds a caller a bounded while, never for good.
+ */
+#define PKS_DEFER_KEEP_WAITS	10
+
 bool pks_defer_admit(const struct pks_writer *w);
 void pks_defer_crashed(void);
 void pks_defer_flushed(long tid, bool handler);
 bool pks_defer_fd_gone(void);
 void pks_defer_follow(void);
 void pks_defer_rouse(bool handler, int upto);
-int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text);
+int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text, bool keep);
 uint64_t pks_defer_other(long tid, long o);
 struct pks_defer_rec *pks_defer_spill(unsigned int *lane, size_t n, struct pks_ring **ring,
 				      uint64_t *stamp, long tid);
@@ -308,7 +315,7 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 	struct pks_defer_rec *r;
 	const char *func = NULL;
 	uint64_t stamp;
-	int why, sleep;
+	int why, sleep, waits = 0;
 
 	if (pks_defer_self.consuming)
 		return false;
@@ -344,10 +351,12 @@ static inline __attribute__((always_inline)) bool pks_defer_enqueue(struct pks_l
 		!pks_defer_report(&stamp, &lane, l, w)) ||
 	       !(r = pks_defer_reserve(&lane, sizeof(*r) + y->bytes + fn, &ring, &stamp, w->tid))) {
 		why = pks_defer_overflow(sizeof(*r) + y->bytes + fn, w->tid, interrupted, w->in_handler,
-					 text);
+					 text, text && l->parted && waits++ < PKS_DEFER_KEEP_WAITS);
 		if (why != PKS_DEFER_RETRY) {
-			if (why == PKS_DEFER_DROPPED && text)
+			if (why == PKS_DEFER_DROPPED && text) {
 				pks_line_taken(l);	/* inside the window, as below */
+				l->shed = l->open;	/* its other pieces with it */
+			}
 			pks_defer_self.reserving = interrupted;
 			if (why == PKS_DEFER_DROPPED && text)
 				pks_defer_record(l, w);

@@ -72,10 +72,13 @@ static void cut_off(void *unused)
  * makes no dladdr() call. @text: the line's text is on its context's line,
  * where a thread cancelled in the wait leaves it to be written later
  * (printk-shim(7) WHEN A LINE IS WRITTEN); a line kept as its arguments is
- * nowhere else, so it is made into text before it waits.
+ * nowhere else, so it is made into text before it waits. @keep: a piece of
+ * a line whose earlier pieces are in the ring, not dropped (it waits, as
+ * without PRINTK_SHIM_DEFER_FULL=drop, PKS_DEFER_KEEP_WAITS times at most),
+ * so that no line is torn while its output moves at all.
  * Return: what the caller does: PKS_DEFER_RETRY, _WRITE_IT or _DROPPED.
  */
-int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text)
+int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool text, bool keep)
 {
 	/* pairs with the printer's increment after each release (settle()) */
 	uint32_t seen = atomic_load(&pks_defer_dq.space);
@@ -84,7 +87,7 @@ int pks_defer_overflow(size_t n, long tid, bool interrupted, bool handler, bool 
 		pks_defer_elders(tid, handler);	/* too long for the ring: its elders first */
 		return PKS_DEFER_WRITE_IT;
 	}
-	if (pks_config()->set.defer_full == PKS_FULL_DROP) {
+	if (pks_config()->set.defer_full == PKS_FULL_DROP && !keep) {
 		atomic_fetch_add(&pks_defer_dq.dropped, 1);	/* no pair: a count */
 		return PKS_DEFER_DROPPED;
 	}
@@ -454,10 +457,21 @@ void pks_defer_closed(int lo, int hi)
 		atomic_store_explicit(&pks_defer_dq.fd_closed, true, memory_order_relaxed);
 }
 
-/** pks_defer_line() - pks_defer_enqueue() of @l's text */
+/* A piece of a line whose first piece a full ring dropped (l->shed): left out with it, uncounted. */
+static __attribute__((noinline, cold)) bool shed(struct pks_line *l, struct pks_writer *w)
+{
+	pks_line_taken(l);
+	pks_defer_record(l, w);
+	return true;
+}
+
+/** pks_defer_line() - pks_defer_enqueue() of @l's text, or shed() */
 bool pks_defer_line(struct pks_line *l, struct pks_writer *w)
 {
 	size_t n = seq_buf_used(&l->sb);
+
+	if (unlikely(l->shed))
+		return shed(l, w);
 
 	return pks_defer_enqueue(l, w, &(struct pks_defer_payload){ PKS_REC_TEXT, 1, n,
 		       { l->sb.buffer }, { (uint32_t)n } }, true);
