@@ -285,26 +285,30 @@ int pks_inspect_index(char *const *paths, int n, FILE *out, bool legacy_markers)
 
 /* What the file says of its printk functions. */
 struct found {
-	const char *imported;	/* a name its .dynsym asks for from elsewhere */
 	const char *defined;	/* a name it defines as a function */
 	struct pks_elf_symbol sym;	/* that definition */
 	bool symtab;		/* it has .symtab (else the definition came from .dynsym) */
 };
 
-static void find_names(const struct pks_elf_image *im, struct found *f)
+/* Whether @im defines @name as a function; its definition into @f. */
+static bool defines(const struct pks_elf_image *im, const char *name, struct found *f)
 {
 	struct pks_elf_symbol s;
 
-	f->symtab = pks_elf_has_symtab(im, false);
-	for (int i = 0; i < PKS_NSYMS; i++) {
-		if (!f->imported && pks_elf_symbol(im, true, names[i], &s) && s.shndx == SHN_UNDEF)
-			f->imported = names[i];
-		if (!f->defined && pks_elf_symbol(im, !f->symtab, names[i], &s) &&
-		    s.shndx != SHN_UNDEF && s.shndx < SHN_LORESERVE && ELF64_ST_TYPE(s.info) == STT_FUNC) {
-			f->defined = names[i];
-			f->sym = s;
-		}
-	}
+	if (!pks_elf_symbol(im, !f->symtab, name, &s) || s.shndx == SHN_UNDEF ||
+	    s.shndx >= SHN_LORESERVE || ELF64_ST_TYPE(s.info) != STT_FUNC)
+		return false;
+	f->defined = name;
+	f->sym = s;
+	return true;
+}
+
+/* Whether @im's .dynsym asks for @name from elsewhere. */
+static bool imports(const struct pks_elf_image *im, const char *name)
+{
+	struct pks_elf_symbol s;
+
+	return pks_elf_symbol(im, true, name, &s) && s.shndx == SHN_UNDEF;
 }
 
 /* The machine patching runs on in this build (patch/arch.h), as e_machine. */
@@ -419,41 +423,64 @@ static const char *machine_name(unsigned machine, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * The verdict on one object's own printk, @who ("it", "its library
- * libfoo.so") in the text; @exe: a program, whose calls bind inside.
- * Only for the file named (@who "it") do level markers in a stripped
- * object's strings count as a printk of its own: a library's, the C
- * library's first, have them for other reasons.
- */
-static void object(const struct pks_elf_image *im, bool exe, const char *who, struct verdict *v)
+/* The verdict on @f, one definition of @who's; @exe: a program, whose calls bind inside. */
+static void definition(const struct pks_elf_image *im, bool exe, const char *who,
+		       const struct found *f, struct verdict *v)
 {
 	char why[96];
 	const char *no_fit;
-	struct found f = { 0 };
-	bool named = !strcmp(who, "it");
 
-	find_names(im, &f);
-	if (!f.imported && !f.defined && (f.symtab || !named || !print_partial(NULL, im)))
-		set(v, R_NONE, "no printk: %s neither imports nor defines printk, _printk, printk_deferred, "
-		    "_printk_deferred or vprintk%s", who, f.symtab ? "" : " (stripped: its strings say the same)");
-	else if (f.imported)
-		set(v, R_INTERPOSED, "interposed: %s imports %s through the PLT", who, f.imported);
-	else if (!f.defined)
-		set(v, R_UNREACHED, "not reachable: %s is stripped, imports no printk, and has strings with "
-		    "level markers: a printk of its own cannot be found", who);
-	else if (!exe && !binds_inside(im, &f))
+	if (!exe && !binds_inside(im, f))
 		set(v, R_INTERPOSED, "interposed: %s exports %s, and the shim's comes first in the lookup order",
-		    who, f.defined);
+		    who, f->defined);
 	else if (!patchable(im->machine))
 		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and patching is not supported "
-		    "for %s code", who, f.defined, machine_name(im->machine, why, sizeof(why)));
-	else if ((no_fit = jump_fits(im, &f, why, sizeof(why))))
+		    "for %s code", who, f->defined, machine_name(im->machine, why, sizeof(why)));
+	else if ((no_fit = jump_fits(im, f, why, sizeof(why))))
 		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and cannot be patched: %s",
-		    who, f.defined, no_fit);
+		    who, f->defined, no_fit);
 	else
 		set(v, R_PATCHED, "patched: %s defines %s itself (%s); the shim writes a jump at its entry",
-		    who, f.defined, f.symtab ? ".symtab" : ".dynsym");
+		    who, f->defined, f->symtab ? ".symtab" : ".dynsym");
+}
+
+/*
+ * The verdict on one object's own printk, @who ("it", "its library
+ * libfoo.so") in the text; @exe: a program, whose calls bind inside. Each
+ * name is judged as patch.c judges it at start-up, and the worst said: a
+ * library that exports printk and hides the vprintk its own calls reach
+ * is patched there. Only for the file named (@who "it") do level markers in
+ * a stripped object's strings count as a printk of its own: a library's,
+ * the C library's first, have them for other reasons.
+ */
+static void object(const struct pks_elf_image *im, bool exe, const char *who, struct verdict *v)
+{
+	struct found f = { .symtab = pks_elf_has_symtab(im, false) };
+	const char *imported = NULL;
+	bool named = !strcmp(who, "it"), any = false;
+	struct verdict d;
+
+	v->reach = R_NONE;
+	for (int i = 0; i < PKS_NSYMS; i++) {
+		if (!imported && imports(im, names[i]))
+			imported = names[i];
+		if (!defines(im, names[i], &f))
+			continue;
+		definition(im, exe, who, &f, &d);
+		if (!any || d.reach > v->reach)
+			*v = d;
+		any = true;
+	}
+	if (imported && v->reach <= R_INTERPOSED)
+		set(v, R_INTERPOSED, "interposed: %s imports %s through the PLT", who, imported);
+	else if (imported || any)
+		return;
+	else if (f.symtab || !named || !print_partial(NULL, im))
+		set(v, R_NONE, "no printk: %s neither imports nor defines printk, _printk, printk_deferred, "
+		    "_printk_deferred or vprintk%s", who, f.symtab ? "" : " (stripped: its strings say the same)");
+	else
+		set(v, R_UNREACHED, "not reachable: %s is stripped, imports no printk, and has strings with "
+		    "level markers: a printk of its own cannot be found", who);
 }
 
 /* The directories of one list tried: real ones have a few, a crafted DT_RPATH millions. */

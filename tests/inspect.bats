@@ -334,6 +334,24 @@ int main(void) { return printk("\0016x\n"); }'
 		'not reachable: it defines printk itself, and cannot be patched: 3 bytes, the jump needs 13'
 }
 
+# An exported printk, interposed, beside the hidden vprintk its own
+# dev_printk calls, which only a jump reaches: the worse is the verdict.
+@test "check: a library's names are each judged, and the worst said: its hidden vprintk" {
+	local body='#include <stdarg.h>
+#include <stdio.h>
+__attribute__((visibility("hidden"), noinline)) int vprintk(const char *f, va_list ap) { VBODY }
+int printk(const char *f, ...) { va_list ap; va_start(ap, f); int r = vfprintf(stderr, f, ap); va_end(ap); return r; }
+int dev_printk(const char *f, ...) { va_list ap; va_start(ap, f); int r = vprintk(f, ap); va_end(ap); return r; }'
+	printf '%s\n' "${body/VBODY/return vfprintf(stderr, f, ap);}" >"$TMP/long.c"
+	$CC -O2 -fcf-protection=none -fPIC -shared -o "$TMP/liblong.so" "$TMP/long.c"
+	check_is "$TMP/liblong.so" 0 \
+		'patched: it defines vprintk itself (.symtab); the shim writes a jump at its entry'
+	printf '%s\n' "${body/VBODY/(void)f; (void)ap; return 0;}" >"$TMP/short.c"
+	$CC -O2 -fcf-protection=none -fPIC -shared -o "$TMP/libshort.so" "$TMP/short.c"
+	check_is "$TMP/libshort.so" 1 \
+		'not reachable: it defines vprintk itself, and cannot be patched: 3 bytes, the jump needs 13'
+}
+
 @test "check: a statically linked program is not reachable" {
 	program "$TMP/static" '#include <stdio.h>
 int printk(const char *f, ...) { return puts(f); }
