@@ -52,7 +52,7 @@ static void escape(FILE *out, const char *s)
 		fwrite(one, 1, pks_escape_byte(one, (unsigned char)*s), out);
 }
 
-/* Whether the legacy "<N>" markers are markers: pks_inspect_index()'s @legacy_markers. */
+/* Whether the legacy "<N>" markers are markers: the entry points' @legacy_markers. */
 static bool legacy;
 
 /*
@@ -177,7 +177,7 @@ static int print_marked(void *arg, const char *s)
 	bool cont = false;
 	size_t skip;
 
-	if (!pks_level_marked(s))
+	if (!pks_level_marked(s, legacy))
 		return 0;
 	if (!out)
 		return 1;	/* one is enough to know */
@@ -198,7 +198,7 @@ static int print_marked(void *arg, const char *s)
  */
 static bool print_partial(FILE *out, const struct pks_elf_image *im)
 {
-	return pks_elf_rodata_strings(im, SOH, print_marked, out) != 0;
+	return pks_elf_rodata_strings(im, legacy ? "\001<" : "\001", print_marked, out) != 0;
 }
 
 /*
@@ -631,13 +631,15 @@ bool pks_inspect_may_printk(const char *path)
 /**
  * pks_inspect_check() - one line on @out per file of @paths: will its
  * printk calls reach the shim, and how
+ * @legacy_markers: as pks_inspect_index()'s, for a stripped file's strings
  * Return: 0 when every one will, PKS_INSPECT_UNREACHED when one will not,
  * PKS_INSPECT_ERROR when a file could not be read (the others still checked).
  */
-int pks_inspect_check(char *const *paths, int n, FILE *out)
+int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers)
 {
 	int rc = 0;
 
+	legacy = legacy_markers;
 	for (int i = 0; i < n; i++) {
 		struct pks_elf_image im;
 		struct verdict v;

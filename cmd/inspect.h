@@ -14,7 +14,7 @@
 enum { PKS_INSPECT_UNREACHED = 1, PKS_INSPECT_ERROR = 125 };
 
 int pks_inspect_index(char *const *paths, int n, FILE *out, bool legacy_markers);
-int pks_inspect_check(char *const *paths, int n, FILE *out);
+int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers);
 bool pks_inspect_may_printk(const char *path);
 bool pks_inspect_caps(const char *path);
 

@@ -932,7 +932,7 @@ static int read_files(const char *opt, char *const *paths, int n)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; nothing is done (see --help)", opt);
 	pks_shrunk_watch();
 	rc = opt[2] == 'i' ? pks_inspect_index(paths, n, stdout, legacy_markers()) :
-			     pks_inspect_check(paths, n, stdout);
+			     pks_inspect_check(paths, n, stdout, legacy_markers());
 	flushed(opt);
 	return rc;
 }

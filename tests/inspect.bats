@@ -417,18 +417,44 @@ int main(int argc, char **argv) { (void)argv; return noise[argc][0]; }'
 '
 }
 
+# opaque BINARY ENTRY: stripped BINARY is not reachable, and --index's
+# partial list is ENTRY alone.
+opaque() {
+	check_is "$1" 1 \
+		'not reachable: it is stripped, imports no printk, and has strings with level markers: a printk of its own cannot be found'
+	capture "$WRAPPER" --index "$1"
+	file_is "$OUT" '# <level/flags> filename:line function "format"
+# partial: no .printk_index; the read-only strings that start with a level marker
+'"$2"'
+'
+}
+
 @test "check: stripped, with one format among the noise: not reachable; index: that one" {
 	program "$TMP/one" "$NOISE"'
 const char *fmt = "\0013%s: lost %d frames\n";
 int main(int argc, char **argv) { (void)argv; return noise[argc][0] + fmt[0]; }'
 	strip "$TMP/one"
-	check_is "$TMP/one" 1 \
-		'not reachable: it is stripped, imports no printk, and has strings with level markers: a printk of its own cannot be found'
-	capture "$WRAPPER" --index "$TMP/one"
-	file_is "$OUT" '# <level/flags> filename:line function "format"
-# partial: no .printk_index; the read-only strings that start with a level marker
-<3> ?:? ? "%s: lost %d frames\n"
-'
+	opaque "$TMP/one" '<3> ?:? ? "%s: lost %d frames\n"'
+}
+
+# Legacy "<N>" markers are markers unless PRINTK_SHIM_LEGACY_MARKERS=0, in
+# a stripped file's strings as in a call's format; the module's warning
+# at exit, in the process the command runs, looks for them too.
+@test "check, index: stripped, its own printk with a legacy <N> format: not reachable; that one listed" {
+	program "$TMP/legacy" '#include <stdarg.h>
+#include <stdio.h>
+int printk(const char *f, ...) { va_list ap; va_start(ap, f); int r = vfprintf(stderr, f, ap); va_end(ap); return r; }
+int main(void) { return printk("<6>hello %d\n", 1) < 0; }'
+	strip "$TMP/legacy"
+	opaque "$TMP/legacy" '<6> ?:? ? "hello %d\n"'
+	capture env PRINTK_SHIM_LEGACY_MARKERS=0 timeout 10 "$WRAPPER" --check "$TMP/legacy"
+	[ "$status" -eq 1 ]
+	file_is "$OUT" "$TMP/legacy: no printk: it neither imports nor defines printk, _printk, printk_deferred, _printk_deferred or vprintk (stripped: its strings say the same); nor do the libraries it names
+"
+	capture "$WRAPPER" -- "$TMP/legacy"
+	err_is "<6>hello 1
+printk-shim: warning: no printk call reached the shim: $TMP/legacy is stripped and imports no printk function, so a printk of its own, if it has one, cannot be seen (see PRINTK_SHIM_DEBUG=1)
+"
 }
 
 @test "check: a 32-bit program that defines printk is not reachable: no patching there" {

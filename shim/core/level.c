@@ -78,17 +78,18 @@ static size_t utf8(const unsigned char *p)
 
 /**
  * pks_level_marked() - does the C string @s, found in a binary's data, look
- * like a printk format: leading KERN_SOH markers, then printable text
+ * like a printk format: leading KERN_SOH markers (and "<N>" tokens, with
+ * @legacy: PRINTK_SHIM_LEGACY_MARKERS), then printable text
  * (ASCII, tab, newline, UTF-8) with a letter, and a space, a '%' or a final
  * newline? A \001 and a digit before other bytes, as code, tables and
  * packed data have ("\0010123456789ABCDEF", "\0011in-addr.arpa",
  * "\0016\377\377t\r"), make no format; nor does a short fragment ("a").
  * Return: the bytes the markers take, or 0 when it does not.
  */
-size_t pks_level_marked(const char *s)
+size_t pks_level_marked(const char *s, bool legacy)
 {
 	struct pks_mark m;
-	size_t skip = pks_level_parse(s, strlen(s), false, &m), n;
+	size_t skip = pks_level_parse(s, strlen(s), legacy, &m), n;
 	bool letter = false, shaped = false;
 	const unsigned char *p;
 

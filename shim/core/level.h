@@ -27,7 +27,7 @@ struct pks_mark {
 };
 
 size_t pks_level_parse(const char *s, size_t n, bool legacy, struct pks_mark *m);
-size_t pks_level_marked(const char *s);
+size_t pks_level_marked(const char *s, bool legacy);
 int pks_level_from_name(const char *s);
 const char *pks_level_name(int level);
 

@@ -797,11 +797,12 @@ static size_t ro_segments(const struct pks_elf_image *im, struct range **out)
 /**
  * pks_elf_rodata_strings() - call @fn for every NUL-terminated string of the
  * read-only data that starts where a string can (at a section's start or
- * after a NUL) with the byte @first, in file order, each byte looked at once;
+ * after a NUL) with one of the bytes of @first, in file order, each byte
+ * looked at once;
  * in a file without sections, that of its read-only segments
  * Return: what @fn returned to stop the walk, or 0 (also when memory runs out).
  */
-int pks_elf_rodata_strings(const struct pks_elf_image *im, char first, pks_elf_string_visit *fn,
+int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first, pks_elf_string_visit *fn,
 			   void *arg)
 {
 	struct range *r;
@@ -813,7 +814,7 @@ int pks_elf_rodata_strings(const struct pks_elf_image *im, char first, pks_elf_s
 		const char *last = memrchr(s, '\0', (size_t)(end - s));
 
 		for (const char *p = s; last && p < last && !ret; p++) {
-			if (*p == first)
+			if (*p && strchr(first, *p))
 				ret = fn(arg, p);
 			p = memchr(p, '\0', (size_t)(last - p) + 1);	/* found: *last is one */
 		}

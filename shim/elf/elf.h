@@ -85,7 +85,7 @@ unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64
 /* A NUL-terminated string of read-only data; return nonzero to stop the walk. */
 typedef int pks_elf_string_visit(void *arg, const char *s);
 
-int pks_elf_rodata_strings(const struct pks_elf_image *im, char first, pks_elf_string_visit *fn,
+int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first, pks_elf_string_visit *fn,
 			   void *arg);
 
 /*

@@ -647,8 +647,7 @@ int pks_patch_importers(const char *name, char *list, size_t size)
 
 static int marked(void *arg, const char *s)
 {
-	(void)arg;
-	return pks_level_marked(s) != 0;
+	return pks_level_marked(s, *(const bool *)arg) != 0;
 }
 
 /* Does the executable's read-only data hold a format with level markers (core/level.c)? */
@@ -657,7 +656,10 @@ static bool exe_has_formats(void)
 	struct pks_elf_image im;
 
 	if (!exe_formats && !pks_elf_open(&im, exe_proc ? "/proc/self/exe" : exe_path)) {
-		exe_formats = pks_elf_rodata_strings(&im, '\001', marked, NULL) ? 1 : -1;
+		bool legacy = pks_config()->set.legacy_markers;
+
+		exe_formats = pks_elf_rodata_strings(&im, legacy ? "\001<" : "\001", marked,
+						     &legacy) ? 1 : -1;
 		pks_elf_close(&im);
 	}
 	return exe_formats > 0;

@@ -50,7 +50,7 @@ static void string(const char *s, const char *what)
 
 static int marked(void *arg, const char *s)
 {
-	size_t skip = pks_level_marked(s);
+	size_t skip = pks_level_marked(s, true);
 
 	(void)arg;
 	string(s, "a read-only string outside the file");
@@ -96,7 +96,7 @@ static void image(void)
 		pks_elf_calls(&im, sym.value);	/* the segments' code read to its last byte */
 	pks_elf_symbol(&im, false, "main", &sym);
 	pks_elf_dynamic_all(&im, DT_NEEDED, vals, 8);
-	pks_elf_rodata_strings(&im, '\001', marked, NULL);
+	pks_elf_rodata_strings(&im, "\001<", marked, NULL);
 	pks_elf_close(&im);
 }
 

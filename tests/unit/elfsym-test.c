@@ -282,7 +282,7 @@ static void kinds(void)
 
 	is_int(pks_elf_open(&im, path), 0, "the PIE fixture opens");
 	ok(pks_elf_seg_at(&im, 0, &seg) && seg.type == PT_PHDR, "its first segment is PT_PHDR");
-	pks_elf_rodata_strings(&im, 'f', count_marked, &strings);
+	pks_elf_rodata_strings(&im, "f", count_marked, &strings);
 	ok(strings >= 1, "a read-only string starting with 'f' (\"first record\"): %d", strings);
 	pks_elf_close(&im);
 
