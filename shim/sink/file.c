@@ -33,6 +33,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -52,6 +54,7 @@ struct fstate {
 	_Atomic long second;		/* CLOCK_MONOTONIC_COARSE second of its last run */
 	_Atomic bool taken;		/* moved off a number the program takes (move()) */
 	_Atomic uint64_t stuck;		/* FALLEN | the state whose path could not be followed, said */
+	_Atomic uint64_t follower;	/* second << 32 | thread following the path (lead()); 0 */
 };
 
 static struct fstate files[PKS_OUTPUTS_MAX];
@@ -234,30 +237,78 @@ static bool moved(const struct pks_config *c, int i, uint64_t s)
 	return stat(path_of(c, i), &st) ? errno == ENOENT : !same(c, i, s, &st);
 }
 
-/*
- * The path of output @i no longer names the file of state @s (a
- * rotation): open it again. Not an error, and said nowhere; a path that
- * cannot be opened is said once for the file it stopped naming, though
- * each due check tries it again. Return: the state now.
- */
-static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
-{
-	const char *say = NULL;
-
-	if (!moved(c, i, s))
-		return s;
-	/* no pair: elects the one who says it, no data behind it */
-	if (atomic_exchange_explicit(&files[i].stuck, s | FALLEN, memory_order_relaxed) != (s | FALLEN))
-		say = "lines go on to the file it named before";
-	return swap(c, i, s, NULL, say);
-}
-
 /* The state of file: output @i. */
 static uint64_t state_of(int i)
 {
 	/* acquire: pairs with the compare-exchanges of cur in reopen() and swap() */
 	return atomic_load_explicit(&files[i].cur, memory_order_acquire);
 }
+
+#define LEAD_MAX	2	/* seconds a follower may hold the path: past it, a fork child's copy */
+
+/*
+ * Whether this thread may follow output @f's path now: one thread at a
+ * time, so that a file opened before another thread's swap is never put
+ * on the number after it. A thread that finds another one at it writes
+ * to the number as it is. The word holds the follower and the second it
+ * began: one held LEAD_MAX seconds is taken over, a fork child's copy of
+ * another thread's (no jump leaves it held: follow() blocks the signals).
+ */
+static bool lead(struct fstate *f)
+{
+	struct timespec ts;
+	uint64_t o = 0, me;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	me = (uint64_t)ts.tv_sec << 32 | (uint32_t)gettid();
+	/* acquire: pairs with follow()'s release, the last follower's swap before it */
+	if (atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
+						    memory_order_relaxed))
+		return true;
+	/* acquire: pairs with follow()'s release, as above */
+	return ts.tv_sec - (long)(o >> 32) >= LEAD_MAX &&
+	       atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+/*
+ * The path of output @i no longer names the file of state @s (a
+ * rotation): open it again. Not an error, and said nowhere; a path that
+ * cannot be opened is said once for the file it stopped naming, though
+ * each due check tries it again. Signals are blocked and cancellation
+ * off meanwhile: no follower is left holding the path (lead()).
+ * Return: the state now.
+ */
+static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
+{
+	struct fstate *f = &files[i];
+	const char *say = NULL;
+	sigset_t all, mask;
+	int cancel;
+
+	if (!moved(c, i, s))
+		return s;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &mask);	/* no handler's jump leaves the lead held */
+	if (!lead(f)) {
+		pthread_sigmask(SIG_SETMASK, &mask, NULL);
+		return s;
+	}
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	s = state_of(i);	/* the last follower's, who may have followed it already */
+	if (moved(c, i, s)) {
+		/* no pair: elects the one who says it, no data behind it */
+		if (atomic_exchange_explicit(&f->stuck, s | FALLEN, memory_order_relaxed) != (s | FALLEN))
+			say = "lines go on to the file it named before";
+		s = swap(c, i, s, NULL, say);
+	}
+	/* release: pairs with lead()'s acquire, the next follower's */
+	atomic_store_explicit(&f->follower, 0, memory_order_release);
+	pthread_setcancelstate(cancel, NULL);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	return s;
+}
+
 
 /**
  * pks_file_moved() - whether the path of a file: output whose check is due
