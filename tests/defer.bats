@@ -744,6 +744,23 @@ EOF
 	[ "$output" = "40000 0" ]
 }
 
+# The exec's drain gave the consumer word back, and the printer took it
+# again: the exec then ended it inside a batch's write(2), a line cut off at
+# a page of the file and the new image's first joined to it (6 of 100 runs).
+@test "defer: an exec while 4 threads print leaves no line torn in a file, 60 runs" {
+	local T=$BATS_TEST_TMPDIR run bad=0
+	for run in $(seq 60); do
+		rm -f "$T/out"
+		defer PRINTK_SHIM_CONTROL=0 -- "$FIX/defer-flood" 0 4 execbusy 2>>"$T/out"
+		[ "$(tail -n 1 "$T/out")" = "new image" ]
+		if grep -a -v -q -E '^[0-9]+\.[0-9]+ the quick brown fox jumps over the lazy dog$|^new image$' \
+			"$T/out"; then
+			bad=$((bad + 1))
+		fi
+	done
+	[ "$bad" -eq 0 ]
+}
+
 @test "defer: drop mode's last count is said before an exec, which the new image never would" {
 	local T=$BATS_TEST_TMPDIR
 	{ defer PRINTK_SHIM_DEFER_SIZE=64K PRINTK_SHIM_DEFER_FULL=drop -- \

@@ -30,14 +30,27 @@ static int missing(void)
 	return -1;
 }
 
-static void before_exec(void)
+/*
+ * Every open line out, and the deferred ring written, its consumer word
+ * kept through the exec (pks_signals_drain_held()). Return: whether it is
+ * kept, for after().
+ */
+static bool before(void)
 {
-	if (pks_config_ready() && !pks_cfg.set.disable && !pks_ctx_foreign()) {
-		pks_tsan_hide();
-		pks_flush_all(PKS_FLUSH_EXEC);
-		pks_tsan_show();
-		pks_signals_drain();	/* the open lines just went into the ring */
-	}
+	if (!pks_config_ready() || pks_cfg.set.disable || pks_ctx_foreign())
+		return false;
+	pks_tsan_hide();
+	pks_flush_all(PKS_FLUSH_EXEC);
+	pks_tsan_show();
+	return pks_signals_drain_held();	/* the open lines just went into the ring */
+}
+
+/* An exec that returned @r (it failed): the word before() kept, back. Return: @r, errno the exec's. */
+static int after(bool held, int r)
+{
+	if (held)
+		pks_signals_let_go(true);
+	return r;
 }
 
 static struct pks_next next_execve, next_execv, next_execvp, next_execvpe, next_fexecve,
@@ -55,39 +68,39 @@ static void *next_or_enosys(const char *name, struct pks_next *cache)
 
 PKS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	before_exec();
-	return NEXT(execve)(path, argv, envp);
+	bool held = before();
+	return after(held, NEXT(execve)(path, argv, envp));
 }
 
 PKS_EXPORT int execv(const char *path, char *const argv[])
 {
-	before_exec();
-	return NEXT(execv)(path, argv);
+	bool held = before();
+	return after(held, NEXT(execv)(path, argv));
 }
 
 PKS_EXPORT int execvp(const char *file, char *const argv[])
 {
-	before_exec();
-	return NEXT(execvp)(file, argv);
+	bool held = before();
+	return after(held, NEXT(execvp)(file, argv));
 }
 
 PKS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	before_exec();
-	return NEXT(execvpe)(file, argv, envp);
+	bool held = before();
+	return after(held, NEXT(execvpe)(file, argv, envp));
 }
 
 PKS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	before_exec();
-	return NEXT(fexecve)(fd, argv, envp);
+	bool held = before();
+	return after(held, NEXT(fexecve)(fd, argv, envp));
 }
 
 PKS_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 			int flags)
 {
-	before_exec();
-	return NEXT(execveat)(dirfd, path, argv, envp, flags);
+	bool held = before();
+	return after(held, NEXT(execveat)(dirfd, path, argv, envp, flags));
 }
 
 /* The execl family: collect the list into an argv on the stack. */
@@ -114,11 +127,12 @@ PKS_EXPORT int fn(const char *path, const char *arg0, ...)			\
 	char **argv;								\
 	char *const *envp;							\
 	va_list ap;								\
+	bool held;								\
 										\
 	COLLECT(argv, arg0, ap, envp, 0);					\
 	(void)envp;								\
-	before_exec();								\
-	return NEXT(vfn)(path, argv);						\
+	held = before();							\
+	return after(held, NEXT(vfn)(path, argv));				\
 }
 
 EXECL(execl, execv)
@@ -130,7 +144,9 @@ PKS_EXPORT int execle(const char *path, const char *arg0, ...)
 	char *const *envp;
 	va_list ap;
 
+	bool held;
+
 	COLLECT(argv, arg0, ap, envp, 1);
-	before_exec();
-	return NEXT(execve)(path, argv, envp);
+	held = before();
+	return after(held, NEXT(execve)(path, argv, envp));
 }

@@ -209,11 +209,39 @@ void pks_signals_release(void)
  */
 void pks_signals_drain(void)
 {
+	pks_signals_let_go(pks_signals_drain_held());
+}
+
+/**
+ * pks_signals_drain_held() - pks_signals_drain() before an exec: the ring's
+ * consumer word kept until the exec (pks_defer_drain_held()), and the
+ * handlers held meanwhile with it. Return: whether it is kept, for
+ * pks_signals_let_go()
+ */
+bool pks_signals_drain_held(void)
+{
 	int saved = errno;
+	bool kept;
 
 	pks_tsan_hide();
-	pks_defer_drain(pks_thread.depth != 0);
+	kept = pks_defer_drain_held(pks_thread.depth != 0);
 	pks_tsan_show();
+	if (!kept && pks_thread.sig_held)
+		pks_signals_release();
+	errno = saved;
+	return kept;
+}
+
+/** pks_signals_let_go() - the word pks_signals_drain_held() kept (@kept), back; then the handlers held */
+void pks_signals_let_go(bool kept)
+{
+	int saved = errno;
+
+	if (kept) {
+		pks_tsan_hide();
+		pks_defer_let_go();
+		pks_tsan_show();
+	}
 	if (pks_thread.sig_held)
 		pks_signals_release();
 	errno = saved;

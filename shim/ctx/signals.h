@@ -27,6 +27,8 @@ struct pks_sig_ops {
 int pks_sig_unwind_depth_slow(void);
 void pks_signals_release(void);
 void pks_signals_drain(void);
+bool pks_signals_drain_held(void);
+void pks_signals_let_go(bool kept);
 
 /*
  * How many handlers this thread is inside, after those it left by

@@ -52,6 +52,8 @@ int pks_defer_args(struct pks_line *l, struct pks_writer *w, const struct pks_sh
 void pks_defer_abandoned(uintptr_t below);
 void pks_defer_gone(long tid);
 void pks_defer_drain(bool handler);
+bool pks_defer_drain_held(bool handler);
+void pks_defer_let_go(void);
 bool pks_defer_feeds(int lo, int hi);
 void pks_defer_closed(int lo, int hi);
 void pks_defer_close(void);

@@ -864,19 +864,38 @@ static void ordered(bool handler, uint64_t *stop)
  */
 void pks_defer_drain(bool handler)
 {
+	if (pks_defer_drain_held(handler))
+		pks_defer_give();
+}
+
+/**
+ * pks_defer_drain_held() - pks_defer_drain(), the consumer word kept:
+ * before an exec, which ends every other thread wherever it is, a printer
+ * that took the word back would be cut off inside a batch's write(2), a
+ * line torn and the new image's first joined to it. Return: whether it is
+ * held; pks_defer_let_go() gives it back, when the exec failed.
+ */
+bool pks_defer_drain_held(bool handler)
+{
 	uint64_t stop[PKS_DEFER_LANES];
 
-	if (ours() && pks_defer_take()) {
-		/*
-		 * What the ring held as the drain began: the lines other
-		 * threads go on printing meanwhile are the printer's, or
-		 * the drain would never end while they do.
-		 */
-		bound(stop);
-		ordered(handler, stop);
-		report_now();
-		pks_defer_give();
-	}
+	if (!ours() || !pks_defer_take())
+		return false;
+	/*
+	 * What the ring held as the drain began: the lines other threads go
+	 * on printing meanwhile are the printer's, or the drain would never
+	 * end while they do.
+	 */
+	bound(stop);
+	ordered(handler, stop);
+	report_now();
+	return true;
+}
+
+/** pks_defer_let_go() - the consumer word pks_defer_drain_held() kept, back */
+void pks_defer_let_go(void)
+{
+	pks_defer_give();
 }
 
 /**
