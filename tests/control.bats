@@ -641,9 +641,10 @@ hello
 	local live dead t=$BATS_TEST_TMPDIR
 	env LD_PRELOAD="$MODULE" sleep 30 &
 	live=$!
+	# its start done first: a start sweeps the file of a process gone
+	for _ in $(seq 1 500); do [ -f "$CTL/$live.ctl" ] && break; sleep 0.01; done
 	env LD_PRELOAD="$MODULE" sh -c 'echo $$ >"$0"; kill -KILL $$' "$t/dead" || true
 	dead=$(cat "$t/dead")
-	for _ in $(seq 1 200); do [ -f "$CTL/$live.ctl" ] && break; sleep 0.01; done
 	[ -f "$CTL/$dead.ctl" ]
 	strace -f -qq -e trace=openat -o "$t/trace" env LD_PRELOAD="$MODULE" /bin/true
 	kill "$live"
