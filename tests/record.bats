@@ -91,6 +91,7 @@ info c
 	tell "info earlier"
 	quit
 	old=$PID
+	sleep 0.05	# a start time of its own: they count in ticks of 10 ms
 	start
 	# the earlier buffer as if its process had had this pid (a pid reused)
 	cp "$CTL/$old.rec" "$CTL/$PID.rec"
