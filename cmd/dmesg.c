@@ -8,6 +8,7 @@
  * not stamped is skipped, one overwritten while it was copied is dropped.
  */
 #include "cmd/dmesg.h"
+#include "config/vars.h"
 #include "core/render.h"
 #include "core/json.h"
 #include "ctl/dir.h"
@@ -234,7 +235,8 @@ const char *pks_dmesg(pid_t pid, enum pks_linefmt f)
 	v.ring = (const char *)p + PKS_REC_HEAD;
 	v.mask = v.h->size - 1;
 	if (v.h->magic != PKS_REC_MAGIC || v.h->version != PKS_REC_VERSION || v.h->pid != pid ||
-	    !v.h->size || (v.h->size & v.mask) || v.h->size + PKS_REC_HEAD != (uint64_t)st.st_size) {
+	    v.h->size < PKS_RECORD_MIN || v.h->size > PKS_RECORD_MAX || (v.h->size & v.mask) ||
+	    v.h->size + PKS_REC_HEAD != (uint64_t)st.st_size) {
 		munmap(p, (size_t)st.st_size);
 		return "its record buffer is of another version of the module";
 	}

@@ -224,6 +224,21 @@ info c
 	done
 }
 
+@test "record: a buffer whose size no module makes (4 GiB, sparse) is refused at once" {
+	local head
+	start PRINTK_SHIM_RECORD=4K PRINTK_SHIM_OUTPUT=file:/dev/null
+	tell "info line"
+	quit
+	head=$(( $(stat -c %s "$CTL/$PID.rec") - 4096 ))
+	printf '\000\000\000\000\001\000\000\000' | dd of="$CTL/$PID.rec" bs=1 seek=24 conv=notrunc status=none
+	truncate -s $((head + 4294967296)) "$CTL/$PID.rec"
+	capture timeout 20 "$WRAPPER" --dmesg --pid="$PID"
+	[ "$status" -eq 1 ]
+	out_is ''
+	err_is "printk-shim: pid $PID: its record buffer is of another version of the module
+"
+}
+
 @test "record: a fork child records into a buffer of its own" {
 	start PRINTK_SHIM_RECORD=64K
 	tell "info parent-before" fork

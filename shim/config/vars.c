@@ -132,8 +132,6 @@ static int p_line_max(struct pks_settings *s, const char *v)
 #define DEFER_SIZE_MIN	(64UL << 10)
 #define DEFER_SIZE_MAX	(256UL << 20)
 
-#define RECORD_MIN	(4UL << 10)
-#define RECORD_MAX	(256UL << 20)
 
 /* "N", "NK" or "NM" (KiB, MiB) in [@lo, @hi], rounded up to a power of two. */
 static int size(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
@@ -171,7 +169,7 @@ static int p_record(struct pks_settings *s, const char *v)
 		s->record = 0;
 		return 0;
 	}
-	return size(v, RECORD_MIN, RECORD_MAX, &s->record);
+	return size(v, PKS_RECORD_MIN, PKS_RECORD_MAX, &s->record);
 }
 
 static int p_defer_latency(struct pks_settings *s, const char *v)
