@@ -132,7 +132,6 @@ static int p_line_max(struct pks_settings *s, const char *v)
 #define DEFER_SIZE_MIN	(64UL << 10)
 #define DEFER_SIZE_MAX	(256UL << 20)
 
-
 /* "N", "NK" or "NM" (KiB, MiB) in [@lo, @hi], rounded up to a power of two. */
 static int size(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
 {

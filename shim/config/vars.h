@@ -39,10 +39,10 @@ struct pks_symspec {
 	bool va;			/* vprintk's prototype: "name:v" */
 };
 
-/* What the variables say, validated, before anything is opened. */
 #define PKS_RECORD_MIN	(4UL << 10)	/* PRINTK_SHIM_RECORD's bounds: a buffer of */
 #define PKS_RECORD_MAX	(256UL << 20)	/* another size is none the module made */
 
+/* What the variables say, validated, before anything is opened. */
 struct pks_settings {
 	bool disable, legacy_markers, crash_flush, time, caller, debug, lint;
 	bool defer;			/* printk-shim(7) DEFERRED PRINTING */

@@ -45,7 +45,7 @@ static bool before(void)
 	return pks_signals_drain_held();	/* the open lines just went into the ring */
 }
 
-/* An exec that returned @r (it failed): the word before() kept, back. Return: @r, errno the exec's. */
+/* An exec that returned @r (it failed): the word before() kept, back. Return: @r, its errno. */
 static int after(bool held, int r)
 {
 	if (held)
@@ -69,30 +69,35 @@ static void *next_or_enosys(const char *name, struct pks_next *cache)
 PKS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	bool held = before();
+
 	return after(held, NEXT(execve)(path, argv, envp));
 }
 
 PKS_EXPORT int execv(const char *path, char *const argv[])
 {
 	bool held = before();
+
 	return after(held, NEXT(execv)(path, argv));
 }
 
 PKS_EXPORT int execvp(const char *file, char *const argv[])
 {
 	bool held = before();
+
 	return after(held, NEXT(execvp)(file, argv));
 }
 
 PKS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	bool held = before();
+
 	return after(held, NEXT(execvpe)(file, argv, envp));
 }
 
 PKS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	bool held = before();
+
 	return after(held, NEXT(fexecve)(fd, argv, envp));
 }
 
@@ -100,6 +105,7 @@ PKS_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *c
 			int flags)
 {
 	bool held = before();
+
 	return after(held, NEXT(execveat)(dirfd, path, argv, envp, flags));
 }
 
@@ -143,7 +149,6 @@ PKS_EXPORT int execle(const char *path, const char *arg0, ...)
 	char **argv;
 	char *const *envp;
 	va_list ap;
-
 	bool held;
 
 	COLLECT(argv, arg0, ap, envp, 1);

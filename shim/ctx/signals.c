@@ -232,7 +232,7 @@ bool pks_signals_drain_held(void)
 	return kept;
 }
 
-/** pks_signals_let_go() - the word pks_signals_drain_held() kept (@kept), back; then the handlers held */
+/** pks_signals_let_go() - the word pks_signals_drain_held() kept (@kept) back; the handlers held */
 void pks_signals_let_go(bool kept)
 {
 	int saved = errno;

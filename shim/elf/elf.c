@@ -802,8 +802,8 @@ static size_t ro_segments(const struct pks_elf_image *im, struct range **out)
  * in a file without sections, that of its read-only segments
  * Return: what @fn returned to stop the walk, or 0 (also when memory runs out).
  */
-int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first, pks_elf_string_visit *fn,
-			   void *arg)
+int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first,
+			   pks_elf_string_visit *fn, void *arg)
 {
 	struct range *r;
 	size_t n = im->shnum > 1 ? disjoint(im, rodata, NULL, &r) : ro_segments(im, &r);

@@ -85,8 +85,8 @@ unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64
 /* A NUL-terminated string of read-only data; return nonzero to stop the walk. */
 typedef int pks_elf_string_visit(void *arg, const char *s);
 
-int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first, pks_elf_string_visit *fn,
-			   void *arg);
+int pks_elf_rodata_strings(const struct pks_elf_image *im, const char *first,
+			   pks_elf_string_visit *fn, void *arg);
 
 /*
  * The native view: an object of this process's class and byte order, its

@@ -309,7 +309,6 @@ static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 	return s;
 }
 
-
 /**
  * pks_file_moved() - whether the path of a file: output whose check is due
  * (every CHECK_EVERY-th line of the process, the first of each second)
