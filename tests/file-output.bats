@@ -503,3 +503,58 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 	capture shim "$FIX/fdtake" closefrom
 	[ "$status" -eq 0 ]
 }
+
+# full DEFER OTHER: on a 64 KiB tmpfs, 76 lines of 105 bytes leave 212 in
+# the log's second page; the file system is filled, and a line of 311 bytes
+# is cut after 212; then room is made, OTHER (if any) is appended to the
+# log by another writer, and one more line is printed. The log, in $LOG.
+full() {
+	local small=$T/small x99 y300
+	x99=$(printf '%099d' 0 | tr 0 x)
+	y300=$(printf '%0300d' 0 | tr 0 y)
+	mkdir "$small"
+	capture unshare -m bash -c "mount -t tmpfs -o size=64k none '$small' || exit 9
+		{ for i in \$(seq 76); do echo 'info $x99'; done; echo 'sync s1'
+		  until [ -e '$T/filled' ]; do sleep 0.05; done
+		  echo 'info $y300'; echo 'sync s2'
+		  until [ -e '$T/freed' ]; do sleep 0.05; done
+		  echo 'info after'; echo quit; } |
+		env PRINTK_SHIM_OUTPUT='file:$small/log' PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_DEFER=$1 \
+			LD_PRELOAD='$MODULE' '$FIX/ctl-run' &
+		until grep -qx s1 '$T/out' 2>/dev/null; do sleep 0.05; done
+		until [ \"\$(stat -c %s '$small/log')\" = 7980 ]; do sleep 0.05; done
+		dd if=/dev/zero of='$small/fill' bs=4k 2>/dev/null; touch '$T/filled'
+		until grep -qx s2 '$T/out' 2>/dev/null; do sleep 0.05; done
+		rm '$small/fill'; printf '$2' >>'$small/log'; touch '$T/freed'
+		wait \$!; cp '$small/log' '$LOG'"
+	rm -rf "$small" "$T/filled" "$T/freed"
+	[ "$status" -eq 0 ]
+	lines=$(for i in $(seq 76); do echo "info $x99"; done)
+	stump="info ${y300:0:207}"
+}
+
+@test "file-output: a line a full file system cut short stands alone: the next line starts on a line of its own" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	for defer in 0 1; do
+		full $defer ''
+		file_is "$LOG" "$lines
+$stump
+info after
+"
+		err_is "printk-shim: warning: output 1 ($T/small/log): No space left on device; its lines are being lost
+printk-shim: warning: output 1 ($T/small/log): 1 line lost (No space left on device)
+"
+		out_is $'s1\ns2\n'
+	done
+}
+
+@test "file-output: a stump another writer appended to is left as it is: no empty line" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+	for defer in 0 1; do
+		full $defer 'other\n'
+		file_is "$LOG" "$lines
+${stump}other
+info after
+"
+	done
+}

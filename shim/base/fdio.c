@@ -3,8 +3,9 @@
  * Writing one rendered line to a descriptor (stderr, fd:N, file:PATH) with
  * one write(2): a short write is finished, EINTR is retried, and EAGAIN on
  * a non-blocking descriptor waits for room rather than dropping the line,
- * and a file at RLIMIT_FSIZE fails with EFBIG rather than killing with
- * SIGXFSZ. What a failure means is the caller's business.
+ * a file at RLIMIT_FSIZE fails with EFBIG rather than killing with
+ * SIGXFSZ, and a line a full file system cut short is ended before the
+ * next. What a failure means is the caller's business.
  * Thread-safety: async-signal-safe.
  */
 #ifndef _GNU_SOURCE
@@ -65,7 +66,8 @@ static int wait_room(int fd)
 
 /**
  * pks_fd_write_rest() - the rest of pks_fd_write(), after a first write(2)
- * that returned @done (-1 with errno set, or fewer than @n bytes)
+ * that returned @done (-1 with errno set, or fewer than @n bytes), of
+ * whole lines: one a failure cuts short is a stump (pks_fd_stump())
  * @out: when not NULL, the bytes written in all, the failure's too
  * Return: 0 when all @n bytes were written, else the errno.
  */
@@ -88,6 +90,8 @@ int pks_fd_write_rest(int fd, const char *p, size_t n, ssize_t done, size_t *out
 		err = errno;
 		break;
 	}
+	if (err)
+		pks_fd_stump(fd, p, sum);
 	if (out)
 		*out = sum;
 	return err;
@@ -227,7 +231,7 @@ bool pks_fd_fits(off_t size)
 	return false;
 }
 
-/* Where a write to regular file @fd lands: its end with O_APPEND, else its offset. */
+/* Where a write to regular file @fd, which is @st, lands: its end with O_APPEND, else its offset. */
 static uint64_t landing(int fd, const struct stat *st)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -337,4 +341,99 @@ int pks_fd_dup3(int old, int new, int flags)
 	pks_fd_changed();
 	errno = saved;
 	return r;
+}
+
+/*
+ * Stumps: the start of a line that a write cut short left in a regular file
+ * (a full file system), without its newline. The next write of whole lines
+ * to that file ends it first, so that the next line is not joined to it
+ * (printk-shim(7) DIAGNOSTICS). The slots are claimed by exchange.
+ */
+#define STUMPS	4	/* files with a stump at once; a fifth's joins its next line, as before */
+
+enum { FREE = 0, HELD = -1 };	/* struct stump's fd, besides 1 + a descriptor */
+
+struct stump {
+	_Atomic int fd;		/* 1 + the descriptor written to, FREE, or HELD by one thread */
+	dev_t dev;
+	ino_t ino;
+	uint64_t end;		/* where the next write lands when nothing came after the stump */
+};
+
+static struct stump stumps[STUMPS];
+_Atomic bool pks_fd_stumped;
+
+/**
+ * pks_fd_stump() - a write of whole lines at @p to @fd failed after @done
+ * bytes: if they end short of a newline in a regular file, its stump is noted
+ */
+void pks_fd_stump(int fd, const char *p, size_t done)
+{
+	struct stump *s;
+	struct stat st;
+	int free_ = FREE;
+
+	/* a file with no name (a memfd, a log removed) has no reader to mislead */
+	if (!done || p[done - 1] == '\n' || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_nlink)
+		return;
+	for (s = stumps; s < stumps + STUMPS; s++, free_ = FREE) {
+		/* pairs with the release stores below: a slot filled by one thread at a time */
+		if (atomic_compare_exchange_strong(&s->fd, &free_, HELD))
+			break;
+	}
+	if (s == stumps + STUMPS)
+		return;
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	s->end = landing(fd, &st);
+	/* release: pairs with pks_fd_mend()'s compare-and-swap, which reads the fields after */
+	atomic_store_explicit(&s->fd, fd + 1, memory_order_release);
+	/* seq_cst: pairs with pks_fd_mend()'s clear and rescan: set after the slot, seen or kept */
+	atomic_store(&pks_fd_stumped, true);
+}
+
+/*
+ * @s, held, is @fd's stump: a newline after it, if the file is still the
+ * one it was cut in and nothing came after it. Return: whether it stays
+ * (the newline found no room either).
+ */
+static bool finish(const struct stump *s, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || st.st_dev != s->dev || st.st_ino != s->ino ||
+	    landing(fd, &st) != s->end)
+		return false;	/* another file now, or another writer's bytes joined it */
+	return pks_fd_write1(fd, "\n", 1) != 1;
+}
+
+/**
+ * pks_fd_mend() - before a write of whole lines to @fd: a stump there
+ * ended (pks_fd_stump()). errno is kept.
+ */
+void pks_fd_mend(int fd)
+{
+	int saved = errno, want;
+	bool stays;
+
+	/* seq_cst: pairs with pks_fd_stump()'s store: cleared before the rescan below */
+	atomic_store(&pks_fd_stumped, false);
+	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
+		want = fd + 1;
+		/* acquire: pairs with pks_fd_stump()'s release; the fields are whole */
+		if (atomic_compare_exchange_strong_explicit(&s->fd, &want, HELD,
+				memory_order_acquire, memory_order_relaxed)) {
+			stays = finish(s, fd);
+			/* release: pairs with the compare-and-swaps here and in pks_fd_stump() */
+			atomic_store_explicit(&s->fd, stays ? fd + 1 : FREE, memory_order_release);
+		}
+	}
+	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
+		/* seq_cst: pairs with pks_fd_stump()'s stores, as the clear above */
+		if (atomic_load(&s->fd) != FREE) {
+			atomic_store(&pks_fd_stumped, true);	/* pairs with pks_fd_mend_first()'s load */
+			break;
+		}
+	}
+	errno = saved;
 }

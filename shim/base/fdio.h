@@ -29,6 +29,8 @@ extern _Atomic uint64_t pks_fd_cap PKS_LOCAL;
  */
 extern _Atomic uint32_t pks_fd_kind[PKS_FD_KINDS] PKS_LOCAL;
 extern _Atomic uint32_t pks_fd_gen PKS_LOCAL;
+/* a stump may be noted (pks_fd_stump()): writes of whole lines look */
+extern _Atomic bool pks_fd_stumped PKS_LOCAL;
 /* this thread was cancelled in a write that may wait (pks_fd_write_wait()) */
 extern PKS_TLS bool pks_fd_cut PKS_LOCAL;
 
@@ -43,6 +45,8 @@ void pks_fd_changed(void);
 bool pks_fd_fits(off_t size);
 int pks_fd_high(int fd);
 int pks_fd_dup3(int old, int new, int flags);
+void pks_fd_stump(int fd, const char *p, size_t done);
+void pks_fd_mend(int fd);
 
 /*
  * One write(2) of the shim's: where a file-size limit is set, a write to a
@@ -72,6 +76,15 @@ static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)
 	return write(fd, p, n);
 }
 
+/* Before a write of whole lines to @fd: a stump there ended first. One load while there is none. */
+static inline void pks_fd_mend_first(int fd)
+{
+	/* relaxed: pairs with pks_fd_stump()'s store; a stump noted after the
+	 * load is as one noted after this write */
+	if (unlikely(atomic_load_explicit(&pks_fd_stumped, memory_order_relaxed)))
+		pks_fd_mend(fd);
+}
+
 /**
  * pks_fd_write() - Return: 0 when all @n bytes were written, else the errno.
  * The first write(2) is made here, inline: it is all a line costs nearly
@@ -83,6 +96,7 @@ static inline int pks_fd_write(int fd, const char *p, size_t n)
 
 	if (unlikely(!n))
 		return 0;
+	pks_fd_mend_first(fd);
 	w = pks_fd_write1(fd, p, n);
 	return likely(w == (ssize_t)n) ? 0 : pks_fd_write_rest(fd, p, n, w, NULL);
 }

@@ -17,7 +17,10 @@
 /* All @n bytes to @fd, the first write(2) included; those written in *@done, if asked. */
 static int write_all(int fd, const char *p, size_t n, size_t *done)
 {
-	return n ? pks_fd_write_rest(fd, p, n, pks_fd_write1(fd, p, n), done) : 0;
+	if (!n)
+		return 0;
+	pks_fd_mend_first(fd);
+	return pks_fd_write_rest(fd, p, n, pks_fd_write1(fd, p, n), done);
 }
 
 /*
