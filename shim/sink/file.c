@@ -52,7 +52,6 @@ struct fstate {
 	_Atomic uint64_t dev[IDS], ino[IDS];
 	_Atomic unsigned int count;	/* lines of the process, for the path check */
 	_Atomic long second;		/* CLOCK_MONOTONIC_COARSE second of its last run */
-	_Atomic bool taken;		/* moved off a number the program takes (move()) */
 	_Atomic uint64_t stuck;		/* FALLEN | the state whose path could not be followed, said */
 	_Atomic uint64_t follower;	/* second << 32 | thread following the path (lead()); 0 */
 };
@@ -145,11 +144,28 @@ static uint64_t reopen(const struct pks_config *c, int i, uint64_t seen)
 	return seen;
 }
 
-/* Check the descriptor of state @s; open the file again if it is gone. Return: the state now. */
+/*
+ * Whether another thread holds output @f's path (lead()): it is putting a
+ * new file on the number, or moving off it, and the state may not say so
+ * yet.
+ */
+static bool busy(struct fstate *f)
+{
+	/* no pair: a hint; the holder publishes what it did by cur */
+	uint64_t o = atomic_load_explicit(&f->follower, memory_order_relaxed);
+
+	return o && (uint32_t)o != (uint32_t)gettid();
+}
+
+/*
+ * Check the descriptor of state @s; open the file again if it is gone,
+ * unless another thread is changing it (busy()): the next check looks
+ * again. Return: the state now.
+ */
 static uint64_t check(const struct pks_config *c, int i, uint64_t s)
 {
 	for (int t = 0; t < TRIES && !(s & FALLEN); t++) {
-		if (still_ours(c, i, s, fd_of(c, i, s)))
+		if (still_ours(c, i, s, fd_of(c, i, s)) || busy(&files[i]))
 			break;
 		s = reopen(c, i, s);
 	}
@@ -247,12 +263,12 @@ static uint64_t state_of(int i)
 #define LEAD_MAX	2	/* seconds a follower may hold the path: past it, a fork child's copy */
 
 /*
- * Whether this thread may follow output @f's path now: one thread at a
- * time, so that a file opened before another thread's swap is never put
- * on the number after it. A thread that finds another one at it writes
- * to the number as it is. The word holds the follower and the second it
- * began: one held LEAD_MAX seconds is taken over, a fork child's copy of
- * another thread's (no jump leaves it held: follow() blocks the signals).
+ * Whether this thread may follow output @f's path now, or move it off a
+ * number: one thread at a time, so that a file opened before another
+ * thread's swap or move is never put on the number after it. The word
+ * holds the holder and the second it began: one held LEAD_MAX seconds is
+ * taken over, a fork child's copy of another thread's (no jump leaves it
+ * held: hold() blocks the signals).
  */
 static bool lead(struct fstate *f)
 {
@@ -261,40 +277,86 @@ static bool lead(struct fstate *f)
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	me = (uint64_t)ts.tv_sec << 32 | (uint32_t)gettid();
-	/* acquire: pairs with follow()'s release, the last follower's swap before it */
+	/* acquire: pairs with let_go()'s release, the last holder's swap before it */
 	if (atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
 						    memory_order_relaxed))
 		return true;
-	/* acquire: pairs with follow()'s release, as above */
+	/* acquire: pairs with let_go()'s release, as above */
 	return ts.tv_sec - (long)(o >> 32) >= LEAD_MAX &&
 	       atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
 						       memory_order_relaxed);
+}
+
+static PKS_TLS bool releasing;	/* our own close() meanwhile is not the program's */
+/*
+ * The outputs this thread moved off a number the program takes (move()),
+ * a bit each: its own to open again once the call is done. Not shared: the
+ * module's own close() of a descriptor in another thread meanwhile reaches
+ * pks_file_released() too, and would open the path onto the old number.
+ */
+static PKS_TLS uint32_t took;
+_Static_assert(PKS_OUTPUTS_MAX <= 32, "took holds a bit for each output");
+
+/* What hold() changed, for let_go() to put back. */
+struct held {
+	sigset_t mask;
+	int cancel;
+	bool releasing;
+};
+
+/*
+ * lead() of output @f's path, with signals blocked and cancellation off
+ * until let_go(), so that no handler's jump or cancellation leaves it held,
+ * and the module's own close() calls meanwhile not taken for the program's
+ * (releasing); @wait: for another thread that has it, LEAD_MAX at most
+ * (lead()), else give up at once. Return: whether this thread has it.
+ */
+static bool hold(struct fstate *f, struct held *h, bool wait)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &h->mask);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &h->cancel);
+	while (!lead(f)) {
+		if (!wait) {
+			pthread_setcancelstate(h->cancel, NULL);
+			pthread_sigmask(SIG_SETMASK, &h->mask, NULL);
+			return false;
+		}
+		nanosleep(&(struct timespec){ 0, 20000 }, NULL);	/* a follower's open and dup3 */
+	}
+	h->releasing = releasing;
+	releasing = true;
+	return true;
+}
+
+/* The lead hold() took, given back. */
+static void let_go(struct fstate *f, const struct held *h)
+{
+	/* release: pairs with lead()'s acquire, the next holder's */
+	atomic_store_explicit(&f->follower, 0, memory_order_release);
+	releasing = h->releasing;
+	pthread_setcancelstate(h->cancel, NULL);
+	pthread_sigmask(SIG_SETMASK, &h->mask, NULL);
 }
 
 /*
  * The path of output @i no longer names the file of state @s (a
  * rotation): open it again. Not an error, and said nowhere; a path that
  * cannot be opened is said once for the file it stopped naming, though
- * each due check tries it again. Signals are blocked and cancellation
- * off meanwhile: no follower is left holding the path (lead()).
- * Return: the state now.
+ * each due check tries it again. A thread that finds another one
+ * following it, or the program taking its number (pks_file_taking()),
+ * writes to the number as it is. Return: the state now.
  */
 static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 {
 	struct fstate *f = &files[i];
 	const char *say = NULL;
-	sigset_t all, mask;
-	int cancel;
+	struct held h;
 
-	if (!moved(c, i, s))
+	if (!moved(c, i, s) || !hold(f, &h, false))
 		return s;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &mask);	/* no handler's jump leaves the lead held */
-	if (!lead(f)) {
-		pthread_sigmask(SIG_SETMASK, &mask, NULL);
-		return s;
-	}
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	s = state_of(i);	/* the last follower's, who may have followed it already */
 	if (moved(c, i, s)) {
 		/* no pair: elects the one who says it, no data behind it */
@@ -302,10 +364,7 @@ static uint64_t follow(const struct pks_config *c, int i, uint64_t s)
 			say = "lines go on to the file it named before";
 		s = swap(c, i, s, NULL, say);
 	}
-	/* release: pairs with lead()'s acquire, the next follower's */
-	atomic_store_explicit(&f->follower, 0, memory_order_release);
-	pthread_setcancelstate(cancel, NULL);
-	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	let_go(f, &h);
 	return s;
 }
 
@@ -332,7 +391,6 @@ void pks_file_follow(const struct pks_config *c)
 			follow(c, i, state_of(i));
 }
 
-static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not the program's */
 
 /*
  * Output @i's descriptor @fd (state @s), which the program is about to take:
@@ -341,7 +399,7 @@ static PKS_TLS bool releasing;	/* in pks_file_released(): our own close() is not
  * that no line begun meanwhile goes to the number once it is the
  * program's. Return: whether it moved.
  */
-static bool move(struct fstate *f, uint64_t s, int fd)
+static bool move(struct fstate *f, int i, uint64_t s, int fd)
 {
 	int nfd = pks_fd_high(fcntl(fd, F_DUPFD_CLOEXEC, 3));
 	struct stat st;
@@ -353,8 +411,7 @@ static bool move(struct fstate *f, uint64_t s, int fd)
 		if (atomic_compare_exchange_strong(&f->cur, &s,
 						   publish(f, n, &(struct pks_fileid){ st.st_dev, st.st_ino },
 							   nfd))) {
-			/* no pair: read by the thread that stores it, after the program's call */
-			atomic_store_explicit(&f->taken, true, memory_order_relaxed);
+			took |= 1u << i;
 			return true;
 		}
 	}
@@ -371,9 +428,12 @@ static bool move(struct fstate *f, uint64_t s, int fd)
  */
 static void retake(const struct pks_config *c, int i, uint64_t s)
 {
+	struct held h;
 	int err = 0;
 
-	s = swap(c, i, s, &err, NULL);
+	hold(&files[i], &h, true);	/* as a follower's: one swap at a time */
+	s = swap(c, i, state_of(i), &err, NULL);
+	let_go(&files[i], &h);
 	if (err)
 		reopen(c, i, s);
 }
@@ -411,14 +471,24 @@ bool pks_file_taking(int fd)
 	releasing = true;
 	for (int i = 0; i < c->nout; i++) {
 		uint64_t s = state_of(i);
+		struct held h;
 
+		if (!on(c, i, s, fd))
+			continue;
+		/*
+		 * The path held meanwhile: a follower that found the number
+		 * still ours before the move would put the new file on it
+		 * after the program's call, over the program's own.
+		 */
+		hold(&files[i], &h, true);
 		/* a state that changed meanwhile (a rotation's swap) is looked at again */
-		for (int t = 0; t < TRIES && on(c, i, s, fd); t++, s = state_of(i)) {
-			if (move(&files[i], s, fd)) {
+		for (int t = 0; t < TRIES && on(c, i, (s = state_of(i)), fd); t++) {
+			if (move(&files[i], i, s, fd)) {
 				moved = true;
 				break;
 			}
 		}
+		let_go(&files[i], &h);
 	}
 	releasing = false;
 	return moved;
@@ -445,9 +515,10 @@ void pks_file_released(int lo, int hi)
 
 		if (c->out[i].kind != PKS_OUT_FILE || (s & FALLEN))
 			continue;
-		/* no pair: as move()'s store */
-		if (atomic_exchange_explicit(&files[i].taken, false, memory_order_relaxed))
+		if (took & 1u << i) {
+			took &= ~(1u << i);
 			retake(c, i, s);
+		}
 		else if (fd >= lo && fd <= hi)
 			reopen(c, i, s);
 	}
