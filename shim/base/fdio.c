@@ -346,22 +346,62 @@ int pks_fd_dup3(int old, int new, int flags)
 /*
  * Stumps: the start of a line that a write cut short left in a regular file
  * (a full file system), without its newline. The next write of whole lines
- * to that file ends it first, so that the next line is not joined to it
- * (printk-shim(7) DIAGNOSTICS). The slots are claimed by exchange.
+ * to that file, through any descriptor, ends it first, so that the next
+ * line is not joined to it (printk-shim(7) DIAGNOSTICS); a writer that finds
+ * another one ending it waits for it. Slots are filled and ended with
+ * signals blocked, so that no handler's jump leaves one HELD; one whose file
+ * nobody wrote to for STUMP_IDLE seconds is let go.
  */
-#define STUMPS	4	/* files with a stump at once; a fifth's joins its next line, as before */
+#define STUMPS		4	/* files with a stump at once; a fifth's joins its next line */
+#define STUMP_IDLE	10	/* seconds */
+#define STUMP_WAIT	2000	/* ms a writer waits for another that ends a stump, at most */
 
-enum { FREE = 0, HELD = -1 };	/* struct stump's fd, besides 1 + a descriptor */
+enum { FREE, HELD, SET };	/* struct stump's state */
 
 struct stump {
-	_Atomic int fd;		/* 1 + the descriptor written to, FREE, or HELD by one thread */
+	_Atomic int state;	/* FREE, HELD by one thread, or SET */
 	dev_t dev;
 	ino_t ino;
-	uint64_t end;		/* where the next write lands when nothing came after the stump */
+	_Atomic long seen;	/* CLOCK_MONOTONIC_COARSE second of the last write to its file */
 };
 
 static struct stump stumps[STUMPS];
-_Atomic bool pks_fd_stumped;
+_Atomic int pks_fd_stumps;
+
+/* Now, in CLOCK_MONOTONIC_COARSE seconds. */
+static long second(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec;
+}
+
+/* Every signal blocked, the mask before in @old: no jump leaves a slot HELD. */
+static void quiet(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+/* @s from @from to HELD. Return: whether this thread has it. */
+static bool claim(struct stump *s, int from)
+{
+	/* acquire: pairs with put()'s release; the fields are whole */
+	return atomic_compare_exchange_strong_explicit(&s->state, &from, HELD, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+/* @s, HELD, to @to. */
+static void put(struct stump *s, int to)
+{
+	if (to == FREE)		/* seq_cst: pairs with pks_fd_mend_first()'s load */
+		atomic_fetch_sub(&pks_fd_stumps, 1);
+	/* release: pairs with claim()'s acquire, the next holder's */
+	atomic_store_explicit(&s->state, to, memory_order_release);
+}
 
 /**
  * pks_fd_stump() - a write of whole lines at @p to @fd failed after @done
@@ -369,71 +409,148 @@ _Atomic bool pks_fd_stumped;
  */
 void pks_fd_stump(int fd, const char *p, size_t done)
 {
-	struct stump *s;
 	struct stat st;
-	int free_ = FREE;
+	sigset_t old;
+	int saved = errno;
 
 	/* a file with no name (a memfd, a log removed) has no reader to mislead */
 	if (!done || p[done - 1] == '\n' || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_nlink)
 		return;
-	for (s = stumps; s < stumps + STUMPS; s++, free_ = FREE) {
-		/* pairs with the release stores below: a slot filled by one thread at a time */
-		if (atomic_compare_exchange_strong(&s->fd, &free_, HELD))
-			break;
+	quiet(&old);
+	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
+		if (!claim(s, FREE))
+			continue;
+		/* seq_cst: pairs with pks_fd_mend_first()'s load: counted while not FREE */
+		atomic_fetch_add(&pks_fd_stumps, 1);
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+		/* no pair: a second, read by the thread that holds the slot */
+		atomic_store_explicit(&s->seen, second(), memory_order_relaxed);
+		put(s, SET);
+		break;
 	}
-	if (s == stumps + STUMPS)
-		return;
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
-	s->end = landing(fd, &st);
-	/* release: pairs with pks_fd_mend()'s compare-and-swap, which reads the fields after */
-	atomic_store_explicit(&s->fd, fd + 1, memory_order_release);
-	/* seq_cst: pairs with pks_fd_mend()'s clear and rescan: set after the slot, seen or kept */
-	atomic_store(&pks_fd_stumped, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
 }
 
 /*
- * @s, held, is @fd's stump: a newline after it, if the file is still the
- * one it was cut in and nothing came after it. Return: whether it stays
- * (the newline found no room either).
+ * The last byte of @fd's file, @st, before @at, read through a descriptor
+ * of its own (an output is opened for writing only). Return: it, or -1:
+ * it cannot be read (no /proc, no permission to read the file).
  */
-static bool finish(const struct stump *s, int fd)
+static int last_byte(int fd, uint64_t at)
 {
-	struct stat st;
+	char path[32] = "/proc/self/fd/", *p = path + 14, c;
+	unsigned int v = (unsigned int)fd;
+	int r;
+	ssize_t n;
 
-	if (fstat(fd, &st) || st.st_dev != s->dev || st.st_ino != s->ino ||
-	    landing(fd, &st) != s->end)
-		return false;	/* another file now, or another writer's bytes joined it */
+	do {
+		p++;
+	} while ((v /= 10));
+	*p = '\0';
+	v = (unsigned int)fd;
+	do {
+		*--p = (char)('0' + v % 10);
+	} while ((v /= 10));
+	/* the system calls: neither the C library's cancellation points nor our close() */
+	r = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (r < 0)
+		return -1;
+	n = syscall(SYS_pread64, r, &c, 1, (off_t)at - 1);
+	syscall(SYS_close, r);
+	return n == 1 ? (unsigned char)c : -1;
+}
+
+/*
+ * @fd's file has a stump: a newline after it, unless the file ends in
+ * one already (another writer's line joined the stump, or a copy of this
+ * process ended it), or cannot be read, where a newline might make an
+ * empty line. Return: whether the stump stays (the newline found no room
+ * either).
+ */
+static bool finish(int fd)
+{
+	struct stat now;
+	uint64_t at;
+	int last;
+
+	/* its size now: the look for this slot may have waited, or ended another */
+	if (fstat(fd, &now))
+		return false;
+	at = landing(fd, &now);
+	last = at ? last_byte(fd, at) : -1;
+
+	if (last < 0 || last == '\n')
+		return false;
 	return pks_fd_write1(fd, "\n", 1) != 1;
 }
 
+/*
+ * @s claimed from SET, waiting STUMP_WAIT ms at most while another thread
+ * holds it (ends it, or notes it): a line written meanwhile would join the
+ * stump before its newline, which would then make an empty line; a slow
+ * file takes its while, and only a holder that is gone takes all of it.
+ * Return: whether this thread has it.
+ */
+static bool take(struct stump *s)
+{
+	for (int i = 0; i < STUMP_WAIT * 10; i++) {
+		/* no pair: a look before the claim, which orders the fields */
+		int now = atomic_load_explicit(&s->state, memory_order_relaxed);
+
+		if (now == FREE || (now == SET && claim(s, SET)))
+			return now == SET;
+		if (now == HELD)
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);	/* its pread and write */
+	}
+	return false;
+}
+
+/* Each stump of @st's file ended (finish()); any other let go once idle @now. */
+static void end(int fd, const struct stat *st, long now)
+{
+	bool stays;
+
+	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
+		if (!take(s))
+			continue;
+		if (st && s->dev == st->st_dev && s->ino == st->st_ino) {
+			stays = finish(fd);
+			/* no pair: as in pks_fd_stump() */
+			atomic_store_explicit(&s->seen, now, memory_order_relaxed);
+		} else {
+			/* no pair: as in pks_fd_stump() */
+			stays = now - atomic_load_explicit(&s->seen, memory_order_relaxed) < STUMP_IDLE;
+		}
+		put(s, stays ? SET : FREE);
+	}
+}
+
 /**
- * pks_fd_mend() - before a write of whole lines to @fd: a stump there
+ * pks_fd_mend() - before a write of whole lines to @fd: a stump in its file
  * ended (pks_fd_stump()). errno is kept.
  */
 void pks_fd_mend(int fd)
 {
-	int saved = errno, want;
-	bool stays;
+	int saved = errno;
+	struct stat st;
+	bool file = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	sigset_t old;
 
-	/* seq_cst: pairs with pks_fd_stump()'s store: cleared before the rescan below */
-	atomic_store(&pks_fd_stumped, false);
-	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
-		want = fd + 1;
-		/* acquire: pairs with pks_fd_stump()'s release; the fields are whole */
-		if (atomic_compare_exchange_strong_explicit(&s->fd, &want, HELD,
-				memory_order_acquire, memory_order_relaxed)) {
-			stays = finish(s, fd);
-			/* release: pairs with the compare-and-swaps here and in pks_fd_stump() */
-			atomic_store_explicit(&s->fd, stays ? fd + 1 : FREE, memory_order_release);
-		}
-	}
-	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
-		/* seq_cst: pairs with pks_fd_stump()'s stores, as the clear above */
-		if (atomic_load(&s->fd) != FREE) {
-			atomic_store(&pks_fd_stumped, true);	/* pairs with pks_fd_mend_first()'s load */
-			break;
-		}
-	}
+	quiet(&old);
+	end(fd, file ? &st : NULL, second());
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
+}
+
+/** pks_fd_forked() - in a fork child: a slot another thread of the parent held is the child's to end */
+void pks_fd_forked(void)
+{
+	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
+		int held = HELD;
+
+		/* no pair: one thread */
+		atomic_compare_exchange_strong(&s->state, &held, SET);
+	}
 }

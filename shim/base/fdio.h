@@ -29,8 +29,8 @@ extern _Atomic uint64_t pks_fd_cap PKS_LOCAL;
  */
 extern _Atomic uint32_t pks_fd_kind[PKS_FD_KINDS] PKS_LOCAL;
 extern _Atomic uint32_t pks_fd_gen PKS_LOCAL;
-/* a stump may be noted (pks_fd_stump()): writes of whole lines look */
-extern _Atomic bool pks_fd_stumped PKS_LOCAL;
+/* stumps noted and not ended (pks_fd_stump()): writes of whole lines look */
+extern _Atomic int pks_fd_stumps PKS_LOCAL;
 /* this thread was cancelled in a write that may wait (pks_fd_write_wait()) */
 extern PKS_TLS bool pks_fd_cut PKS_LOCAL;
 
@@ -47,6 +47,7 @@ int pks_fd_high(int fd);
 int pks_fd_dup3(int old, int new, int flags);
 void pks_fd_stump(int fd, const char *p, size_t done);
 void pks_fd_mend(int fd);
+void pks_fd_forked(void);
 
 /*
  * One write(2) of the shim's: where a file-size limit is set, a write to a
@@ -79,9 +80,9 @@ static inline ssize_t pks_fd_write1(int fd, const char *p, size_t n)
 /* Before a write of whole lines to @fd: a stump there ended first. One load while there is none. */
 static inline void pks_fd_mend_first(int fd)
 {
-	/* relaxed: pairs with pks_fd_stump()'s store; a stump noted after the
+	/* relaxed: pairs with pks_fd_stump()'s count; a stump noted after the
 	 * load is as one noted after this write */
-	if (unlikely(atomic_load_explicit(&pks_fd_stumped, memory_order_relaxed)))
+	if (unlikely(atomic_load_explicit(&pks_fd_stumps, memory_order_relaxed)))
 		pks_fd_mend(fd);
 }
 

@@ -404,13 +404,15 @@ static void kmsg_wait(uint64_t seq)
 
 /**
  * pks_sink_forked() - in a fork child, which has one thread: the numbers
- * other threads took are never written here, so the next one's turn is now
+ * other threads took are never written here, so the next one's turn is now;
+ * a stump another thread was ending is the child's to end (base/fdio.c)
  */
 void pks_sink_forked(void)
 {
 	/* no pair: one thread */
 	atomic_store_explicit(&kmsg_turn, atomic_load_explicit(&kmsg_seq, memory_order_relaxed),
 			      memory_order_relaxed);
+	pks_fd_forked();
 }
 
 #define DONE_TOLD	(1u << PKS_OUTPUTS_MAX)	/* struct pks_line's done: stderr took a fallback */
