@@ -647,3 +647,34 @@ PRINTK_PORT_0 vscnprintf'
 	run $CC -Wall -Werror -I"$inc" -c "$BATS_TEST_TMPDIR/bad.c" -o /dev/null
 	[ "$status" -ne 0 ]
 }
+
+# pr_fmt in the kernel's "%s: " fmt, __func__ idiom: its __func__ took the
+# place of the level's argument in pr_debug without the module, and
+# "\001" "7" came out inside the line.
+@test "library: pr_debug under a pr_fmt with arguments of its own prints them in place, with and without the module" {
+	local t=$BATS_TEST_TMPDIR lib=$abs_top_builddir/lib/.libs
+	cat >"$t/fmt.c" <<-'EOF'
+	#define DEBUG
+	#define pr_fmt(fmt) "%s: " fmt, __func__
+	#include <linux/printk.h>
+	static void probe(void)
+	{
+		pr_debug("dbg %d\n", 3);
+		pr_debug("bare\n");
+		pr_info("info %d\n", 4);
+	}
+	int main(void)
+	{
+		probe();
+		return 0;
+	}
+	EOF
+	${CC:-cc} -Wall -Wextra -Werror -I"$abs_top_srcdir/include" -o "$t/fmt" "$t/fmt.c" -L"$lib" \
+		-lprintk-port -Wl,-rpath,"$lib"
+	capture "$t/fmt"
+	[ "$status" -eq 0 ]
+	err_is $'probe: dbg 3\nprobe: bare\nprobe: info 4\n'
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$t/fmt"
+	[ "$status" -eq 0 ]
+	err_is $'<7>probe: dbg 3\n<7>probe: bare\n<6>probe: info 4\n'
+}

@@ -208,16 +208,22 @@ static inline __attribute__((always_inline, unused)) int pks_dd_on(const struct 
  * Without printk-shim: printk, the function (a printk macro would record
  * the site for the printk index, which the kernel's dynamic debug sites
  * are not in), with the level as an argument, so that the binary holds no
- * level-marked copy of the format. @fmt must be a string literal.
+ * level-marked copy of the format. @fmt must be a string literal, or what
+ * a pr_fmt() like the kernel's "%s: " fmt, __func__ makes of one: the
+ * format's own arguments are taken apart from it again (pks_dd_printk_)
+ * so that they come after the level's.
  */
+#define pks_dd_printk(...)	pks_dd_printk_(__VA_ARGS__)
+#define pks_dd_printk_(fmt, ...)	(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__)
+
 #define __dynamic_pr_debug(descriptor, fmt, ...)			\
 	((void)(pks_dynamic_printk ?					\
 		pks_dynamic_printk(descriptor, fmt, ##__VA_ARGS__) :	\
-		(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__)))
+		pks_dd_printk(fmt, ##__VA_ARGS__)))
 
 /* An enabled site's line without its decorations, as the kernel prints a NULL device's. */
 #define pks_dynamic_plain(descriptor, fmt, ...)				\
-	((void)(descriptor), (void)(printk)("%s" fmt, KERN_DEBUG, ##__VA_ARGS__))
+	((void)(descriptor), (void)pks_dd_printk(fmt, ##__VA_ARGS__))
 
 /* The kernel's __dynamic_func_call_cls(): @func gets descriptor @id first. */
 #define __dynamic_func_call_cls(id, cls, fmt, func, ...)		\
