@@ -9,6 +9,7 @@
  * rules for reading it decide who may: its user and root.
  */
 #include "cmd/control.h"
+#include "cmd/quote.h"
 #include "config/vars.h"
 #include "core/ddquery.h"
 #include "core/escape.h"
@@ -209,7 +210,7 @@ static void setting(struct pks_settings *s, const char *var, const char *opt, co
 
 	pks_settings_default(s);
 	if (d->parse(s, v)) {
-		say("", "%s=%s: expected %s; nothing is %s", opt, v, d->expect, done);
+		say("", "%s=%s: expected %s; nothing is %s", opt, pks_quote(v), d->expect, done);
 		exit(EXIT_USAGE);
 	}
 }
@@ -267,10 +268,10 @@ static void parse(int argc, char **argv, struct ask *a)
 			a->dyndbg = more_queries(a->dyndbg, v);
 		} else if (!strncmp(argv[i], "--", 2)) {
 			say("", "%s: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush, --dmesg, --format); nothing is done",
-			    argv[i]);
+			    pks_quote(argv[i]));
 			exit(EXIT_USAGE);
 		} else {
-			say("", "--pid, --all: expected no command, got '%s'; nothing is run", argv[i]);
+			say("", "--pid, --all: expected no command, got '%s'; nothing is run", pks_quote(argv[i]));
 			exit(EXIT_USAGE);
 		}
 	}

@@ -947,6 +947,16 @@ with open(sys.argv[1], "r+b") as f:
 	ctl --pid="$PID" ls
 	[ "$status" -eq 125 ]
 	err_is $'printk-shim: --pid, --all: expected no command, got \'ls\'; nothing is run\n'
+	# so in every message of --pid's: an option, a value, a command
+	ctl --pid="$PID" --level=$'a\nb\033[31m'
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --level=a\\nb\\x1b[31m: expected 0..7 or emerg|alert|crit|err|warn|notice|info|debug; nothing is changed\n'
+	ctl --pid="$PID" $'--bogus\033'
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --bogus\\x1b: not an option for a running process (--pid, --all: --level, --dyndbg, --reopen, --flush, --dmesg, --format); nothing is done\n'
+	ctl --pid="$PID" $'x\ny'
+	[ "$status" -eq 125 ]
+	err_is $'printk-shim: --pid, --all: expected no command, got \'x\\ny\'; nothing is run\n'
 	tell "plain hidden"
 	quit
 	[ ! -s "$PE" ]
