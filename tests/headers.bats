@@ -207,6 +207,21 @@ only_lines() {
 	err_is "$(only_lines '\001%d' | sed 's/^\x01[45]\(main\|d0\)/\1/')"$'\n'
 }
 
+# The kernel's ratelimit_types.h brings HZ (linux/param.h); ours named it
+# only in linux/jiffies.h, and DEFINE_RATELIMIT_STATE(rs, HZ / 2, 3) failed.
+@test "headers: ratelimit.h alone gives HZ, 1000 unless the port defined it first" {
+	printf '%s\n' '#include <linux/printk.h>' '#include <linux/ratelimit.h>' \
+		'static DEFINE_RATELIMIT_STATE(rs, HZ / 2, 3);' \
+		'int main(void) { return !(HZ == 1000 && rs.interval == 500); }' >"$TMP/hz.c"
+	$CC -Wall -Wextra -Werror -I"$INC" "$TMP/hz.c" -o "$TMP/hz"
+	"$TMP/hz"
+	printf '%s\n' '#define HZ 250' '#include <linux/ratelimit.h>' '#include <linux/jiffies.h>' \
+		'static DEFINE_RATELIMIT_STATE(rs, HZ / 2, 3);' \
+		'int main(void) { return !(rs.interval == 125); }' >"$TMP/hz250.c"
+	$CC -Wall -Wextra -Werror -I"$INC" "$TMP/hz250.c" -o "$TMP/hz250"
+	"$TMP/hz250"
+}
+
 @test "headers: dev_err_probe applies no dev_fmt, for -EPROBE_DEFER either, as the kernel's function" {
 	printf '%s\n' '#define dev_fmt(fmt) "sub: " fmt' '#include <errno.h>' '#include <linux/device.h>' \
 		'static const struct device_driver drv = { "drv" };' \

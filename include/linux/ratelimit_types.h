@@ -9,8 +9,9 @@
  * Interval 0 never limits; otherwise a burst of 0 or less refuses all.
  * Switching a state off that way and on again starts it afresh.
  *
- * Time is counted in "jiffies" of PKS_HZ per second: HZ if the port defined
- * it before this header, else 1000. The clock is CLOCK_MONOTONIC (time() in a
+ * Time is counted in "jiffies" of HZ per second: the port's, if it defined
+ * HZ before this header, else 1000, which this header defines, as the
+ * kernel's does. The clock is CLOCK_MONOTONIC (time() in a
  * strict ISO C build that hides clock_gettime); a test may define
  * PKS_RATELIMIT_NOW() before including this header to supply its own.
  * Thread-safety: a state may be shared by threads. A call that finds the
@@ -24,11 +25,11 @@
 #include <linux/kern_levels.h>
 #include <linux/pks_byteorder.h>
 
-#ifdef HZ
-#define PKS_HZ	HZ
-#else
-#define PKS_HZ	1000
+/* as the kernel's, through its <linux/param.h>: a port's own HZ comes first */
+#ifndef HZ
+#define HZ	1000
 #endif
+#define PKS_HZ	HZ
 
 #define DEFAULT_RATELIMIT_INTERVAL	(5 * PKS_HZ)
 #define DEFAULT_RATELIMIT_BURST		10
