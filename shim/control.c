@@ -177,6 +177,17 @@ void pks_control_apply(void)
 	errno = saved;
 }
 
+/**
+ * pks_control_prepare() - before a fork: a request no call applied yet is
+ * applied now, so that the child, whose file is its own, starts under it
+ * too (printk-shim(7) RUNTIME CONTROL)
+ */
+void pks_control_prepare(void)
+{
+	if (pks_ctl_asked())
+		pks_control_apply();
+}
+
 /** pks_control_forked() - in a fork child: no thread of the parent applies here */
 void pks_control_forked(void)
 {

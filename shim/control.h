@@ -8,5 +8,6 @@
 
 void pks_control_apply(void);
 void pks_control_forked(void);
+void pks_control_prepare(void);
 
 #endif

@@ -104,7 +104,7 @@ static void setup(void)
 	pthread_atfork(restore, NULL, child_begins);
 	pks_pid_setup();
 	if (pks_ctl_setup(c)) {	/* first: its fork handler runs first in a child */
-		pthread_atfork(NULL, NULL, pks_control_forked);
+		pthread_atfork(pks_control_prepare, NULL, pks_control_forked);
 		pks_defer_share(&pks_ctl_area.p.sleep, &pks_ctl_area.p.flushed);
 		pks_dyndbg_list();
 	}

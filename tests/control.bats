@@ -554,6 +554,26 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	file_is "$PE" $'plain by-daemon\n'
 }
 
+# A request no call applied yet when the program forked stayed in the
+# parent's file: the child started under the old settings.
+@test "control: a request made before a fork, applied by no call yet, holds in the child too" {
+	start PRINTK_SHIM_LEVEL=info
+	ctl --pid="$PID" --level=err
+	[ "$status" -eq 0 ]
+	tell fork
+	for _ in $(seq 1 1000); do [ "$(wc -l <"$PO")" -lt 2 ] || break; sleep 0.01; done
+	CHILD=$(sed -n 2p "$PO")
+	[ "$CHILD" != "$PID" ]
+	tell "info child-hidden"
+	done_
+	ctl --pid="$CHILD"
+	grep -qx 'level: 3 (err)' "$OUT"
+	tell quit	# the child; the parent goes on
+	tell "info parent-hidden"
+	quit
+	[ ! -s "$PE" ]
+}
+
 @test "control: a fork child has its own file; an exec starts afresh under the same pid" {
 	start PRINTK_SHIM_LEVEL=info
 	ctl --pid="$PID" --level=debug
