@@ -300,12 +300,11 @@ static bool owner(pid_t pid, uid_t *uid)
 /* Whether @pid maps the module, whose file's name starts "libprintk-shim". */
 static bool maps_module(pid_t pid)
 {
-	char name[64], line[4096];
+	char line[4096];
 	bool found = false;
 	FILE *f;
 
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
-	if (!(f = fopen(name, "re")))
+	if (!(f = pks_ctl_maps_open(pid)))
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
 		const char *base = strrchr(line, '/');
@@ -316,14 +315,38 @@ static bool maps_module(pid_t pid)
 	return found;
 }
 
+/* The process of which @pid is a thread other than the first, or 0. */
+static pid_t process_of(pid_t pid)
+{
+	char name[64], line[256];
+	long tgid = 0;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(name, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %ld", &tgid) != 1)
+		;
+	fclose(f);
+	return tgid > 0 && tgid != pid ? (pid_t)tgid : 0;
+}
+
 static const char *why_not(pid_t pid)
 {
+	static char thread[96];
+	pid_t p;
+
 	if (errno == EACCES || errno == EPERM)
 		return "permission denied: only its user and root may control it";
 	if (errno == EIDRM)
 		return "its control file was removed while it ran, so it cannot be reached; nothing is done";
 	if (kill(pid, 0) && errno == ESRCH)
 		return "no such process";
+	if ((p = process_of(pid))) {
+		snprintf(thread, sizeof(thread), "a thread of process %d, not a process: give its pid",
+			 (int)p);
+		return thread;
+	}
 	if (pks_ctl_zombie(pid))	/* its maps are gone */
 		return "it has exited (its parent has not yet waited for it)";
 	if (maps_module(pid))

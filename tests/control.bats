@@ -574,6 +574,34 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ ! -s "$PE" ]
 }
 
+# A process whose first thread ended with pthread_exit() is a zombie to
+# /proc/PID/stat and its maps read empty: it was said to have exited, and
+# --all left it out, while its other threads ran on under the old level. A
+# thread's id was said to be a process with runtime control off.
+@test "control: a process whose main thread called pthread_exit is reached by --pid and --all; a thread's id is said to be one" {
+	start PRINTK_SHIM_LEVEL=info
+	tell leave "info before"
+	done_
+	ctl --pid="$PID" --level=err
+	[ "$status" -eq 0 ]
+	tell "info pid-hidden"
+	done_
+	ctl --all --level=info
+	[ "$status" -eq 0 ]
+	tell "info after-all"
+	done_
+	ctl --all
+	grep -qx "pid: $PID" "$OUT"
+	# the thread that reads the commands now: its id is no process's
+	T=$(ls "/proc/$PID/task" | grep -vx "$PID")
+	ctl --pid="$T" --level=err
+	[ "$status" -eq 1 ]
+	err_is "printk-shim: pid $T: a thread of process $PID, not a process: give its pid
+"
+	quit
+	file_is "$PE" $'info before\ninfo after-all\n'
+}
+
 @test "control: a fork child has its own file; an exec starts afresh under the same pid" {
 	start PRINTK_SHIM_LEVEL=info
 	ctl --pid="$PID" --level=debug

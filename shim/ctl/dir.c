@@ -121,13 +121,65 @@ uint64_t pks_ctl_start_time(pid_t pid)
 	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
-/** pks_ctl_zombie() - Return: whether @pid has exited, its parent not yet told. */
-bool pks_ctl_zombie(pid_t pid)
+/*
+ * A thread of @pid other than its first, into @tid: one that still runs
+ * when the first ended with pthread_exit(), which leaves it a zombie whose
+ * maps read empty. Return: whether there is one.
+ */
+static bool other_thread(pid_t pid, pid_t *tid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	long t;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	*tid = 0;
+	while (d && !*tid && (e = readdir(d))) {
+		t = strtol(e->d_name, NULL, 10);
+		if (t > 0 && t != pid)
+			*tid = (pid_t)t;
+	}
+	if (d)
+		closedir(d);
+	return *tid != 0;
+}
+
+/* Whether @pid's first thread has ended: a zombie, or the rest of it running. */
+static bool first_ended(pid_t pid)
 {
 	char buf[1024];
 	const char *p = stat_fields(pid, buf, sizeof(buf));
 
 	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+/**
+ * pks_ctl_zombie() - Return: whether @pid has exited, its parent not yet
+ * told: its first thread has, and no other runs
+ */
+bool pks_ctl_zombie(pid_t pid)
+{
+	pid_t tid;
+
+	return first_ended(pid) && !other_thread(pid, &tid);
+}
+
+/**
+ * pks_ctl_maps_open() - @pid's memory map, open for reading: /proc/PID/maps,
+ * or a running thread's when the first thread has ended (pthread_exit())
+ */
+FILE *pks_ctl_maps_open(pid_t pid)
+{
+	char name[64];
+	pid_t tid;
+
+	if (first_ended(pid) && other_thread(pid, &tid))
+		snprintf(name, sizeof(name), "/proc/%d/task/%d/maps", (int)pid, (int)tid);
+	else
+		snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	return fopen(name, "re");
 }
 
 /**
@@ -177,15 +229,14 @@ pid_t pks_ctl_tmp_pid(const char *name)
  */
 bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t *ino)
 {
-	char name[64], want[32], line[4096];
+	char want[32], line[4096];
 	unsigned long long inode;
 	FILE *f;
 	int off;
 	bool found = false, removed = false;
 
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
 	snprintf(want, sizeof(want), "/%d%s", (int)pid, suffix);
-	f = fopen(name, "re");
+	f = pks_ctl_maps_open(pid);
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@
 int pks_ctl_dir(char *buf, size_t size, bool secure, bool make, const char **why);
 uint64_t pks_ctl_start_time(pid_t pid);
 bool pks_ctl_zombie(pid_t pid);
+FILE *pks_ctl_maps_open(pid_t pid);
 int pks_ctl_dir_of(const char *path, struct stat *d);
 bool pks_ctl_maps(pid_t pid, const char *suffix, char *path, size_t size, ino_t *ino);
 bool pks_ctl_own(pid_t pid, const char *suffix, char *path, size_t size);
