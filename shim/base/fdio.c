@@ -12,6 +12,9 @@
 #define _GNU_SOURCE
 #endif
 #include "base/fdio.h"
+#include "base/clock.h"
+#include "base/digits.h"
+#include "base/sigmask.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -368,24 +371,6 @@ struct stump {
 static struct stump stumps[STUMPS];
 _Atomic int pks_fd_stumps;
 
-/* Now, in CLOCK_MONOTONIC_COARSE seconds. */
-static long second(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return ts.tv_sec;
-}
-
-/* Every signal blocked, the mask before in @old: no jump leaves a slot HELD. */
-static void quiet(sigset_t *old)
-{
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, old);
-}
-
 /* @s from @from to HELD. Return: whether this thread has it. */
 static bool claim(struct stump *s, int from)
 {
@@ -416,7 +401,7 @@ void pks_fd_stump(int fd, const char *p, size_t done)
 	/* a file with no name (a memfd, a log removed) has no reader to mislead */
 	if (!done || p[done - 1] == '\n' || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_nlink)
 		return;
-	quiet(&old);
+	pks_block_all(&old);	/* no jump leaves a slot HELD */
 	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
 		if (!claim(s, FREE))
 			continue;
@@ -425,7 +410,7 @@ void pks_fd_stump(int fd, const char *p, size_t done)
 		s->dev = st.st_dev;
 		s->ino = st.st_ino;
 		/* no pair: a second, read by the thread that holds the slot */
-		atomic_store_explicit(&s->seen, second(), memory_order_relaxed);
+		atomic_store_explicit(&s->seen, pks_coarse_s(), memory_order_relaxed);
 		put(s, SET);
 		break;
 	}
@@ -434,25 +419,17 @@ void pks_fd_stump(int fd, const char *p, size_t done)
 }
 
 /*
- * The last byte of @fd's file, @st, before @at, read through a descriptor
- * of its own (an output is opened for writing only). Return: it, or -1:
- * it cannot be read (no /proc, no permission to read the file).
+ * The last byte of @fd's file before @at, read through a descriptor of its
+ * own (an output is opened for writing only). Return: it, or -1: it cannot
+ * be read (no /proc, no permission to read the file).
  */
 static int last_byte(int fd, uint64_t at)
 {
-	char path[32] = "/proc/self/fd/", *p = path + 14, c;
-	unsigned int v = (unsigned int)fd;
+	char path[32] = "/proc/self/fd/", c;
 	int r;
 	ssize_t n;
 
-	do {
-		p++;
-	} while ((v /= 10));
-	*p = '\0';
-	v = (unsigned int)fd;
-	do {
-		*--p = (char)('0' + v % 10);
-	} while ((v /= 10));
+	*pks_put_udec(path + 14, (unsigned int)fd, 0, '0') = '\0';
 	/* the system calls: neither the C library's cancellation points nor our close() */
 	r = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (r < 0)
@@ -538,8 +515,8 @@ void pks_fd_mend(int fd)
 	bool file = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	sigset_t old;
 
-	quiet(&old);
-	end(fd, file ? &st : NULL, second());
+	pks_block_all(&old);	/* as in pks_fd_stump() */
+	end(fd, file ? &st : NULL, pks_coarse_s());
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
 }

@@ -28,6 +28,7 @@
 #include "base/fdio.h"
 #include "base/once.h"
 #include "base/say.h"
+#include "base/sigmask.h"
 #include "base/tsan.h"
 #include "config/config.h"
 #include "core/render.h"
@@ -214,25 +215,17 @@ static struct pks_node *attach(void)
 
 /*
  * What a thread makes once, its node and each context's mapping, is made
- * with every signal blocked: a handler that left by siglongjmp halfway
- * would leave it made but not yet found, and the next call would make
- * another, at every call under a timer that cuts each one short. Two
- * system calls, once each.
+ * with every signal blocked (pks_block_all()): a handler that left by
+ * siglongjmp halfway would leave it made but not yet found, and the next
+ * call would make another, at every call under a timer that cuts each one
+ * short. Two system calls, once each.
  */
-static void hold_all(sigset_t *old)
-{
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, old);
-}
-
 static struct pks_node *attached(void)
 {
 	sigset_t old;
 	struct pks_node *n;
 
-	hold_all(&old);
+	pks_block_all(&old);
 	n = attach();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return n;
@@ -243,7 +236,7 @@ static int mapped(struct pks_ctx *x)
 	sigset_t old;
 	int err;
 
-	hold_all(&old);
+	pks_block_all(&old);
 	err = x->map ? 0 : ctx_map(x);	/* a handler may have mapped it meanwhile */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;

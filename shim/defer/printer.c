@@ -19,6 +19,7 @@
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/pid.h"
+#include "base/sigmask.h"
 #include "base/tsan.h"
 #include "config/config.h"
 #include "core/render.h"
@@ -788,15 +789,14 @@ bool pks_defer_spawn(void)
 {
 	pthread_attr_t attr;
 	pthread_t t;
-	sigset_t all, old;
+	sigset_t old;
 	int err;
 
 	if (pthread_attr_init(&attr))
 		return false;
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pks_block_all(&old);
 	err = pthread_create(&t, &attr, printer, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);

@@ -28,7 +28,9 @@
  */
 #include "sink/file.h"
 #include "base/compiler.h"
+#include "base/clock.h"
 #include "base/fdio.h"
+#include "base/sigmask.h"
 #include "config/open.h"
 
 #include <errno.h>
@@ -228,18 +230,17 @@ static uint64_t swap(const struct pks_config *c, int i, uint64_t s, int *err,
  */
 static bool due(struct fstate *f)
 {
-	struct timespec ts;
-	long was;
+	long now, was;
 
 	/* no pair: a count and a second that only elect who checks, no data behind them */
 	if (atomic_fetch_add_explicit(&f->count, 1, memory_order_relaxed) % CHECK_EVERY ==
 	    CHECK_EVERY - 1)
 		return true;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = pks_coarse_s();
 	/* no pair: as count, above */
 	was = atomic_load_explicit(&f->second, memory_order_relaxed);
-	return was != ts.tv_sec &&
-	       atomic_compare_exchange_strong_explicit(&f->second, &was, ts.tv_sec,
+	return was != now &&
+	       atomic_compare_exchange_strong_explicit(&f->second, &was, now,
 						       memory_order_relaxed, memory_order_relaxed);
 }
 
@@ -272,17 +273,15 @@ static uint64_t state_of(int i)
  */
 static bool lead(struct fstate *f)
 {
-	struct timespec ts;
-	uint64_t o = 0, me;
+	long now = pks_coarse_s();
+	uint64_t o = 0, me = (uint64_t)now << 32 | (uint32_t)gettid();
 
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	me = (uint64_t)ts.tv_sec << 32 | (uint32_t)gettid();
 	/* acquire: pairs with let_go()'s release, the last holder's swap before it */
 	if (atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
 						    memory_order_relaxed))
 		return true;
 	/* acquire: pairs with let_go()'s release, as above */
-	return ts.tv_sec - (long)(o >> 32) >= LEAD_MAX &&
+	return now - (long)(o >> 32) >= LEAD_MAX &&
 	       atomic_compare_exchange_strong_explicit(&f->follower, &o, me, memory_order_acquire,
 						       memory_order_relaxed);
 }
@@ -313,10 +312,7 @@ struct held {
  */
 static bool hold(struct fstate *f, struct held *h, bool wait)
 {
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &h->mask);
+	pks_block_all(&h->mask);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &h->cancel);
 	while (!lead(f)) {
 		if (!wait) {
@@ -399,8 +395,9 @@ void pks_file_follow(const struct pks_config *c)
  * that no line begun meanwhile goes to the number once it is the
  * program's. Return: whether it moved.
  */
-static bool move(struct fstate *f, int i, uint64_t s, int fd)
+static bool move(int i, uint64_t s, int fd)
 {
+	struct fstate *f = &files[i];
 	int nfd = pks_fd_high(fcntl(fd, F_DUPFD_CLOEXEC, 3));
 	struct stat st;
 	unsigned int n;
@@ -483,7 +480,7 @@ bool pks_file_taking(int fd)
 		hold(&files[i], &h, true);
 		/* a state that changed meanwhile (a rotation's swap) is looked at again */
 		for (int t = 0; t < TRIES && on(c, i, (s = state_of(i)), fd); t++) {
-			if (move(&files[i], i, s, fd)) {
+			if (move(i, s, fd)) {
 				moved = true;
 				break;
 			}
