@@ -301,6 +301,76 @@ int pks_dd_parse_more(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *b
 	}
 }
 
+/* Whether @a and @b are the same words, or both none. */
+static bool same_word(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether @a and @b pick the same sites: the same words and lines. */
+static bool same_sites(const struct pks_dd_query *a, const struct pks_dd_query *b)
+{
+	return same_word(a->file, b->file) && same_word(a->func, b->func) &&
+	       same_word(a->module, b->module) && same_word(a->format, b->format) &&
+	       same_word(a->cls, b->cls) && a->first == b->first && a->last == b->last;
+}
+
+/* The flags @q sets whatever they were: each flag of a site is changed alone. */
+static unsigned int decides(const struct pks_dd_query *q)
+{
+	return ~q->mask | q->flags;
+}
+
+/* @w kept in @r's pool, or NULL for none; the room is there (pks_dd_compact()). */
+static const char *rekeep(struct pks_dd_rules *r, const char *w)
+{
+	return w ? keep(r, w, strlen(w)) : NULL;
+}
+
+/**
+ * pks_dd_compact() - @src's rules into @dst, every site's flags after
+ * them unchanged: a rule whose every flag a later rule for the same sites
+ * decides is left out (a query turned on and off again), and two rules for
+ * the same sites, one after the other, are made one. @dst's words are its
+ * own, no more than @src's. Return: the rules in @dst.
+ */
+int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src)
+{
+	/* acquire: pairs with query()'s release, as pks_dd_apply()'s */
+	int n = __atomic_load_n(&src->n, __ATOMIC_ACQUIRE), k = 0;
+
+	dst->used = 0;
+	dst->uses = 0;
+	for (int i = 0; i < n; i++) {
+		const struct pks_dd_query *q = &src->q[i];
+		struct pks_dd_query *last = k ? &dst->q[k - 1] : NULL;
+		bool decided = false;
+
+		for (int j = i + 1; j < n && !decided; j++)
+			decided = same_sites(q, &src->q[j]) && !(decides(q) & ~decides(&src->q[j]));
+		if (decided)
+			continue;
+		if (last && same_sites(last, q)) {
+			/* (x & m1 | f1) & m2 | f2 = x & (m1 & m2) | (f1 & m2 | f2) */
+			last->flags = (last->flags & q->mask) | q->flags;
+			last->mask &= q->mask;
+			continue;
+		}
+		dst->q[k] = *q;
+		dst->q[k].file = rekeep(dst, q->file);
+		dst->q[k].func = rekeep(dst, q->func);
+		dst->q[k].module = rekeep(dst, q->module);
+		dst->q[k].format = rekeep(dst, q->format);
+		dst->q[k].cls = rekeep(dst, q->cls);
+		dst->uses |= (q->file ? PKS_DD_USES_FILE : 0) |
+			     (q->first || q->last ? PKS_DD_USES_LINE : 0);
+		k++;
+	}
+	/* pairs with pks_dd_apply()'s acquire, as query()'s */
+	__atomic_store_n(&dst->n, k, __ATOMIC_RELEASE);
+	return k;
+}
+
 /**
  * pks_dd_wild() - the kernel's match_wildcard(): '*' any run, '?' any one byte
  * Return: whether @pat matches all of @s.

@@ -86,6 +86,74 @@ static void classes(void)
 	       "control line: a class no map names");
 }
 
+/* @text's rules, compacted: @n of them, and every site's flags as before from any flags. */
+static void compacts(const char *text, int n, const struct pks_dd_site *const *sites)
+{
+	static struct pks_dd_rules c;
+	unsigned int want[4][64];
+	bool same = true;
+	int got;
+
+	parse(text);
+	got = pks_dd_compact(&c, &r);
+	ok(got == n && c.n == n && c.used <= r.used && c.uses == r.uses,
+	   "compacted to %d rules: %s (got %d)", n, text, got);
+	for (int i = 0; sites[i]; i++)
+		for (unsigned int from = 0; from < 64; from++)
+			want[i][from] = pks_dd_apply(&r, sites[i], from);
+	memset(&r, 0, sizeof(r));	/* the compacted words are their own */
+	for (int i = 0; sites[i]; i++)
+		for (unsigned int from = 0; from < 64; from++)
+			same &= pks_dd_apply(&c, sites[i], from) == want[i][from];
+	ok(same, "the same flags after the compacted rules: %s", text);
+}
+
+/*
+ * Rules turned on and off again never fill the rules once compacted, and
+ * compaction changes no site's flags: fixed cases, then random ones.
+ */
+static void compaction(void)
+{
+	static const struct pks_dd_site a = { "drv", "probe_one", "drivers/net/foo.c", "probe %d ok\n",
+					      120, false, 0, NULL };
+	static const struct pks_dd_site b = { "drv", "remove", "drivers/net/bar.c", "gone\n", 7,
+					      false, 0, NULL };
+	static const struct pks_dd_site k = { "drv", "probe_one", "drivers/net/foo.c", "c\n", 9,
+					      true, 2, "LOW" };
+	static const struct pks_dd_site *const sites[] = { &a, &b, &k, NULL };
+	static const char *const sel[] = { "", "func probe_one ", "module drv ", "file bar.c ",
+					   "func remove line 1-8 ", "class LOW ", "format ok " };
+	static const char *const op[] = { "+p", "-p", "=p", "+mf", "-f", "=", "+pl", "-pmflst" };
+	static struct pks_dd_rules c;
+	unsigned int seed = 12345;
+	char text[512];
+	bool same = true;
+	int fewer = 0;
+
+	compacts("func probe_one +p; func probe_one -p; func probe_one +p", 1, sites);
+	compacts("func probe_one +p; module drv +f; func probe_one -p", 2, sites);
+	compacts("func probe_one +p; func probe_one +f", 1, sites);
+	compacts("func probe_one +pf; module drv -f; func probe_one -p", 3, sites);
+	compacts("func probe_one +mf; func probe_one =p", 1, sites);
+	compacts("func probe_one +p; func probe_one line 1-200 -p", 2, sites);
+	compacts("class LOW +p; +p; class LOW -p", 2, sites);
+	for (int t = 0; t < 3000; t++) {
+		size_t len = 0;
+
+		for (int q = 0; q < 8; q++) {
+			seed = seed * 1103515245u + 12345u;
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s;",
+						sel[(seed >> 8) % 7], op[(seed >> 16) % 8]);
+		}
+		parse(text);
+		fewer += pks_dd_compact(&c, &r) < r.n;
+		for (const struct pks_dd_site *const *s = sites; *s; s++)
+			for (unsigned int from = 0; from < 64; from += 7)
+				same &= pks_dd_apply(&c, *s, from) == pks_dd_apply(&r, *s, from);
+	}
+	ok(same && fewer > 2000, "3000 random runs of 8 queries: the same flags, %d runs compacted", fewer);
+}
+
 int main(void)
 {
 	const unsigned int P = PKS_DD_PRINT;
@@ -94,6 +162,7 @@ int main(void)
 	size_t n;
 
 	classes();
+	compaction();
 
 	/* Keywords, each alone. */
 	flags_are("+p", 0, P);
