@@ -434,24 +434,20 @@ static void detach(struct target *t)
 
 /*
  * Whether the queries of @a fit the rules of the process whose file has
- * @h, kept as the module keeps them: those it started with, those written
- * since, then these, PKS_DD_QUERIES queries and PKS_DD_POOL bytes of their
- * words in all.
+ * @h, kept as the module keeps them: those in force now (their count and
+ * words, as it says), those asked before and not yet taken, then these;
+ * PKS_DD_QUERIES queries and PKS_DD_POOL bytes of their words in all.
  */
 static bool fits(const struct pks_ctl_page *h, const struct ask *a)
 {
 	static struct pks_dd_rules r;
 	char text[PKS_DD_POOL + 1];
-	uint32_t to = h->req.dd_len <= sizeof(h->req.dd) ? h->req.dd_len : 0;
-	int before;
+	int waiting;
 
-	memcpy(text, h->st.dyndbg, sizeof(h->st.dyndbg));
-	text[sizeof(h->st.dyndbg)] = '\0';
-	pks_dd_parse(&r, text, passed_over, NULL);
-	memcpy(text, h->req.dd, to);
-	text[to] = '\0';
-	before = pks_dd_parse_more(&r, text, passed_over, NULL);
-	return pks_dd_parse_more(&r, a->dyndbg, passed_over, NULL) - before == a->nqueries;
+	pks_ctl_queries(&h->req, h->st.dd_done, h->req.dd_len, text);
+	waiting = pks_dd_parse(&r, text, passed_over, NULL);
+	return pks_dd_parse_more(&r, a->dyndbg, passed_over, NULL) - waiting == a->nqueries &&
+	       h->st.nrules + r.n <= PKS_DD_QUERIES && h->st.dd_used + r.used <= PKS_DD_POOL;
 }
 
 /* The request, written whole before the process can see it. Return: NULL or why not. */
@@ -464,18 +460,18 @@ static const char *request(struct target *t, const struct ask *a)
 
 	if (flock(t->fd, LOCK_EX))
 		return strerror(errno);
-	if (a->dyndbg && (q->dd_len + n + 1 > sizeof(q->dd) || !fits(t->h, a))) {
+	/* the queries not yet taken and these within dd, not over those */
+	if (a->dyndbg && (q->dd_len - t->h->st.dd_done + n + 1 > sizeof(q->dd) || !fits(t->h, a))) {
 		snprintf(full, sizeof(full), "its dynamic debug rules are full (at most %d queries, %zu bytes of their words, in all); nothing is changed",
 			 PKS_DD_QUERIES, sizeof(q->dd));
 		why = full;
 	} else {
 		if (a->level >= 0)
 			q->level = a->level;
-		if (a->dyndbg) {
-			memcpy(q->dd + q->dd_len, a->dyndbg, n);
-			q->dd[q->dd_len + n] = '\n';
+		for (size_t k = 0; a->dyndbg && k <= n; k++)
+			q->dd[(q->dd_len + k) % sizeof(q->dd)] = k < n ? a->dyndbg[k] : '\n';
+		if (a->dyndbg)
 			q->dd_len += (uint32_t)n + 1;
-		}
 		q->reopen += a->reopen;
 		/* release: pairs with the acquire in the module's pks_control_apply() */
 		atomic_fetch_add(&t->h->ask, 1);
@@ -572,15 +568,11 @@ static void show_sites(const struct target *t)
 {
 	static struct pks_dd_rules pending;
 	const struct pks_ctl_page *h = t->h;
-	uint32_t n = atomic_load(&h->nsites), from = h->st.dd_done, to = h->req.dd_len;
+	uint32_t n = atomic_load(&h->nsites);
 	char text[PKS_DD_POOL + 1], line[4 * sizeof(struct pks_ctl_site) + 128];	/* each name escaped */
 
-	pending.n = 0;
-	if (to <= sizeof(h->req.dd) && from < to) {
-		memcpy(text, h->req.dd + from, to - from);
-		text[to - from] = '\0';
-		pks_dd_parse(&pending, text, passed_over, NULL);
-	}
+	pks_ctl_queries(&h->req, h->st.dd_done, h->req.dd_len, text);
+	pks_dd_parse(&pending, text, passed_over, NULL);
 	n = n < PKS_CTL_SITES ? n : PKS_CTL_SITES;
 	puts("# filename:lineno [module]function flags format");
 	for (uint32_t i = 0; i < n; i++) {
@@ -608,7 +600,8 @@ static void show(const struct target *t)
 {
 	const struct pks_ctl_page *h = t->h;
 	int level = h->req.level >= 0 ? h->req.level : h->st.level;
-	uint32_t dd = h->req.dd_len <= sizeof(h->req.dd) ? h->req.dd_len : 0;
+	char text[PKS_DD_POOL + 1];
+	uint32_t dd = pks_ctl_queries(&h->req, 0, h->req.dd_len, text);
 
 	printf("pid: %d\nprogram: %s\n", (int)t->pid, SHOWN(h->st.program));
 	printf("level: %d (%s)\n", level, pks_level_name(level));
@@ -616,8 +609,8 @@ static void show(const struct target *t)
 	printf("format: %s\n", format_name(h->st.format));
 	printf("deferred: %s\n", h->st.defer ? "yes" : "no");
 	printf("dyndbg: %s\n", h->st.dyndbg[0] ? SHOWN(h->st.dyndbg) : "none");
-	for (const char *q = h->req.dd, *e; q < h->req.dd + dd; q = e + 1) {
-		e = memchr(q, '\n', (size_t)(h->req.dd + dd - q));
+	for (const char *q = text, *e; q < text + dd; q = e + 1) {
+		e = memchr(q, '\n', (size_t)(text + dd - q));
 		if (!e)
 			break;
 		printf("dyndbg since: %s\n", shown((char[4 * PKS_DD_POOL + 1]){ 0 }, 4 * PKS_DD_POOL + 1,

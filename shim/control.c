@@ -55,18 +55,14 @@ static void reopen(struct pks_config *c)
 	}
 }
 
-/* The queries after @from in the request, each ended by a newline. */
+/* The queries of the request from those applied last up to @to, each ended by a newline. */
 static void queries(struct pks_ctl_page *h, uint32_t to)
 {
 	static char text[PKS_DD_POOL + 1];
-	uint32_t from = h->st.dd_done;
 
-	/* printk-shim(1) writes no more than the pool, and done never passes it */
-	PKS_WARN_ON_ONCE(to > sizeof(h->req.dd) || from > to);
-	if (to > sizeof(h->req.dd) || from >= to)
-		return;
-	memcpy(text, h->req.dd + from, to - from);
-	text[to - from] = '\0';
+	/* printk-shim(1) writes no more than dd holds past those applied */
+	PKS_WARN_ON_ONCE(to - h->st.dd_done > sizeof(h->req.dd));
+	pks_ctl_queries(&h->req, h->st.dd_done, to, text);
 	if (!pks_dyndbg_more(text))
 		pks_warn("--dyndbg: more than %d queries, or %d bytes of their words, in all; objects loaded from now on do not see the last ones",
 			 PKS_DD_QUERIES, PKS_DD_POOL);
@@ -194,4 +190,5 @@ void pks_control_forked(void)
 	/* no pair: a fork's child runs one thread */
 	atomic_store_explicit(&began, 0, memory_order_relaxed);
 	atomic_store(&applier, 0);	/* no pair: as above */
+	pks_rules_forked();
 }

@@ -236,6 +236,18 @@ static void list(int o)
 	}
 }
 
+/* @flags of site @s after the rules in force, held while they are read. */
+static unsigned int decide(const struct pks_config *c, const struct pks_dd_site *s,
+			   unsigned int flags)
+{
+	unsigned int i;
+	const struct pks_dd_rules *r = pks_rules_hold(&c->dd, &i);
+
+	flags = pks_dd_apply(r, s, flags);
+	pks_rules_let_go(i);
+	return flags;
+}
+
 /**
  * pks_dyndbg_register() - an object's descriptors, [@start, @stop), from
  * each of its translation units' constructors: name the module where the
@@ -264,12 +276,12 @@ void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 
 		if (!d->modname)
 			d->modname = name ? name : "?";
-		if (!c->dd.n)
+		if (!pks_rules_now(&c->dd)->n)
 			continue;
 		s = pks_dyndbg_site(d);
 		class_of(&s, d, start);
 		/* no pair: whole in itself, read relaxed by <linux/dynamic_debug.h> */
-		__atomic_store_n(&d->flags, pks_dd_apply(&c->dd, &s, d->flags), __ATOMIC_RELAXED);
+		__atomic_store_n(&d->flags, decide(c, &s, d->flags), __ATOMIC_RELAXED);
 	}
 	if (o >= 0 && pks_ctl_on())
 		list(o);
@@ -382,10 +394,11 @@ static unsigned int decision(const struct pks_config *c, const char *fmt, const 
 		again = t;	/* decided under rules since added to */
 		break;
 	}
-	asked = c->dd.uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE);
+	/* the copy in force now, or a newer one (the epoch's acquire) */
+	asked = pks_rules_now(&c->dd)->uses & (PKS_DD_USES_FILE | PKS_DD_USES_LINE);
 	if (!unbuilt(&s, &p, caller, fmt, asked || pks_ctl_on(), asked))
-		return pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);	/* not kept: decided again */
-	f = pks_dd_apply(&c->dd, &s, PKS_DD_PRINT);
+		return decide(c, &s, PKS_DD_PRINT);	/* not kept: decided again */
+	f = decide(c, &s, PKS_DD_PRINT);
 	if (again) {
 		keep(again, f, e, &s, false);
 		return f;
@@ -455,6 +468,33 @@ static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
 				     l->classed, l->class_id, l->class_name[0] ? l->class_name : NULL };
 }
 
+/*
+ * @text's queries after the rules in force, for the sites still to come.
+ * The rules are made anew aside without those that no longer decide
+ * anything, so that queries turned on and off again never fill them; a
+ * copy held for good leaves the queries to be added in place. Return: how
+ * many of them were kept.
+ */
+static int added(const char *text)
+{
+	static struct pks_dd_rules all;
+	struct pks_rules *rules = &pks_cfg.dd;
+	/* the writer's own: it alone changes the rules */
+	struct pks_dd_rules *now = (struct pks_dd_rules *)pks_rules_now(rules);
+	struct pks_dd_rules *next = pks_rules_aside(rules);
+	int had, kept;
+
+	if (!next) {
+		had = now->n;
+		return pks_dd_parse_more(now, text, quiet, NULL) - had;
+	}
+	had = pks_dd_compact(&all, now);
+	kept = pks_dd_parse_more(&all, text, quiet, NULL) - had;
+	pks_dd_compact(next, &all);
+	pks_rules_swap(rules);
+	return kept;
+}
+
 /**
  * pks_dyndbg_more() - queries written at run time (printk-shim(1)
  * --dyndbg): applied on top of every site's flags now, and kept after the
@@ -464,12 +504,11 @@ static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
 bool pks_dyndbg_more(const char *text)
 {
 	static struct pks_dd_rules more;
-	struct pks_dd_rules *all = &pks_cfg.dd;
-	int before = all->n;
 	struct pks_ctl_site *l;
+	int kept;
 
 	pks_dd_parse(&more, text, quiet, NULL);
-	pks_dd_parse_more(all, text, quiet, NULL);
+	kept = added(text);
 	for (int o = 0; o < nregistered; o++) {
 		if (!present(o))
 			continue;	/* dlclose'd: its descriptors are gone */
@@ -495,5 +534,5 @@ bool pks_dyndbg_more(const char *text)
 	}
 	/* pairs with decision()'s acquire: a site decided in the new epoch sees the rules */
 	atomic_fetch_add_explicit(&epoch, 1, memory_order_release);
-	return all->n - before == more.n;
+	return kept == more.n;
 }

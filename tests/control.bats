@@ -54,6 +54,33 @@ setup() {
 	file_is "$PE" $'plain on\nbuilt on\nbuilt on2\nctl-run:plain: plain on2\n'
 }
 
+# The rules kept every query written: after 16 turns on and off, the
+# command refused each one more, "its dynamic debug rules are full".
+@test "control: dyndbg queries turned on and off 100 times: each takes, the rules never fill" {
+	local i want=
+	start PRINTK_SHIM_DYNDBG='func other +p'
+	for i in $(seq 1 100); do
+		ctl --pid="$PID" --dyndbg='func built +p' --dyndbg='func plain +p'
+		[ "$status" -eq 0 ]
+		tell "built on$i" "plain on$i"
+		done_
+		ctl --pid="$PID" --dyndbg='func built -p; func plain -p'
+		[ "$status" -eq 0 ]
+		tell "built off$i" "plain off$i"
+		done_
+		want+="built on$i"$'\n'"plain on$i"$'\n'
+	done
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	# the last ones the request holds, each whole
+	[ "$(grep '^dyndbg since: ' "$OUT" | tail -n 1)" = 'dyndbg since: func built -p; func plain -p' ]
+	[ "$(grep -c '^dyndbg since: ' "$OUT")" -lt 200 ]
+	[ -z "$(grep '^dyndbg since: ' "$OUT" | grep -vx -e 'dyndbg since: func built +p;func plain +p' \
+		-e 'dyndbg since: func built -p; func plain -p')" ]
+	quit
+	file_is "$PE" "$want"
+}
+
 @test "control: repeated --dyndbg options add up, in order" {
 	start
 	ctl --pid="$PID" --dyndbg='func built +p' --dyndbg='func plain -p' --dyndbg='func built +f'

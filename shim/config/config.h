@@ -9,6 +9,7 @@
 #include "base/compiler.h"
 #include "base/once.h"
 #include "config/open.h"
+#include "config/rules.h"
 #include "config/vars.h"
 
 struct pks_out {
@@ -33,7 +34,7 @@ struct pks_config {
 	bool wrapped;		/* the printk-shim command ran this process */
 	char ident[64];		/* syslog ident, resolved */
 	struct pks_settings set;
-	struct pks_dd_rules dd;	/* set.dyndbg's queries that were understood */
+	struct pks_rules dd;	/* set.dyndbg's queries that were understood, and those since */
 };
 
 const struct pks_config *pks_config_slow(void);

@@ -299,7 +299,8 @@ void pks_ctl_publish(const struct pks_config *c)
 	st->default_level = c->set.default_level;
 	st->format = c->format;
 	st->defer = c->set.defer;
-	st->nrules = c->dd.n;
+	st->nrules = pks_rules_now(&c->dd)->n;
+	st->dd_used = (uint32_t)pks_rules_now(&c->dd)->used;
 	snprintf(st->dyndbg, sizeof(st->dyndbg), "%s", c->set.dyndbg);
 	st->nout = c->nout;
 	for (int i = 0; i < c->nout; i++) {

@@ -2,7 +2,8 @@
 /*
  * The control file's layout, shared by the module, which keeps it current,
  * and the printk-shim command, which reads it and writes requests into it
- * (printk-shim(7) RUNTIME CONTROL). Plain data: no function lives here.
+ * (printk-shim(7) RUNTIME CONTROL). Plain data, and the one reader both
+ * take the queries of a request with.
  */
 #ifndef PKS_CTL_PAGE_H
 #define PKS_CTL_PAGE_H
@@ -10,10 +11,12 @@
 #include "config/vars.h"
 #include "core/ddquery.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PKS_CTL_MAGIC	0x6b74636bu	/* "kctk" */
-#define PKS_CTL_VERSION	2
+#define PKS_CTL_VERSION	3
 #define PKS_CTL_HEAD	65536		/* the header's bytes: the largest page size */
 #define PKS_CTL_SITES	4096		/* dynamic debug sites listed */
 #define PKS_CTL_SIZE	(PKS_CTL_HEAD + PKS_CTL_SITES * sizeof(struct pks_ctl_site))
@@ -36,14 +39,18 @@ struct pks_ctl_site {
 struct pks_ctl_req {
 	int32_t level;			/* the level to show up to; -1: none asked */
 	uint32_t reopen;		/* reopens asked for, a count */
-	uint32_t dd_len;		/* bytes of queries in dd, each ended by '\n' */
+	uint32_t dd_len;		/* bytes of queries written to dd, each ended by
+					 * '\n': a count that only grows, byte k at
+					 * dd[k % PKS_DD_POOL] (pks_ctl_queries()) */
 	char dd[PKS_DD_POOL];
 };
+_Static_assert((PKS_DD_POOL & (PKS_DD_POOL - 1)) == 0, "a request's queries wrap at a power of two");
 
 /* What the process says of itself; written by the process only. */
 struct pks_ctl_state {
 	uint32_t reopen_done;		/* req.reopen as last applied */
-	uint32_t dd_done;		/* req.dd's bytes applied */
+	uint32_t dd_done;		/* req.dd_len as last applied */
+	uint32_t dd_used;		/* bytes of the words of the rules in force */
 	int32_t level, default_level, format, defer, nrules;
 	int32_t nout;
 	struct {
@@ -90,5 +97,27 @@ union pks_ctl_area {
 	struct pks_ctl_page p;
 	char room[PKS_CTL_HEAD];
 };
+
+/*
+ * The queries written to @q from count @from to @to into @text, with its
+ * NUL; when some were written over, the last ones dd holds, from the first
+ * that begins in it. Return: their bytes.
+ */
+static inline uint32_t pks_ctl_queries(const struct pks_ctl_req *q, uint32_t from, uint32_t to,
+				       char *text)
+{
+	bool cut = to - from > sizeof(q->dd);
+	uint32_t n = 0;
+	const char *nl;
+
+	for (uint32_t k = cut ? to - (uint32_t)sizeof(q->dd) : from; k != to; k++)
+		text[n++] = q->dd[k % sizeof(q->dd)];
+	text[n] = '\0';
+	if (cut && (nl = memchr(text, '\n', n))) {
+		n -= (uint32_t)(nl + 1 - text);
+		memmove(text, nl + 1, n + 1);
+	}
+	return n;
+}
 
 #endif
