@@ -276,7 +276,7 @@ void pks_dyndbg_register(struct pks_ddebug *start, struct pks_ddebug *stop)
 
 		if (!d->modname)
 			d->modname = name ? name : "?";
-		if (!pks_rules_now(&c->dd)->n)
+		if (!pks_rules_any(&c->dd))
 			continue;
 		s = pks_dyndbg_site(d);
 		class_of(&s, d, start);
@@ -486,7 +486,9 @@ static int added(const char *text)
 
 	if (!next) {
 		had = now->n;
-		return pks_dd_parse_more(now, text, quiet, NULL) - had;
+		kept = pks_dd_parse_more(now, text, quiet, NULL) - had;
+		pks_rules_counted(rules);
+		return kept;
 	}
 	had = pks_dd_compact(&all, now);
 	kept = pks_dd_parse_more(&all, text, quiet, NULL) - had;

@@ -1005,7 +1005,7 @@ static __attribute__((noinline)) int emit(const struct pks_sym *sym, const char 
 		ret = 0;
 	} else if (unlikely(c->set.disable)) {
 		ret = forward(c, sym, fmt, ap);
-	} else if (unlikely(pks_rules_now(&c->dd)->n) && claimed(c, sym, fmt, ap, caller, &ret)) {
+	} else if (unlikely(pks_rules_any(&c->dd)) && claimed(c, sym, fmt, ap, caller, &ret)) {
 		/* printed decorated, or its line dropped */
 	} else {
 		ret = usual(c, pks_ctx_enter(), fmt, ap, caller);

@@ -324,6 +324,7 @@ static void load(struct pks_config *c)
 	callers_dir(c);
 	if (c->set.dyndbg[0])
 		pks_dd_parse(&c->dd.set[0], c->set.dyndbg, bad_query, NULL);
+	pks_rules_counted(&c->dd);
 	c->wrapped = wrapped_here();
 	if (c->set.format == PKS_LINE_AUTO)
 		c->format = pks_fd_is_journal(2) ? PKS_LINE_PREFIX : PKS_LINE_PLAIN;

@@ -37,7 +37,7 @@ void pks_drop_arm(const struct pks_config *c)
 	/* pairs with pks_drop_changed()'s increment: a level read after it is the new one */
 	unsigned int seen = atomic_load(&changes);
 	/* pairs with pks_drop_never()'s store, before its increment: as the level */
-	bool quick = !c->set.disable && !pks_rules_now(&c->dd)->n && !c->set.lint && !atomic_load(&never);
+	bool quick = !c->set.disable && !pks_rules_any(&c->dd) && !c->set.lint && !atomic_load(&never);
 	int level = __atomic_load_n(&c->set.level, __ATOMIC_RELAXED);
 
 	if (!pks_config_ready())

@@ -71,6 +71,14 @@ void pks_rules_swap(struct pks_rules *r)
 {
 	/* pairs with pks_rules_hold()'s loads, and with pks_rules_now()'s acquire */
 	atomic_fetch_xor(&r->live, 1);
+	pks_rules_counted(r);
+}
+
+/** pks_rules_counted() - rules were put in force: pks_rules_any() says so */
+void pks_rules_counted(struct pks_rules *r)
+{
+	/* no pair: as pks_rules_any(); a copy's count never goes back to 0 */
+	atomic_store_explicit(&r->n, pks_rules_now(r)->n, memory_order_relaxed);
 }
 
 /** pks_rules_forked() - in a fork child: no other thread holds a copy */
