@@ -269,6 +269,57 @@ user.emerg emit[PID] emerg"
 		<(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
+# A jump out of a handler, or an exit from one, that cut a send off left
+# the turn on the datagram socket taken: the thread's next send, the exit's
+# own, and every other thread's waited for it for good.
+@test "syslog: a jump out of wherever it lands every 200 us: the next sends go on, another thread's lines each once" {
+	rs_start
+	capture timeout 60 "${SLOG[@]}" "$FIX/sig-jump" 20000 200 other
+	[ "$status" -eq 0 ]
+	err_is $'done\n'
+	wait_for "the other thread's last line" grep -q ' O19999: c d$' "$RS/out.log"
+	wait_for "the last line" grep -q ' L19999: a b$' "$RS/out.log"
+	[ "$(grep -c ' O[0-9]*: c d$' "$RS/out.log")" -eq 20000 ]
+	[ "$(grep ' O[0-9]*: c d$' "$RS/out.log" | sort -u | wc -l)" -eq 20000 ]
+}
+
+@test "syslog: a handler that calls exit(3) wherever it lands: the process ends with its status" {
+	rs_start
+	capture timeout 60 "${SLOG[@]}" "$FIX/sig-jump" 2000000 100 exit
+	[ "$status" -eq 3 ]
+	err_is ''
+}
+
+# The same on a stream, whose message a jump may cut short: that
+# connection is given up, and the lines go on, whole, on a new one.
+@test "syslog: a jump out of a stream send every 200 us: every message whole, another thread's lines each once" {
+	listen_start stream
+	capture timeout 60 "${SLOG[@]}" "$FIX/sig-jump" 20000 200 other
+	[ "$status" -eq 0 ]
+	err_is $'done\n'
+	wait_for "the other thread's last line" grep -qa 'O19999: c d' "$RAW"
+	listen_stop
+	[ -z "$(tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //' | grep -vE '^(L[0-9]+: a b|O[0-9]+: c d)$')" ]
+	[ "$(tr '\0' '\n' <"$RAW" | grep -c ' O[0-9]*: c d$')" -eq 20000 ]
+	[ "$(tr '\0' '\n' <"$RAW" | grep ' O[0-9]*: c d$' | sort -u | wc -l)" -eq 20000 ]
+}
+
+# A handler installed with sigset(3) reaches printk without the
+# trampoline: its call, inside one of its own thread's, took the turn
+# that very call held, and waited for it for good.
+@test "syslog: a handler installed with sigset(3) prints while threads send datagrams: each line once" {
+	rs_start
+	capture timeout 60 "${SLOG[@]}" "$FIX/syslog-flood" 3 3000 0 0 100 0 sigset
+	[ "$status" -eq 0 ]
+	err_is ''
+	local sigs
+	sigs=$(sed -n 's/^sigs //p' "$OUT")
+	wait_for "every message" at_least $((9000 + sigs)) rs_count
+	rs_settled
+	same <({ flood_lines 3 3000; seq 0 $((sigs - 1)) | sed 's/^/sig /'; } | sort) \
+		<(cut -d' ' -f3- "$RS/out.log" | sort)
+}
+
 @test "syslog: PRINTK_SHIM_OUTPUT=stderr,syslog writes each line to both" {
 	rs_start
 	capture slog PRINTK_SHIM_OUTPUT=stderr,syslog "$FIX/emit" $'\0016to both\n' $'\0013and again\n'

@@ -116,8 +116,18 @@ void pks_ctx_stack(struct pks_ctx *x, char *buf, size_t size)
 	memset(x, 0, sizeof(*x));
 	carve(x, buf, line ? line : 1, pks_render_room(c->format, 1) > 0);
 	x->w.tid = gettid();
-	x->w.in_handler = pks_sig_unwind_depth() > 0;
 	x->w.borrowed = pks_vfork_child();
+	/*
+	 * The thread's own context is busy: this call interrupted one of its
+	 * own, from a handler installed around sigaction() (sigset(), a raw
+	 * system call), which the depth does not count. Its line may not
+	 * wait for what the interrupted call holds.
+	 */
+	/* no pair: the thread's own context, stored by this thread alone */
+	x->w.in_handler = pks_sig_unwind_depth() > 0 ||
+			  (!x->w.borrowed && pks_thread.self &&
+			   atomic_load_explicit(&pks_thread.self->ctx[0].state, memory_order_relaxed) ==
+			   PKS_BUSY);
 	x->err = &errno;
 }
 
@@ -155,7 +165,7 @@ void pks_ctx_setup(void)
 	pks_once_done(&setup_state);
 }
 
-static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until);
+static void flush_ctx(struct pks_ctx *x, bool crash, bool cut, uint64_t until);
 static uint64_t soon(void);
 
 /* A free node, its last thread's lines written first (see thread_gone()). */
@@ -172,7 +182,7 @@ static struct pks_node *reuse(void)
 		    atomic_compare_exchange_strong(&n->inuse, &free_, 1)) {
 			PKS_HB_AFTER(&n->inuse);
 			for (int i = 0; i < PKS_NCTX; i++)
-				flush_ctx(&n->ctx[i], false, soon());
+				flush_ctx(&n->ctx[i], false, false, soon());
 			return n;
 		}
 	}
@@ -402,11 +412,12 @@ static void close_dying(struct pks_ctx *x)
 /*
  * Write @x's open line from outside its call. @crash: a fatal signal's
  * flush, from its handler; this thread's own contexts are written even if
- * it was cut off in printk (forced). A context its thread is busy in is
+ * it was cut off in printk (forced). @crash or @cut (an exit from a handler
+ * that cut this thread's call off): written as close_dying() writes it. A context its thread is busy in is
  * waited for 2000 yields, and until @until at most: on a CPU that many
  * printing threads share, each yield lets every one of them run.
  */
-static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until)
+static void flush_ctx(struct pks_ctx *x, bool crash, bool cut, uint64_t until)
 {
 	struct pks_ctx *outer = flushing;
 	bool own = pks_thread.self && x >= pks_thread.self->ctx && x < pks_thread.self->ctx + PKS_NCTX;
@@ -445,7 +456,7 @@ static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until)
 			/* no pair: read by this thread alone, as its own (dead_claim()) */
 			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
 		}
-		if (crash)
+		if (crash || cut)
 			close_dying(x);
 		else
 			pks_line_close(&x->line, pks_ctx_line_out, &x->w);
@@ -471,7 +482,7 @@ static void flush_ctx(struct pks_ctx *x, bool crash, uint64_t until)
 void pks_flush_all(enum pks_flush why)
 {
 	uint64_t until = soon();	/* for all the busy contexts together */
-	bool in_write;
+	bool in_write, cut;
 
 	if (why != PKS_FLUSH_CRASH)
 		pks_sig_unwind_depth();	/* a flush's claim then knows its depth */
@@ -482,9 +493,9 @@ void pks_flush_all(enum pks_flush why)
 			/* exit or exec from a handler that cut off a flush of ours */
 			if (n == pks_thread.self && why != PKS_FLUSH_CRASH)
 				dead_claim(&n->ctx[i], 0);
-			if (n == pks_thread.self && why == PKS_FLUSH_EXIT)
-				take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], why == PKS_FLUSH_CRASH, until);
+			cut = n == pks_thread.self && why == PKS_FLUSH_EXIT &&
+			      take_back(&n->ctx[i], &in_write);
+			flush_ctx(&n->ctx[i], why == PKS_FLUSH_CRASH, cut, until);
 		}
 	}
 }
@@ -507,7 +518,7 @@ void pks_flush_depth(int depth)
 	if (pks_line_idle(&x->line))
 		return;
 	pks_tsan_hide();
-	flush_ctx(x, false, soon());
+	flush_ctx(x, false, false, soon());
 	pks_tsan_show();
 }
 
@@ -549,8 +560,10 @@ static void thread_gone(void *p)
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!dead_claim(&n->ctx[i], 0) &&	/* a flush cancelled in its write: left too */
 		    (!take_back(&n->ctx[i], &in_write) || !in_write))
-			flush_ctx(&n->ctx[i], false, soon());
+			flush_ctx(&n->ctx[i], false, false, soon());
 	pks_defer_gone(n->tid);	/* after its last line: the next thread's come later */
+	if (pks_thread.sig_held)
+		pks_signals_release();	/* held by a window of those lines: before the thread ends */
 	pks_thread.self = NULL;
 	PKS_HB_BEFORE(&n->inuse);
 	/* pairs with reuse()'s exchange: the lines above are written first */

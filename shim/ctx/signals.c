@@ -12,9 +12,10 @@
  * still says "killed by SIGTERM"; the program reads SIG_DFL back, and an
  * exec resets ours to SIG_DFL as the kernel resets every handler.
  * A handler that arrives while the thread is inside the deferred ring's
- * window (defer/defer.h) is held and delivered again, with its siginfo,
- * as soon as the window closes: a jump out of the handler then never
- * leaves a record half made (printk-shim(7) Signal handlers).
+ * window (defer/defer.h), or an output's (sink/sink.h), is held and
+ * delivered again, with its siginfo, as soon as the call ends: a jump out
+ * of the handler then never leaves a record half made, nor a connection's
+ * count (printk-shim(7) Signal handlers).
  * A handler left with siglongjmp is noticed by the stack address: a frame
  * above the trampoline's means the handler is gone, and with it any printk
  * it interrupted, which cannot be where the jump landed. (On an alternate
@@ -31,6 +32,7 @@
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
 #include "defer/defer.h"
+#include "sink/sink.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -299,7 +301,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 	 * its own, and one sent again would come back inside a later window,
 	 * or, left by a jump, undo its bookkeeping (printk-shim(7) SANITIZERS).
 	 */
-	if (unlikely(pks_defer_in_window()) && !synchronous(sig, si) && !pks_tsan_present()) {
+	if (unlikely(pks_defer_in_window() || pks_sink_in_window()) && !synchronous(sig, si) &&
+	    !pks_tsan_present()) {
 		hold(sig, si);
 		return;
 	}
@@ -327,6 +330,8 @@ static void trampoline(int sig, siginfo_t *si, void *uc)
 		plain(sig);
 	if ((o = contexts()))
 		o->handler_done(d + 1);
+	if (pks_thread.sig_held)
+		pks_signals_release();	/* held by a window of the handler's own lines' end */
 	pks_tsan_swap(hid);	/* and puts its own back as we return */
 	pks_thread.depth = d;
 	/* pairs with the fence before the handler, in the reverse order */

@@ -38,6 +38,7 @@
 
 static _Atomic uint64_t kmsg_seq;	/* the next kmsg line's number */
 static _Atomic uint64_t kmsg_turn;	/* the number whose line goes out now */
+PKS_TLS unsigned char pks_sink_windows;	/* sink.h */
 static PKS_TLS uint64_t kmsg_held;	/* 1 + the number this thread took and has not written */
 static _Atomic unsigned long lost[PKS_OUTPUTS_MAX];
 static _Atomic int lost_errno[PKS_OUTPUTS_MAX];

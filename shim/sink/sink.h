@@ -32,6 +32,20 @@ struct pks_config;
 
 struct pks_sink_batch;
 
+/*
+ * Windows of this thread's in which a jump out of a handler would leave an
+ * output's shared state half changed (syslog-conn.c: a connection's count
+ * of users and what the thread notes of it): ctx/signals.c holds the
+ * program's handlers until they close, as inside the deferred ring's.
+ */
+extern PKS_TLS unsigned char pks_sink_windows;
+
+/** pks_sink_in_window() - Return: whether this thread is inside one. */
+static inline bool pks_sink_in_window(void)
+{
+	return pks_sink_windows != 0;
+}
+
 void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struct pks_sink_batch *b);
 int pks_sink_plain(const struct pks_sink_batch *b);
 const char *pks_sink_func(struct pks_writer *w, const void *site);

@@ -36,6 +36,7 @@
  * with no connection (its atfork handler), and takes the turn over.
  */
 #include "sink/syslog-impl.h"
+#include "sink/sink.h"
 #include "base/clock.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
@@ -66,6 +67,8 @@
 #define SETUP_WAIT_MS	64	/* the longest a sender waits for another's connect to be shared */
 #define RACED		(-1)	/* fresh(): another sender shared a socket first */
 #define L_WAIT		(1u << 31)	/* send_lock: a thread sleeps on it */
+#define TURN_WAIT_MS	100	/* the longest a sender waits for another's turn on a datagram */
+#define OWNER_WAIT_MS	1000	/* the longest it waits for another's message on a stream */
 
 enum verdict { KEEP, BROKEN, LOST };
 enum fresh { SHARE, OWN, HASTY };
@@ -75,12 +78,42 @@ static _Atomic uint64_t conn_ino;	/* st_ino of the socket in conn */
 static _Atomic pid_t conn_pid;		/* the process that made it */
 static _Atomic unsigned int conn_gen;	/* its number */
 static _Atomic unsigned int gens;	/* connections made so far */
-static _Atomic long stream_owner;	/* thread sending on the shared stream, or 0 */
+static _Atomic uint64_t stream_owner;	/* the connection's number << 32 | the thread
+					 * sending a message on it; or 0 */
 static _Atomic int64_t retry_at;	/* CLOCK_MONOTONIC ns: no connect before */
 static _Atomic int refused;		/* why the last connect failed */
-static _Atomic uint32_t send_lock;	/* pid of the process sending, | L_WAIT; or 0 */
+static _Atomic uint32_t send_lock;	/* the thread whose turn it is, | L_WAIT; or 0 */
 static PKS_TLS unsigned int checked_gen;	/* the connection this thread checked last */
 static PKS_TLS unsigned int unchecked;	/* its lines since */
+/*
+ * The shared connection an ordinary call of this thread has pinned: its
+ * number << 2, | TURN once it has the stream's turn, | SENT once it began
+ * to send its message there; 0: none. Set after the pin and cleared before
+ * the unpin, so that a call cut off between the two (a jump out of a
+ * handler) is seen by the thread's next one, which gives them back
+ * (left_behind()); one cut off outside leaves a pin behind, never gives
+ * one back twice.
+ */
+static PKS_TLS uint64_t pinned;
+#define TURN	1u
+#define SENT	2u
+
+/*
+ * A window (sink.h) around each change of a connection's count of users
+ * together with what pinned says of it: a jump out of a handler never
+ * leaves the one changed without the other. Fences keep the stores inside.
+ */
+static inline void enter(void)
+{
+	pks_sink_windows++;
+	atomic_signal_fence(memory_order_seq_cst);	/* pairs with the trampoline's look */
+}
+
+static inline void leave(void)
+{
+	atomic_signal_fence(memory_order_seq_cst);	/* pairs with the trampoline's look */
+	pks_sink_windows--;
+}
 
 static uint64_t ino_of(int fd)
 {
@@ -158,7 +191,7 @@ static int dial_held(const char *path, int flags, bool *stream)
 }
 
 /* A new socket for @s: the shared one if there is none and @how says so, else its own. */
-static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
+static int fresh(const char *path, struct pks_slsock *s, enum fresh how, bool calm)
 {
 	uint64_t none = 0, ino;
 	bool stream = false;
@@ -170,11 +203,13 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	}
 	ino = ino_of(fd);
 	/* no pair: a number for each connection, no data behind it */
-	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1 };
+	*s = (struct pks_slsock){ fd, stream, true, how == HASTY, atomic_fetch_add(&gens, 1) + 1, false };
 	if (how != SHARE)
 		return 0;
+	enter();
 	/* no pair: it claims the setup; W_DEAD keeps pin() off until the release below */
 	if (!atomic_compare_exchange_strong(&conn, &none, W_DEAD)) {
+		leave();
 		/*
 		 * Another sender's connection is the shared one: a line sent on
 		 * a stream of its own could reach the daemon after this
@@ -196,6 +231,9 @@ static int fresh(const char *path, struct pks_slsock *s, enum fresh how)
 	atomic_store_explicit(&conn, (uint64_t)(fd + 1) | W_USER | (stream ? W_STREAM : 0),
 			      memory_order_release);
 	s->own = false;
+	if (calm)
+		pinned = (uint64_t)s->gen << 2;
+	leave();
 	return 0;
 }
 
@@ -261,75 +299,163 @@ static bool mine(const struct pks_slsock *s)
 }
 
 /*
- * Own the shared stream for one line. A handler that interrupted the owner
- * gets a hasty socket of its own, one that never waits: the daemon may be
- * waiting for the rest of the interrupted message before it reads another.
+ * The shared connection @s was pinned on is given up: this line goes on a
+ * stream of its own, whole; the next lines get a new shared one once the
+ * last user of this one is out.
  */
-static int hold_stream(const char *path, struct pks_slsock *s)
+static int give_up(const char *path, struct pks_slsock *s, bool calm)
 {
-	long me, cur = 0;
-	int ms = 1;
+	enter();
+	if (calm)
+		pinned = 0;
+	unpin(s, BROKEN);
+	leave();
+	return fresh(path, s, OWN, calm);
+}
+
+/*
+ * Own the shared stream for one message. A handler that interrupted the
+ * owner gets a hasty socket of its own, one that never waits: the daemon
+ * may be waiting for the rest of the interrupted message before it reads
+ * another. An ordinary call of the owning thread finds a call of its own
+ * cut off (a jump out of a handler) that left_behind() could not see: its
+ * message may be cut short, so the connection is given up. One that waited
+ * OWNER_WAIT_MS for another thread's message (cut off so, or a daemon
+ * that stopped reading) gives it up too; that thread's message, if it
+ * goes on, is whole on it all the same.
+ */
+static int hold_stream(const char *path, struct pks_slsock *s, bool calm)
+{
+	uint64_t me = (uint64_t)s->gen << 32 | (uint32_t)gettid(), cur = 0;
+	int ms = 1, waited = 0;
 
 	if (!s->stream || s->own)
 		return 0;
-	me = gettid();
-	/* pairs with pks_slconn_put()'s store of 0: the last owner's send is over */
-	while (!atomic_compare_exchange_strong(&stream_owner, &cur, me)) {
-		if (cur == me) {
-			unpin(s, KEEP);
-			return fresh(path, s, HASTY);
+	for (;;) {
+		/* free, or an owner's of a connection given up since: ours.
+		 * Pairs with pks_slconn_put()'s release: the last owner's send is over */
+		enter();
+		if ((!cur || cur >> 32 != s->gen) && atomic_compare_exchange_strong(&stream_owner, &cur, me)) {
+			pinned |= calm ? TURN : 0;
+			leave();
+			return 0;
 		}
-		nap(&ms);
-		cur = 0;
+		leave();
+		if (cur && cur >> 32 == s->gen && (uint32_t)cur == (uint32_t)me) {
+			if (calm)
+				return give_up(path, s, calm);
+			enter();
+			unpin(s, KEEP);
+			leave();
+			return fresh(path, s, HASTY, calm);
+		}
+		if (cur && cur >> 32 == s->gen) {
+			if (waited >= OWNER_WAIT_MS)
+				return give_up(path, s, calm);
+			waited += ms;
+			nap(&ms);
+			/* pairs with pks_slconn_put()'s release, as above */
+			cur = atomic_load(&stream_owner);
+		}
 	}
-	return 0;
 }
 
-/**
- * pks_slconn_get() - a socket to send one line on; connects if need be
- * Return: 0, or the errno of the failed connect (repeated for 100 ms), and
- * then @s->hasty says whether it was a hasty socket's, one of a handler
- * that found the shared stream busy: EAGAIN there is a busy daemon, not an
- * outage.
- */
-int pks_slconn_get(const char *path, struct pks_slsock *s)
+/* pks_slconn_get()'s socket, once a cut-off call's pin is given back. */
+static int get(const char *path, struct pks_slsock *s, bool calm)
 {
 	int ms = 1, waited = 0;
 
 	for (int i = 0; i < 2; i++) {
-		int r = pin(s), err;
+		int r, err;
 
+		enter();
+		r = pin(s);
+		if (r > 0 && calm)
+			pinned = (uint64_t)s->gen << 2;
+		leave();
 		/*
-		 * Another sender's connect, a moment from shared: its socket,
-		 * not one of this line's own (a handler that interrupted that
-		 * very sender gives up waiting and takes one of its own).
+		 * Another sender's connect, a moment from shared, or the last
+		 * users of one given up, a moment from out: the next shared
+		 * socket, not one of this line's own (a handler that
+		 * interrupted that very sender gives up waiting and takes one
+		 * of its own).
 		 */
-		if (r == -2 && waited < SETUP_WAIT_MS) {
+		if (r < 0 && waited < SETUP_WAIT_MS) {
 			waited += ms;
 			nap(&ms);
 			i--;
 			continue;
 		}
 		if (r < 0)
-			return fresh(path, s, OWN);
+			return fresh(path, s, OWN, calm);
 		if (r == 0) {
-			err = fresh(path, s, SHARE);
+			err = fresh(path, s, SHARE, calm);
 			if (err == RACED)
 				continue;	/* the winner's socket, from pin() */
-			return err ? err : hold_stream(path, s);
+			return err ? err : hold_stream(path, s, calm);
 		}
 		/* pairs with fresh()'s release of conn, through pin()'s acquire */
 		if (likely(s->gen == checked_gen) && likely(++unchecked % CHECK_EVERY) &&
 		    likely(atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid()))
-			return hold_stream(path, s);
+			return hold_stream(path, s, calm);
 		if (mine(s)) {
 			checked_gen = s->gen;
 			unchecked = 0;
-			return hold_stream(path, s);
+			return hold_stream(path, s, calm);
 		}
+		enter();
+		if (calm)
+			pinned = 0;
 		unpin(s, LOST);
+		leave();
 	}
-	return fresh(path, s, OWN);
+	return fresh(path, s, OWN, calm);
+}
+
+/*
+ * An ordinary call of this thread was cut off (a jump out of a handler,
+ * an exit from one) with the shared connection pinned: its pin given back,
+ * and its turn on the stream; a stream it began to send its message on may
+ * hold the start of it, and is given up. The pin kept the connection, and
+ * its number, as they were.
+ */
+static void left_behind(void)
+{
+	unsigned int gen = (unsigned int)(pinned >> 2);
+	uint64_t me = (uint64_t)gen << 32 | (uint32_t)gettid();
+	/* pairs with fresh()'s release of conn, as pin()'s acquire */
+	uint64_t w = atomic_load(&conn);
+	struct pks_slsock s = { .fd = (int)(w & W_FD) - 1, .gen = gen };
+	enum verdict how = pinned & SENT ? BROKEN : KEEP;
+
+	enter();
+	/* pairs with hold_stream()'s compare-exchange, as pks_slconn_put()'s */
+	if ((pinned & TURN) && !atomic_compare_exchange_strong(&stream_owner, &me, 0))
+		how = BROKEN;	/* taken over by a thread that waited too long for it */
+	pinned = 0;
+	/* the pin holds the connection: its number cannot have changed */
+	if (!PKS_WARN_ON_ONCE(!(w & W_FD) || !(w & W_USERS)))
+		unpin(&s, how);
+	leave();
+}
+
+/**
+ * pks_slconn_get() - a socket to send one line on; connects if need be
+ * @calm: not from a signal handler
+ * Return: 0, or the errno of the failed connect (repeated for 100 ms), and
+ * then @s->hasty says whether it was a hasty socket's, one of a handler
+ * that found the shared stream busy: EAGAIN there is a busy daemon, not an
+ * outage.
+ */
+int pks_slconn_get(const char *path, struct pks_slsock *s, bool calm)
+{
+	int err;
+
+	if (calm && pinned)
+		left_behind();
+	err = get(path, s, calm);
+	s->calm = calm;
+	return err;
 }
 
 /* Drop @n sent bytes from the front of @m. Return: true if some are left. */
@@ -383,50 +509,68 @@ static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool
 }
 
 
-static void futex(_Atomic uint32_t *w, int op, uint32_t v)
+/* The futex operation @op on @w, if it holds @v, for @ms at most (0: no bound). */
+static void futex(_Atomic uint32_t *w, int op, uint32_t v, int ms)
 {
-	syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, v, NULL, NULL, 0);
+	struct timespec ts = { 0, ms * 1000000L };
+
+	syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, v, ms ? &ts : NULL, NULL, 0);
 }
 
 /*
  * The threads that may block take turns on the shared datagram socket, as
  * glibc's syslog(3) does under its lock: 8 threads sleeping in one send
  * queue and woken all at once by each read cost several times the CPU of
- * 8 threads sleeping on a futex and woken one at a time. The word holds
- * the pid of the process that locked it, so that the child of a fork made
- * while another thread held it takes it over. Handlers never take it.
+ * 8 threads sleeping on a futex and woken one at a time. Handlers never
+ * take a turn. The turns only spare CPU, a datagram is whole whatever is
+ * sent beside it, so none is waited for long: a thread that finds the turn
+ * its own takes it back (its call that had it was cut off by a jump out of
+ * a handler, or by an exit from one), and one that waited TURN_WAIT_MS for
+ * another's takes it over (that thread was cut off so, or is gone, or is
+ * its parent's in a child of a bare fork; or the daemon reads slowly).
+ * A thread gives back only a turn still its own.
+ * Return: the word stored, for send_lock_give().
  */
-static void send_lock_take(void)
+static uint32_t send_lock_take(void)
 {
-	uint32_t me = (uint32_t)pks_pid(), c = 0;
+	uint32_t me = (uint32_t)gettid(), c = 0, wait = 0;
+	uint64_t since = 0;
 
-	/* acquire: pairs with the release of send_lock in the unlock below */
-	if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me, memory_order_acquire,
-						    memory_order_relaxed))
-		return;
 	for (;;) {
-		if ((c & ~L_WAIT) != me) {	/* free, or a parent's: a fork child's */
-			/* acquire: pairs with the release in the unlock below */
-			if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me | L_WAIT,
+		if (!c || (c & ~L_WAIT) == me ||
+		    (since && pks_now_ns() - since >= TURN_WAIT_MS * 1000000ull)) {
+			/* one that waited keeps the bit: others may sleep still.
+			 * acquire: pairs with the release in send_lock_give() */
+			if (atomic_compare_exchange_strong_explicit(&send_lock, &c, me | wait | (c & L_WAIT),
 					memory_order_acquire, memory_order_relaxed))
-				return;
+				return me;
 			continue;
 		}
-		/* acquire: pairs with the unlock's release, as above */
-		c = atomic_exchange_explicit(&send_lock, me | L_WAIT, memory_order_acquire);
-		if ((c & ~L_WAIT) != me)
-			return;		/* it was free, or a parent's: ours now */
-		futex(&send_lock, FUTEX_WAIT, me | L_WAIT);
-		/* no pair: a guess for the loop; what takes the lock acquires */
+		wait = L_WAIT;
+		/* no pair: the bit only asks the giver for a wake */
+		if (!(c & L_WAIT) && !atomic_compare_exchange_strong_explicit(&send_lock, &c, c | L_WAIT,
+					memory_order_relaxed, memory_order_relaxed))
+			continue;
+		since = since ? since : pks_now_ns();
+		futex(&send_lock, FUTEX_WAIT, c | L_WAIT, 10);
+		/* no pair: a guess for the loop; what takes the turn acquires */
 		c = atomic_load_explicit(&send_lock, memory_order_relaxed);
 	}
 }
 
-static void send_lock_give(void)
+static void send_lock_give(uint32_t me)
 {
-	/* release: pairs with the lock's acquires above */
-	if (atomic_exchange_explicit(&send_lock, 0, memory_order_release) & L_WAIT)
-		futex(&send_lock, FUTEX_WAKE, 1);
+	/* no pair: a guess for the compare-exchange below */
+	uint32_t c = atomic_load_explicit(&send_lock, memory_order_relaxed);
+
+	do {
+		if ((c & ~L_WAIT) != me)
+			return;	/* taken over: its taker gives it back */
+	/* release: pairs with the acquire in send_lock_take() */
+	} while (!atomic_compare_exchange_weak_explicit(&send_lock, &c, 0, memory_order_release,
+							memory_order_relaxed));
+	if (c & L_WAIT)
+		futex(&send_lock, FUTEX_WAKE, 1, 0);
 }
 
 /**
@@ -439,12 +583,13 @@ int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, 
 {
 	int err;
 	bool turns = calm && !s->own && !s->stream;	/* a stream has its owner */
+	uint32_t me = turns ? send_lock_take() : 0;
 
-	if (turns)
-		send_lock_take();
+	if (s->calm && s->stream && !s->own)
+		pinned |= SENT;
 	err = push(s, iov, n, calm);
 	if (turns)
-		send_lock_give();
+		send_lock_give(me);
 	return err;
 }
 /**
@@ -504,12 +649,18 @@ bool pks_slconn_put(struct pks_slsock *s, int err)
 			close(s->fd);
 		return how != KEEP;
 	}
-	if (s->stream)	/* pairs with hold_stream()'s compare-exchange */
-		atomic_store(&stream_owner, 0);
 	/* Not checked on every line: never close what is no longer ours. */
 	if (how == BROKEN && !mine(s))
 		how = LOST;
+	enter();
+	if (s->calm)
+		pinned = 0;
+	/* the stream's turn, if still this message's: pairs with hold_stream()'s compare-exchange */
+	if (s->stream)
+		atomic_compare_exchange_strong(&stream_owner,
+			&(uint64_t){ (uint64_t)s->gen << 32 | (uint32_t)gettid() }, 0);
 	unpin(s, how);
+	leave();
 	return how != KEEP;
 }
 
@@ -532,6 +683,7 @@ static void atfork_child(void)
 	/* no pair: the one thread's, too */
 	atomic_store(&conn, 0);
 	atomic_store(&stream_owner, 0);
+	atomic_store(&send_lock, 0);
 }
 
 /** pks_slconn_setup() - once: a forked child starts without a connection */

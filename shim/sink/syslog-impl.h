@@ -21,9 +21,10 @@ struct pks_slsock {
 	bool own;		/* a socket of this line only, closed after it */
 	bool hasty;		/* never waits: a full socket or backlog is an error */
 	unsigned int gen;	/* which connection: a later one has a larger number */
+	bool calm;		/* an ordinary call's, not a handler's (pks_slconn_get()) */
 };
 
-int pks_slconn_get(const char *path, struct pks_slsock *s);
+int pks_slconn_get(const char *path, struct pks_slsock *s, bool calm);
 int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm);
 int pks_slconn_send_many(const struct pks_slsock *s, struct mmsghdr *v, unsigned int k,
 			 unsigned int *sent);

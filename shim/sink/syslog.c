@@ -195,7 +195,7 @@ static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bo
 	int err = 0;
 
 	for (int tries = 0; tries < 2; tries++) {
-		err = pks_slconn_get(path, s);
+		err = pks_slconn_get(path, s, calm);
 		if (err)
 			return err;
 		err = send_one(s, iov, calm);
@@ -305,7 +305,7 @@ unsigned int pks_syslog_send_many(const struct pks_config *c, struct mmsghdr *v,
 	int err;
 
 	/* no pair: a flag for a quick decision, nothing read through it */
-	if (atomic_load(&down) || pks_slconn_get(c->set.syslog_socket, &s))
+	if (atomic_load(&down) || pks_slconn_get(c->set.syslog_socket, &s, true))
 		return 0;
 	err = s.stream || s.own ? 0 : pks_slconn_send_many(&s, v, k, &sent);
 	pks_slconn_put(&s, err);
