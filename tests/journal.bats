@@ -66,6 +66,24 @@ jshim() {
 	[ "$got" = '["from the probe","port_probe"]' ]
 }
 
+# A close of the module's new socket before it had read the socket's inode
+# made it note inode 0, which every closed number then matched: each line
+# after went to the closed number, and to standard error, for good.
+@test "journal: a program that closes every descriptor 200 times while a thread prints: its lines after are in the journal" {
+	local pid
+	jshim sh -c 'echo $$ >"$0"; exec "$1" x storm 200' "$BATS_TEST_TMPDIR/pid" "$FIX/syslog-fdclash"
+	[ "$status" -eq 0 ]
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	got=$(jsel "$pid" 'select(.MESSAGE | startswith("after")) | .MESSAGE' | tr -d '"')
+	[ "$got" = "$(seq 0 4 | sed 's/^/after /')" ]
+	run grep -c '^after' "$ERR"
+	[ "$output" -eq 0 ]
+	# a line sent as its number was closed went to stderr, said, and then no more
+	if grep -q 'writing its lines to stderr' "$ERR"; then
+		[ "$(tail -n 1 "$ERR")" = "$(grep 'delivering again' "$ERR" | tail -n 1)" ]
+	fi
+}
+
 @test "journal: continuation fragments are one entry at the first fragment's level" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2" "$3" "$4"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" \
 		$'\0013disk: ' $'\001cretry ' $'\001cfailed\n'

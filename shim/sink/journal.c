@@ -56,6 +56,41 @@ static int fd_in(uint64_t w)
 }
 
 /*
+ * A new datagram socket, set up: its descriptor and inode in one word, or
+ * -errno. The program may close the number or put another file on it
+ * meanwhile (a thread of its own closing every descriptor): the socket is
+ * then not ours, and neither is the number, which is left alone; another
+ * is made, twice at most.
+ */
+static int64_t fresh(void)
+{
+	struct timeval wait = { .tv_sec = WAIT_S };
+	int want = SNDBUF, on = 1;
+
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = pks_fd_high(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+		uint32_t ino = ino_of(fd);
+
+		if (fd < 0)
+			return -errno;
+		if (!ino)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
+		/*
+		 * Our credentials go with every entry: the kernel attaches them at
+		 * the send only when one side asks (unix(7) SO_PASSCRED), and
+		 * journald asks just after it binds, so that an entry queued in
+		 * between reaches it with pid 0 and is stored with no _PID.
+		 */
+		setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
+		if (ino_of(fd) == ino)
+			return (int64_t)((uint64_t)ino << 32 | (uint32_t)(fd + 1));
+	}
+	return -EBADF;
+}
+
+/*
  * The shared datagram socket. It is unconnected, so a journald restart
  * needs nothing from us; a program that closed it and reused the number
  * gets its descriptor left alone and we make another.
@@ -63,32 +98,20 @@ static int fd_in(uint64_t w)
  */
 static int socket_get(void)
 {
-	struct timeval wait = { .tv_sec = WAIT_S };
 	/* pairs with the compare-exchange below, another thread's */
-	uint64_t old = atomic_load(&sock), w;
-	int fd, want = SNDBUF, on = 1;
+	uint64_t old = atomic_load(&sock);
+	int64_t w;
 
 	if (old && ino_of(fd_in(old)) == old >> 32)
 		return fd_in(old);
-	fd = pks_fd_high(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
-	/*
-	 * Our credentials go with every entry: the kernel attaches them at
-	 * the send only when one side asks (unix(7) SO_PASSCRED), and
-	 * journald asks just after it binds, so that an entry queued in
-	 * between reaches it with pid 0 and is stored with no _PID.
-	 */
-	setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
-	w = (uint64_t)ino_of(fd) << 32 | (uint32_t)(fd + 1);
+	if ((w = fresh()) < 0)
+		return (int)w;
 	/* pairs with the load above, another thread's: descriptor and inode at once */
-	if (!atomic_compare_exchange_strong(&sock, &old, w)) {
-		close(fd);	/* another thread's socket won */
+	if (!atomic_compare_exchange_strong(&sock, &old, (uint64_t)w)) {
+		close(fd_in((uint64_t)w));	/* another thread's socket won */
 		return fd_in(old);
 	}
-	return fd;
+	return fd_in((uint64_t)w);
 }
 
 /* "NAME=value\n" with a value of at most @max bytes; a newline in it would end the field. */
