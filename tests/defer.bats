@@ -1224,6 +1224,18 @@ ends() {
 		for (i = 0; i < 10; i++) printf "form %d %d|%x|s\n", 1000 + i, i, i }')
 }
 
+# The printer made an interned format's text from the format itself: a
+# program that made that page unreadable after the call died of SIGSEGV in
+# the printer, and one that rewrote it got the new text for the old call.
+@test "defer: a format whose page the program rewrites and makes unreadable after the call: the line as the call made it" {
+	local defer
+	for defer in 0 1; do
+		capture shim PRINTK_SHIM_FORMAT=plain PRINTK_SHIM_DEFER=$defer "$FIX/defer-forms" revoke
+		[ "$status" -eq 0 ]
+		err_is $'kept 1 x\n'
+	done
+}
+
 @test "defer: one thread may fill the whole ring: drop mode drops nothing the ring can hold" {
 	local T=$BATS_TEST_TMPDIR text
 	text=$(printf 'x%.0s' {1..90})

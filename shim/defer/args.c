@@ -24,7 +24,9 @@
  * another number or a string's length, 1 for a character, none for "%%");
  * with a carried form, the format's text; the strings' bytes, in order.
  * - PKS_REC_FORM: the format's bytes never change nor go away (base/rodata.c):
- *   its form, interned once (forms.c), is named by its address.
+ *   its form, interned once (forms.c) with a copy of its text, is named by
+ *   its address; the printer reads the copy, as a synchronous call prints
+ *   from its compiled shape's.
  * - PKS_REC_ARGS: any other; its form and text are carried, so that nothing
  *   in it points outside the ring: the format may be unloaded or rewritten
  *   before the printer gets to it.
@@ -208,8 +210,9 @@ static inline const struct pks_defer_form *form(const struct pks_shape *s)
 		return f;
 	f = pks_defer_form_find(s->fmt);
 	if (!f) {
-		n = (struct pks_defer_form){ s->fmt, s->nconv, s->at, s->n, { { 0, 0, 0 } } };
+		n = (struct pks_defer_form){ s->fmt, s->nconv, s->at, s->n, { { 0, 0, 0 } }, "" };
 		convs(s, n.conv);
+		memcpy(n.text, s->text, sizeof(n.text));
 		f = pks_defer_form_add(&n);
 	}
 	return f ? (last = f) : NULL;
@@ -411,5 +414,5 @@ size_t pks_defer_form_text(const struct pks_defer_rec *r, char *buf, size_t size
 	memcpy(&f, h + 1, sizeof(f));
 	if (h->len > size + 1 || PKS_WARN_ON_ONCE(h->nconv != f->nconv))
 		return 0;	/* never: the call kept it within the line's size */
-	return made(buf, f->conv, f->nconv, f->fmt, f->at, f->n, dig, val, val + h->vals);
+	return made(buf, f->conv, f->nconv, f->text, f->at, f->n, dig, val, val + h->vals);
 }

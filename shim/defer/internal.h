@@ -61,10 +61,13 @@ struct pks_defer_conv {
 
 /* A simple format's form: what the printer needs to make its text (args.c, forms.c). */
 struct pks_defer_form {
-	const char *fmt;		/* its bytes, which never change nor go away */
+	const char *fmt;		/* the format's address, whose bytes never change */
 	uint8_t nconv;
 	uint8_t at, n;			/* the literal run after the last conversion */
 	struct pks_defer_conv conv[PKS_SHAPE_CONV];
+	char text[PKS_SHAPE_TEXT];	/* its bytes as compiled: the printer reads these,
+					 * never @fmt, which the program may yet make
+					 * unreadable (mprotect(2)) */
 };
 
 /*
