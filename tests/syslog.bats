@@ -320,6 +320,24 @@ user.emerg emit[PID] emerg"
 		<(cut -d' ' -f3- "$RS/out.log" | sort)
 }
 
+# The send was no cancellation point: a thread blocked in it by a stopped
+# daemon was cancelled only once the daemon read again.
+@test "syslog: a thread blocked in its send to a stopped daemon is cancelled at once; its line is written later, once" {
+	local n
+	rs_start
+	kill -STOP "$RS_PID"
+	capture timeout 60 "${SLOG[@]}" "$FIX/abnormal" cancel-stopped "$RS_PID"
+	[ "$status" -eq 0 ]
+	[[ "$(head -n 1 "$OUT")" == "joined after "*" calls" ]]
+	n=$(head -n 1 "$OUT" | cut -d' ' -f3)
+	err_is ''
+	wait_for "the tail" grep -q ' M one two$' "$RS/out.log"
+	# every line of the calls that returned, and the one cancelled, once
+	[ "$(grep -o ' T [0-9]* ' "$RS/out.log" | sort -u | wc -l)" -eq $((n + 1)) ]
+	[ "$(grep -c ' T [0-9]* ' "$RS/out.log")" -eq $((n + 1)) ]
+	[ "$(grep -o ' T [0-9]* ' "$RS/out.log" | tail -n 1)" = " T $n " ]
+}
+
 @test "syslog: PRINTK_SHIM_OUTPUT=stderr,syslog writes each line to both" {
 	rs_start
 	capture slog PRINTK_SHIM_OUTPUT=stderr,syslog "$FIX/emit" $'\0016to both\n' $'\0013and again\n'

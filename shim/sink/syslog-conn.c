@@ -484,8 +484,13 @@ static void wait_room(int fd, int err, int *ms)
 		grow(ms);
 }
 
-/* One message, whole; @calm: it may block. Return: 0, or the errno that stopped it. */
-static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm)
+/*
+ * One message, whole; @calm: it may block, and with @cancel (the caller's
+ * cancellation state) PTHREAD_CANCEL_ENABLE, its send and its wait for room
+ * are cancellation points, as the write(2) of a line is (pks_slconn_send()
+ * gives back what it holds). Return: 0, or the errno that stopped it.
+ */
+static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm, int cancel)
 {
 	struct iovec v[4];
 	struct msghdr m = { .msg_iov = v, .msg_iovlen = (size_t)n };
@@ -493,8 +498,11 @@ static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool
 
 	memcpy(v, iov, sizeof(*iov) * (size_t)n);
 	for (;;) {
-		ssize_t r = sendmsg(s->fd, &m, how);
+		ssize_t r;
 
+		pthread_setcancelstate(cancel, NULL);
+		r = sendmsg(s->fd, &m, how);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (r >= 0) {
 			if (!skip(&m, (size_t)r))
 				return 0;
@@ -504,7 +512,9 @@ static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool
 			continue;
 		if ((errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS) || s->hasty)
 			return errno;
+		pthread_setcancelstate(cancel, NULL);
 		wait_room(s->fd, errno, &ms);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	}
 }
 
@@ -573,23 +583,62 @@ static void send_lock_give(uint32_t me)
 		futex(&send_lock, FUTEX_WAKE, 1, 0);
 }
 
+/* What a send holds: its turn on the datagram socket, and a socket of its own. */
+struct cut {
+	uint32_t turn;		/* send_lock_take()'s, or 0 */
+	int own;		/* its descriptor, or -1 */
+};
+
+/*
+ * A cancellation in push(): the turn, the socket of its own, the pin and
+ * the stream's turn given back (left_behind()), and the line taken back by
+ * the calls of the thread's cleanup handlers, or written at exit, as one
+ * cut in its write(2) is (pks_fd_cut).
+ */
+static void cancelled(void *arg)
+{
+	const struct cut *c = arg;
+
+	pks_fd_cut = true;
+	if (c->turn)
+		send_lock_give(c->turn);
+	if (c->own >= 0)
+		close(c->own);
+	else if (pinned)
+		left_behind();
+}
+
+/* push() of a calm send, what it holds (@c) given back if it is cancelled. */
+static int guarded(const struct pks_slsock *s, const struct iovec *iov, int n, int cancel,
+		   struct cut *c)
+{
+	int err;
+
+	pthread_cleanup_push(cancelled, c);
+	err = push(s, iov, n, true, cancel);
+	pthread_cleanup_pop(0);
+	return err;
+}
+
 /**
  * pks_slconn_send() - one message of @n pieces (at most 4), whole
  * @calm: not from a signal handler: the send may block
+ * @cancel: the caller's cancellation state: with PTHREAD_CANCEL_ENABLE, a
+ *	calm send is a cancellation point
  * A full queue is waited for, however long, while the socket lives.
  * Return: 0, or the errno that stopped it.
  */
-int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm)
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm, int cancel)
 {
 	int err;
 	bool turns = calm && !s->own && !s->stream;	/* a stream has its owner */
-	uint32_t me = turns ? send_lock_take() : 0;
+	struct cut c = { turns ? send_lock_take() : 0, s->own ? s->fd : -1 };
 
 	if (s->calm && s->stream && !s->own)
 		pinned |= SENT;
-	err = push(s, iov, n, calm);
+	err = calm ? guarded(s, iov, n, cancel, &c) : push(s, iov, n, false, PTHREAD_CANCEL_DISABLE);
 	if (turns)
-		send_lock_give(me);
+		send_lock_give(c.turn);
 	return err;
 }
 /**

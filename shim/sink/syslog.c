@@ -167,7 +167,7 @@ static size_t head(const struct pks_config *c, const struct pks_meta *m, char *h
  * goes as the four bytes \x00 (printk-shim(7) SYSLOG); the stream is ours
  * for the whole message (pks_slconn_get()). Return: 0 or errno.
  */
-static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool calm)
+static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool calm, int cancel)
 {
 	const char *t = iov[1].iov_base, *z;
 	size_t n = iov[1].iov_len;
@@ -175,22 +175,26 @@ static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool ca
 	int k = 1, err = 0;
 
 	if (!s->stream)
-		return pks_slconn_send(s, iov, 2, calm);
+		return pks_slconn_send(s, iov, 2, calm, cancel);
 	while (!err && (z = memchr(t, '\0', n))) {
 		v[k++] = (struct iovec){ (void *)t, (size_t)(z - t) };
 		v[k++] = (struct iovec){ (void *)"\\x00", 4 };
-		err = pks_slconn_send(s, v, k, calm);
+		err = pks_slconn_send(s, v, k, calm, cancel);
 		n -= (size_t)(z - t) + 1;
 		t = z + 1;
 		k = 0;
 	}
 	v[k++] = (struct iovec){ (void *)t, n };
 	v[k++] = iov[2];
-	return err ? err : pks_slconn_send(s, v, k, calm);
+	return err ? err : pks_slconn_send(s, v, k, calm, cancel);
 }
 
-/* Send, and once more on a new connection if the old one broke. Return: 0 or errno. */
-static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bool calm)
+/*
+ * Send, and once more on a new connection if the old one broke; @cancel,
+ * the caller's cancellation state, for the send (pks_slconn_send()).
+ * Return: 0 or errno.
+ */
+static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bool calm, int cancel)
 {
 	int err = 0;
 
@@ -198,7 +202,7 @@ static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bo
 		err = pks_slconn_get(path, s, calm);
 		if (err)
 			return err;
-		err = send_one(s, iov, calm);
+		err = send_one(s, iov, calm, cancel);
 		if (!pks_slconn_put(s, err))
 			return err;
 	}
@@ -264,9 +268,9 @@ int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
 	struct pks_slsock s;
 	int err, cancel, saved = errno;
 
-	/* A thread cancelled in poll() would keep the socket pinned, the stream owned. */
+	/* cancelled only in the send itself, which gives back what it holds */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-	err = deliver(c->set.syslog_socket, iov, &s, m->calm);
+	err = deliver(c->set.syslog_socket, iov, &s, m->calm, cancel);
 	pthread_setcancelstate(cancel, NULL);
 	if (err)
 		refused(c, &s, n, err);
