@@ -556,6 +556,7 @@ static void thread_gone(void *p)
 
 	unpoison_below();
 	pks_tsan_hide();
+	pks_sink_thread_gone();	/* a send cancellation cut off: what it holds given back */
 	pks_defer_abandoned(UINTPTR_MAX);	/* a record cancellation cut off: skipped */
 	for (int i = 0; i < PKS_NCTX; i++)
 		if (!dead_claim(&n->ctx[i], 0) &&	/* a flush cancelled in its write: left too */

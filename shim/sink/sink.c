@@ -514,3 +514,12 @@ PKS_HOT void pks_sink_line(struct pks_line *l, struct pks_writer *w, const struc
 	if (b && b->dg && told)
 		pks_batch_dg_told(b->dg);	/* this pass wrote it there, or stderr is an output */
 }
+
+/**
+ * pks_sink_thread_gone() - this thread ends (ctx/ctx.c), maybe cancelled
+ * in an output's send: what that send holds given back
+ */
+void pks_sink_thread_gone(void)
+{
+	pks_syslog_gone();
+}

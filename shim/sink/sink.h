@@ -57,6 +57,7 @@ void pks_sink_follow(const struct pks_config *c);
 bool pks_sink_has_file(const struct pks_config *c);
 void pks_sink_failed(int i, unsigned long k, int err, bool later);
 void pks_sink_report_lost(void);
+void pks_sink_thread_gone(void);
 void pks_sink_forked(void);
 
 #endif

@@ -98,6 +98,20 @@ static PKS_TLS uint64_t pinned;
 #define TURN	1u
 #define SENT	2u
 
+static PKS_TLS uint32_t self;	/* thread()'s, forgotten in a fork's child */
+
+/*
+ * This thread's id, one system call a thread. A child of a bare fork keeps
+ * its parent thread's: a turn it finds under that id it takes back, as it
+ * would another's after a wait, and its connections are its own.
+ */
+static inline uint32_t thread(void)
+{
+	if (unlikely(!self))
+		self = (uint32_t)gettid();
+	return self;
+}
+
 /*
  * A window (sink.h) around each change of a connection's count of users
  * together with what pinned says of it: a jump out of a handler never
@@ -326,11 +340,12 @@ static int give_up(const char *path, struct pks_slsock *s, bool calm)
  */
 static int hold_stream(const char *path, struct pks_slsock *s, bool calm)
 {
-	uint64_t me = (uint64_t)s->gen << 32 | (uint32_t)gettid(), cur = 0;
+	uint64_t me, cur = 0;
 	int ms = 1, waited = 0;
 
 	if (!s->stream || s->own)
 		return 0;
+	me = (uint64_t)s->gen << 32 | thread();
 	for (;;) {
 		/* free, or an owner's of a connection given up since: ours.
 		 * Pairs with pks_slconn_put()'s release: the last owner's send is over */
@@ -422,7 +437,7 @@ static int get(const char *path, struct pks_slsock *s, bool calm)
 static void left_behind(void)
 {
 	unsigned int gen = (unsigned int)(pinned >> 2);
-	uint64_t me = (uint64_t)gen << 32 | (uint32_t)gettid();
+	uint64_t me = (uint64_t)gen << 32 | thread();
 	/* pairs with fresh()'s release of conn, as pin()'s acquire */
 	uint64_t w = atomic_load(&conn);
 	struct pks_slsock s = { .fd = (int)(w & W_FD) - 1, .gen = gen };
@@ -459,7 +474,7 @@ int pks_slconn_get(const char *path, struct pks_slsock *s, bool calm)
 }
 
 /* Drop @n sent bytes from the front of @m. Return: true if some are left. */
-static bool skip(struct msghdr *m, size_t n)
+static inline __attribute__((always_inline)) bool skip(struct msghdr *m, size_t n)
 {
 	while (m->msg_iovlen && n >= m->msg_iov->iov_len) {
 		n -= m->msg_iov->iov_len;
@@ -485,10 +500,17 @@ static void wait_room(int fd, int err, int *ms)
 }
 
 /*
- * One message, whole; @calm: it may block, and with @cancel (the caller's
- * cancellation state) PTHREAD_CANCEL_ENABLE, its send and its wait for room
- * are cancellation points, as the write(2) of a line is (pks_slconn_send()
- * gives back what it holds). Return: 0, or the errno that stopped it.
+ * What this thread's send holds, for pks_slconn_gone() when the thread is
+ * cancelled in it: its turn on the datagram socket.
+ */
+static PKS_TLS struct { uint32_t turn; } sending;
+
+/*
+ * One message, whole. @calm: it may block, in its send, and then, with
+ * @cancel (the caller's cancellation state) PTHREAD_CANCEL_ENABLE, that
+ * send and its wait for room are cancellation points, as the write(2) of
+ * a line is; else it is sent without blocking, with poll(2) or a nap
+ * between tries. Return: 0, or the errno that stopped it.
  */
 static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm, int cancel)
 {
@@ -518,7 +540,6 @@ static int push(const struct pks_slsock *s, const struct iovec *iov, int n, bool
 	}
 }
 
-
 /* The futex operation @op on @w, if it holds @v, for @ms at most (0: no bound). */
 static void futex(_Atomic uint32_t *w, int op, uint32_t v, int ms)
 {
@@ -543,7 +564,7 @@ static void futex(_Atomic uint32_t *w, int op, uint32_t v, int ms)
  */
 static uint32_t send_lock_take(void)
 {
-	uint32_t me = (uint32_t)gettid(), c = 0, wait = 0;
+	uint32_t me = thread(), c = 0, wait = 0;
 	uint64_t since = 0;
 
 	for (;;) {
@@ -568,7 +589,7 @@ static uint32_t send_lock_take(void)
 	}
 }
 
-static void send_lock_give(uint32_t me)
+static inline void send_lock_give(uint32_t me)
 {
 	/* no pair: a guess for the compare-exchange below */
 	uint32_t c = atomic_load_explicit(&send_lock, memory_order_relaxed);
@@ -583,43 +604,6 @@ static void send_lock_give(uint32_t me)
 		futex(&send_lock, FUTEX_WAKE, 1, 0);
 }
 
-/* What a send holds: its turn on the datagram socket, and a socket of its own. */
-struct cut {
-	uint32_t turn;		/* send_lock_take()'s, or 0 */
-	int own;		/* its descriptor, or -1 */
-};
-
-/*
- * A cancellation in push(): the turn, the socket of its own, the pin and
- * the stream's turn given back (left_behind()), and the line taken back by
- * the calls of the thread's cleanup handlers, or written at exit, as one
- * cut in its write(2) is (pks_fd_cut).
- */
-static void cancelled(void *arg)
-{
-	const struct cut *c = arg;
-
-	pks_fd_cut = true;
-	if (c->turn)
-		send_lock_give(c->turn);
-	if (c->own >= 0)
-		close(c->own);
-	else if (pinned)
-		left_behind();
-}
-
-/* push() of a calm send, what it holds (@c) given back if it is cancelled. */
-static int guarded(const struct pks_slsock *s, const struct iovec *iov, int n, int cancel,
-		   struct cut *c)
-{
-	int err;
-
-	pthread_cleanup_push(cancelled, c);
-	err = push(s, iov, n, true, cancel);
-	pthread_cleanup_pop(0);
-	return err;
-}
-
 /**
  * pks_slconn_send() - one message of @n pieces (at most 4), whole
  * @calm: not from a signal handler: the send may block
@@ -632,15 +616,35 @@ int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, 
 {
 	int err;
 	bool turns = calm && !s->own && !s->stream;	/* a stream has its owner */
-	struct cut c = { turns ? send_lock_take() : 0, s->own ? s->fd : -1 };
 
-	if (s->calm && s->stream && !s->own)
+	if (!calm)
+		return push(s, iov, n, false, PTHREAD_CANCEL_DISABLE);
+	sending.turn = turns ? send_lock_take() : 0;
+	if (s->stream && !s->own)
 		pinned |= SENT;
-	err = calm ? guarded(s, iov, n, cancel, &c) : push(s, iov, n, false, PTHREAD_CANCEL_DISABLE);
-	if (turns)
-		send_lock_give(c.turn);
+	err = push(s, iov, n, true, cancel);
+	if (sending.turn)
+		send_lock_give(sending.turn);
+	sending.turn = 0;
 	return err;
 }
+
+/**
+ * pks_slconn_gone() - this thread ends, maybe cancelled in a send or its
+ * wait: its turn, its pin and its turn on the stream given back
+ * (left_behind()). A socket of its own is left open: a jump out of a
+ * handler may have left its number noted, which the program may have
+ * taken since.
+ */
+void pks_slconn_gone(void)
+{
+	if (sending.turn)
+		send_lock_give(sending.turn);
+	sending.turn = 0;
+	if (pinned)
+		left_behind();
+}
+
 /**
  * pks_slconn_send_many() - @k datagrams in order, each whole, a full queue
  * waited for as pks_slconn_send() waits
@@ -707,7 +711,7 @@ bool pks_slconn_put(struct pks_slsock *s, int err)
 	/* the stream's turn, if still this message's: pairs with hold_stream()'s compare-exchange */
 	if (s->stream)
 		atomic_compare_exchange_strong(&stream_owner,
-			&(uint64_t){ (uint64_t)s->gen << 32 | (uint32_t)gettid() }, 0);
+			&(uint64_t){ (uint64_t)s->gen << 32 | thread() }, 0);
 	unpin(s, how);
 	leave();
 	return how != KEEP;
@@ -733,6 +737,7 @@ static void atfork_child(void)
 	atomic_store(&conn, 0);
 	atomic_store(&stream_owner, 0);
 	atomic_store(&send_lock, 0);
+	self = 0;
 }
 
 /** pks_slconn_setup() - once: a forked child starts without a connection */

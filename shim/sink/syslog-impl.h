@@ -31,6 +31,7 @@ int pks_slconn_send_many(const struct pks_slsock *s, struct mmsghdr *v, unsigned
 			 unsigned int *sent);
 bool pks_slconn_put(struct pks_slsock *s, int err);
 unsigned int pks_slconn_gen(void);
+void pks_slconn_gone(void);
 void pks_slconn_setup(void);
 
 /* syslog-time.c */

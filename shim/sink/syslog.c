@@ -333,3 +333,12 @@ void pks_syslog_setup(const struct pks_config *c)
 		}
 	}
 }
+
+/**
+ * pks_syslog_gone() - this thread ends: what a send it was cancelled in,
+ * or a jump cut off, holds is given back (syslog-conn.c)
+ */
+void pks_syslog_gone(void)
+{
+	pks_slconn_gone();
+}

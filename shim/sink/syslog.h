@@ -19,5 +19,6 @@ int pks_syslog_line(const struct pks_config *c, const struct pks_meta *m,
 size_t pks_syslog_render(const struct pks_config *c, const struct pks_meta *m,
 			 const char *text, size_t n, char *buf, size_t room);
 unsigned int pks_syslog_send_many(const struct pks_config *c, struct mmsghdr *v, unsigned int k);
+void pks_syslog_gone(void);
 
 #endif
