@@ -75,6 +75,11 @@ bad() {
 	bad SYSLOG_IDENT "$(printf 'b%.0s' $(seq 64))" "$w" "the program's name"
 	capture shim env PRINTK_SHIM_SYSLOG_IDENT=$'ev\ril\x1bc' "$FIX/emit" $'\0016ok\n'
 	err_is "printk-shim: warning: PRINTK_SHIM_SYSLOG_IDENT=\"ev\\ril\\x1bc\": expected $w; using the program's name"$'\nok\n'
+	# C1 controls too, raw or as UTF-8; other UTF-8 is a word's
+	capture shim env PRINTK_SHIM_SYSLOG_IDENT=$'a\xc2\x85b\x9bc' "$FIX/emit" $'\0016ok\n'
+	err_is "printk-shim: warning: PRINTK_SHIM_SYSLOG_IDENT=\"a\\xc2\\x85b\\x9bc\": expected $w; using the program's name"$'\nok\n'
+	capture shim env PRINTK_SHIM_SYSLOG_IDENT=$'caf\xc3\xa9\xe2\x82\xac' "$FIX/emit" $'\0016ok\n'
+	err_is $'ok\n'
 	bad SYSLOG_SOCKET "/$(printf 'c%.0s' $(seq 107))" 'an absolute socket path under 108 bytes' /dev/log
 	bad SYMBOLS "$(printf 'f%.0s' $(seq 64))" \
 		'NAME[:v][,NAME[:v]...] (at most 16, each NAME a C identifier under 64 bytes)' none

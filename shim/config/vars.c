@@ -8,6 +8,7 @@
  * Thread-safety: pure; callers own the settings they pass.
  */
 #include "config/vars.h"
+#include "base/utf8.h"
 #include "core/cont.h"
 #include "core/level.h"
 
@@ -205,9 +206,15 @@ static int p_journal_socket(struct pks_settings *s, const char *v)
 
 static int p_syslog_ident(struct pks_settings *s, const char *v)
 {
-	for (const char *c = v; *c; c++)
-		if ((unsigned char)*c < ' ' || *c == 0x7f || strchr(" []:", *c))
-			return -1;	/* a control byte could end the tag, or forge a line */
+	const unsigned char *c = (const unsigned char *)v, *end = c + strlen(v);
+	size_t k;
+
+	/* a control byte (C1 too) could end the tag, or forge a line */
+	for (; c < end; c += k) {
+		k = *c >= 0x80 ? pks_utf8_printable(c, (size_t)(end - c)) : 1;
+		if (!k || *c < ' ' || *c == 0x7f || strchr(" []:", *c))
+			return -1;
+	}
 	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
 }
 
