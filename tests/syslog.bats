@@ -290,6 +290,25 @@ user.emerg emit[PID] emerg"
 	err_is ''
 }
 
+# An exec from a handler wrote the open lines of the other contexts, but
+# not the line of the call the handler cut off in its send: lost, unsaid.
+@test "syslog: an exec from a handler that cut a send off: that line is sent first" {
+	local k
+	rs_start
+	# its queue full, the daemon stopped: the 100th signal's handler cuts a send off
+	kill -STOP "$RS_PID"
+	"${SLOG[@]}" "$FIX/sig-jump" 2000000 1000 exec >"$BATS_TEST_TMPDIR/out" 3>&- &
+	CLIENT_PID=$!
+	sleep 1
+	kill -CONT "$RS_PID"
+	wait "$CLIENT_PID"
+	CLIENT_PID=
+	k=$(sed -n 's/^cut //p' "$BATS_TEST_TMPDIR/out")
+	[ -n "$k" ]
+	wait_for "the line cut off" grep -q " L$k: a b$" "$RS/out.log"
+	[ "$(grep -c ' L[0-9]*: a b$' "$RS/out.log")" -eq $((k + 1)) ]
+}
+
 # The same on a stream, whose message a jump may cut short: that
 # connection is given up, and the lines go on, whole, on a new one.
 @test "syslog: a jump out of a stream send every 200 us: every message whole, another thread's lines each once" {

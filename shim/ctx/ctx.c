@@ -410,6 +410,23 @@ static void close_dying(struct pks_ctx *x)
 }
 
 /*
+ * At an exec from a handler, the line of the call of this thread's that
+ * the handler cut off (@x, still its call's), written as close_dying()
+ * writes one, from a copy: if the exec fails and the handler returns, that
+ * call goes on as it was, and may write the line once more.
+ */
+static void copy_out(const struct pks_ctx *x)
+{
+	struct pks_line l = x->line;
+	struct pks_writer w = x->w;
+
+	w.dying = !w.in_handler;
+	w.in_handler = true;
+	pks_line_cut(&l);
+	pks_line_close(&l, pks_ctx_line_out, &w);
+}
+
+/*
  * Write @x's open line from outside its call. @crash: a fatal signal's
  * flush, from its handler; this thread's own contexts are written even if
  * it was cut off in printk (forced). @crash or @cut (an exit from a handler
@@ -495,7 +512,12 @@ void pks_flush_all(enum pks_flush why)
 				dead_claim(&n->ctx[i], 0);
 			cut = n == pks_thread.self && why == PKS_FLUSH_EXIT &&
 			      take_back(&n->ctx[i], &in_write);
-			flush_ctx(&n->ctx[i], why == PKS_FLUSH_CRASH, cut, until);
+			/* no pair: this thread's own context, as flush_ctx()'s look */
+			if (n == pks_thread.self && why == PKS_FLUSH_EXEC && i < pks_thread.depth &&
+			    atomic_load_explicit(&n->ctx[i].state, memory_order_relaxed) == PKS_BUSY)
+				copy_out(&n->ctx[i]);
+			else
+				flush_ctx(&n->ctx[i], why == PKS_FLUSH_CRASH, cut, until);
 		}
 	}
 }
