@@ -84,6 +84,13 @@ jshim() {
 	fi
 }
 
+@test "journal: a program name with a newline is SYSLOG_IDENTIFIER as it is" {
+	jshim bash -c 'echo $$ >"$0"; exec -a "$2" "$1" $'"'"'\0016named\n'"'"'' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" $'fo\no'
+	[ "$status" -eq 0 ]
+	got=$(jsel "$(cat "$BATS_TEST_TMPDIR/pid")" '[.MESSAGE, .SYSLOG_IDENTIFIER]')
+	[ "$got" = '["named","fo\no"]' ]
+}
+
 @test "journal: continuation fragments are one entry at the first fragment's level" {
 	jshim sh -c 'echo $$ >"$0"; exec "$1" "$2" "$3" "$4"' "$BATS_TEST_TMPDIR/pid" "$FIX/emit" \
 		$'\0013disk: ' $'\001cretry ' $'\001cfailed\n'

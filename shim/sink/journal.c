@@ -114,13 +114,21 @@ static int socket_get(void)
 	return fd_in((uint64_t)w);
 }
 
-/* "NAME=value\n" with a value of at most @max bytes; a newline in it would end the field. */
+/* "NAME=value\n" with a value of at most @max bytes; one with a newline in the binary form. */
 static char *text_field(char *p, const char *name, const char *v, size_t max)
 {
+	size_t n = strnlen(v, max);
+	uint64_t le = n;
+
 	p = pks_put_mem(p, name, strlen(name));
-	*p++ = '=';
-	for (size_t i = 0; v[i] && i < max; i++)
-		*p++ = v[i] == '\n' ? ' ' : v[i];
+	if (!memchr(v, '\n', n)) {
+		*p++ = '=';
+	} else {	/* the protocol's binary form, as message_head()'s */
+		*p++ = '\n';
+		for (int i = 0; i < 8; i++, le >>= 8)
+			*p++ = (char)(le & 0xff);
+	}
+	p = pks_put_mem(p, v, n);
 	*p++ = '\n';
 	return p;
 }
