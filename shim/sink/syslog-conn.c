@@ -312,6 +312,16 @@ static bool mine(const struct pks_slsock *s)
 	       atomic_load_explicit(&conn_pid, memory_order_relaxed) == pks_pid();
 }
 
+/* unpin() of @s, with what pinned says of it for a @calm call, in one window. */
+static void let_go(const struct pks_slsock *s, enum verdict how, bool calm)
+{
+	enter();
+	if (calm)
+		pinned = 0;
+	unpin(s, how);
+	leave();
+}
+
 /*
  * The shared connection @s was pinned on is given up: this line goes on a
  * stream of its own, whole; the next lines get a new shared one once the
@@ -319,11 +329,7 @@ static bool mine(const struct pks_slsock *s)
  */
 static int give_up(const char *path, struct pks_slsock *s, bool calm)
 {
-	enter();
-	if (calm)
-		pinned = 0;
-	unpin(s, BROKEN);
-	leave();
+	let_go(s, BROKEN, calm);
 	return fresh(path, s, OWN, calm);
 }
 
@@ -418,11 +424,7 @@ static int get(const char *path, struct pks_slsock *s, bool calm)
 			unchecked = 0;
 			return hold_stream(path, s, calm);
 		}
-		enter();
-		if (calm)
-			pinned = 0;
-		unpin(s, LOST);
-		leave();
+		let_go(s, LOST, calm);
 	}
 	return fresh(path, s, OWN, calm);
 }
