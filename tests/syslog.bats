@@ -258,19 +258,28 @@ user.emerg emit[PID] emerg"
 
 # A handler installed with sigset(3) reaches printk without the
 # trampoline: its call, inside one of its own thread's, took the turn
-# that very call held, and waited for it for good.
+# that very call held, and waited for it for good. One that comes between
+# two fragments closes the line it cut (printk-shim(7) LIMITATIONS): each
+# piece comes once all the same.
 @test "syslog: handlers print while threads send datagrams, sigaction's and sigset(3)'s: each line once" {
-	local sigs how
+	local sigs how got=$BATS_TEST_TMPDIR/got
 	for how in sigaction sigset; do
 		rs_start
 		capture timeout 60 "${SLOG[@]}" "$FIX/syslog-flood" 3 3000 0 0 100 0 $how
 		[ "$status" -eq 0 ]
 		err_is ''
 		sigs=$(sed -n 's/^sigs //p' "$OUT")
-		wait_for "every message" at_least $((9000 + sigs)) rs_count
+		wait_for "every line" at_least $((3 * 3000)) count "$RS/out.log" ' end$'
+		wait_for "every handler's line" at_least "$sigs" count "$RS/out.log" ' sig [0-9]*$'
 		rs_settled
-		same <({ flood_lines 3 3000; seq 0 $((sigs - 1)) | sed 's/^/sig /'; } | sort) \
-			<(cut -d' ' -f3- "$RS/out.log" | sort)
+		cut -d' ' -f3- "$RS/out.log" | sort >"$got"
+		if [ $how = sigaction ]; then
+			same <({ flood_lines 3 3000; seq 0 $((sigs - 1)) | sed 's/^/sig /'; } | sort) "$got"
+		else
+			same <(seq 0 $((sigs - 1)) | sed 's/^/sig /' | sort) <(grep '^sig ' "$got")
+			same <(flood_lines 3 3000 | sed 's/ end$//' | sort) \
+				<(grep -o '^t[0-9]* l[0-9]*' "$got" | sort)
+		fi
 		rs_stop
 		rm -rf "$RS"
 	done
