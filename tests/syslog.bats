@@ -328,17 +328,18 @@ user.emerg emit[PID] emerg"
 # The same on a stream, whose message a jump may cut short: that
 # connection is given up, and the lines go on, whole, on a new one.
 @test "syslog: a jump out of a stream send every 200 us: every message whole, another thread's lines each once" {
+	local got=$BATS_TEST_TMPDIR/got
 	listen_start stream
 	capture timeout 60 "${SLOG[@]}" "$FIX/sig-jump" 20000 200 other
 	[ "$status" -eq 0 ]
-	err_is $'done\n'
-	wait_for "the other thread's last line" grep -qa 'O19999: c d' "$RAW"
+	[ "$(tail -n 1 "$ERR")" = done ]
 	listen_stop
-	[ -z "$(tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //' | grep -vE '^(L[0-9]+: a b|O[0-9]+: c d)$')" ]
-	[ "$(tr '\0' '\n' <"$RAW" | grep -c ' O[0-9]*: c d$')" -eq 20000 ]
-	[ "$(tr '\0' '\n' <"$RAW" | grep ' O[0-9]*: c d$' | sort -u | wc -l)" -eq 20000 ]
+	tr '\0' '\n' <"$RAW" | sed 's/^[^]]*]: //' >"$got"
+	[ -z "$(grep -vE '^(L[0-9]+: a b|O[0-9]+: c d)$' "$got")" ]
+	# so many connections given up may fill the stand-in's backlog: an
+	# outage, said, and its lines on stderr, each once all the same
+	same <(seq 0 19999 | sed 's/.*/O&: c d/' | sort) <(grep -h '^O' "$got" "$ERR" | sort)
 }
-
 # The send was no cancellation point: a thread blocked in it by a stopped
 # daemon was cancelled only once the daemon read again.
 @test "syslog: a thread blocked in its send to a stopped daemon is cancelled at once; its line is written later, once" {
