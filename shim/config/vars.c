@@ -206,8 +206,8 @@ static int p_journal_socket(struct pks_settings *s, const char *v)
 
 static int p_syslog_ident(struct pks_settings *s, const char *v)
 {
-	const unsigned char *c = (const unsigned char *)v, *end = c + strlen(v);
-	size_t k;
+	size_t n = strlen(v), k;
+	const unsigned char *c = (const unsigned char *)v, *end = c + n;
 
 	/* a control byte (C1 too) could end the tag, or forge a line */
 	for (; c < end; c += k) {
@@ -215,7 +215,7 @@ static int p_syslog_ident(struct pks_settings *s, const char *v)
 		if (!k || *c < ' ' || *c == 0x7f || strchr(" []:", *c))
 			return -1;
 	}
-	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, strlen(v));
+	return copy(s->syslog_ident, sizeof(s->syslog_ident), v, n);
 }
 
 /* One "stderr", "stdout" (fd:1), "syslog", "journal", "file:PATH" or "fd:N" of @n bytes at @v. */

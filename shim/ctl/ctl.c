@@ -292,6 +292,7 @@ void pks_ctl_close(void)
 void pks_ctl_publish(const struct pks_config *c)
 {
 	struct pks_ctl_state *st = &HEAD.st;
+	const struct pks_dd_rules *rules;
 
 	if (!on)
 		return;
@@ -299,8 +300,9 @@ void pks_ctl_publish(const struct pks_config *c)
 	st->default_level = c->set.default_level;
 	st->format = c->format;
 	st->defer = c->set.defer;
-	st->nrules = pks_rules_now(&c->dd)->n;
-	st->dd_used = (uint32_t)pks_rules_now(&c->dd)->used;
+	rules = pks_rules_now(&c->dd);
+	st->nrules = rules->n;
+	st->dd_used = (uint32_t)rules->used;
 	snprintf(st->dyndbg, sizeof(st->dyndbg), "%s", c->set.dyndbg);
 	st->nout = c->nout;
 	for (int i = 0; i < c->nout; i++) {

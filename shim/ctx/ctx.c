@@ -391,22 +391,22 @@ static uint64_t soon(void)
 }
 
 /*
- * @x's open line to the outputs from a fatal signal's handler: as a
+ * Line @l to the outputs by writer @w from a fatal signal's handler: as a
  * handler's line (no lock, no time zone, no symbol looked up), which may
  * still wait as long as the dying may for an output that is full, as the
- * deferred printer's crash drain writes its records. The call @x's thread
+ * deferred printer's crash drain writes its records. The call @w's thread
  * was cut off in may hold what an ordinary line takes (a syslog send's
  * lock), and never gives it back.
  */
-static void close_dying(struct pks_ctx *x)
+static void close_dying(struct pks_line *l, struct pks_writer *w)
 {
-	bool in_handler = x->w.in_handler, dying = x->w.dying;
+	bool in_handler = w->in_handler, dying = w->dying;
 
-	x->w.dying = !in_handler;
-	x->w.in_handler = true;
-	pks_line_close(&x->line, pks_ctx_line_out, &x->w);
-	x->w.in_handler = in_handler;
-	x->w.dying = dying;
+	w->dying = !in_handler;
+	w->in_handler = true;
+	pks_line_close(l, pks_ctx_line_out, w);
+	w->in_handler = in_handler;
+	w->dying = dying;
 }
 
 /*
@@ -415,24 +415,22 @@ static void close_dying(struct pks_ctx *x)
  * writes one, from a copy: if the exec fails and the handler returns, that
  * call goes on as it was, and may write the line once more.
  */
-static void copy_out(const struct pks_ctx *x)
+static void copy_out(struct pks_ctx *x)
 {
 	struct pks_line l = x->line;
-	struct pks_writer w = x->w;
 
-	w.dying = !w.in_handler;
-	w.in_handler = true;
 	pks_line_cut(&l);
-	pks_line_close(&l, pks_ctx_line_out, &w);
+	close_dying(&l, &x->w);
 }
 
 /*
  * Write @x's open line from outside its call. @crash: a fatal signal's
  * flush, from its handler; this thread's own contexts are written even if
  * it was cut off in printk (forced). @crash or @cut (an exit from a handler
- * that cut this thread's call off): written as close_dying() writes it. A context its thread is busy in is
- * waited for 2000 yields, and until @until at most: on a CPU that many
- * printing threads share, each yield lets every one of them run.
+ * that cut this thread's call off): written as close_dying() writes it. A
+ * context its thread is busy in is waited for 2000 yields, and until
+ * @until at most: on a CPU that many printing threads share, each yield
+ * lets every one of them run.
  */
 static void flush_ctx(struct pks_ctx *x, bool crash, bool cut, uint64_t until)
 {
@@ -474,7 +472,7 @@ static void flush_ctx(struct pks_ctx *x, bool crash, bool cut, uint64_t until)
 			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
 		}
 		if (crash || cut)
-			close_dying(x);
+			close_dying(&x->line, &x->w);
 		else
 			pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {

@@ -353,31 +353,32 @@ static int hold_stream(const char *path, struct pks_slsock *s, bool calm)
 		return 0;
 	me = (uint64_t)s->gen << 32 | thread();
 	for (;;) {
-		/* free, or an owner's of a connection given up since: ours.
-		 * Pairs with pks_slconn_put()'s release: the last owner's send is over */
-		enter();
-		if ((!cur || cur >> 32 != s->gen) && atomic_compare_exchange_strong(&stream_owner, &cur, me)) {
-			pinned |= calm ? TURN : 0;
+		bool taken = cur && cur >> 32 == s->gen;	/* by a message on this connection */
+		bool won;
+
+		if (!taken) {
+			/* free, or an owner's of a connection given up since: ours.
+			 * Pairs with pks_slconn_put()'s release: the last owner's send is over */
+			enter();
+			if ((won = atomic_compare_exchange_strong(&stream_owner, &cur, me)))
+				pinned |= calm ? TURN : 0;
 			leave();
-			return 0;
+			if (won)
+				return 0;
+			continue;
 		}
-		leave();
-		if (cur && cur >> 32 == s->gen && (uint32_t)cur == (uint32_t)me) {
+		if ((uint32_t)cur == (uint32_t)me) {
 			if (calm)
 				return give_up(path, s, calm);
-			enter();
-			unpin(s, KEEP);
-			leave();
+			let_go(s, KEEP, calm);
 			return fresh(path, s, HASTY, calm);
 		}
-		if (cur && cur >> 32 == s->gen) {
-			if (waited >= OWNER_WAIT_MS)
-				return give_up(path, s, calm);
-			waited += ms;
-			nap(&ms);
-			/* pairs with pks_slconn_put()'s release, as above */
-			cur = atomic_load(&stream_owner);
-		}
+		if (waited >= OWNER_WAIT_MS)
+			return give_up(path, s, calm);
+		waited += ms;
+		nap(&ms);
+		/* pairs with pks_slconn_put()'s release, as above */
+		cur = atomic_load(&stream_owner);
 	}
 }
 
@@ -502,10 +503,10 @@ static void wait_room(int fd, int err, int *ms)
 }
 
 /*
- * What this thread's send holds, for pks_slconn_gone() when the thread is
- * cancelled in it: its turn on the datagram socket.
+ * The turn on the datagram socket this thread's send holds, for
+ * pks_slconn_gone() when the thread is cancelled in it; or 0.
  */
-static PKS_TLS struct { uint32_t turn; } sending;
+static PKS_TLS uint32_t sending;
 
 /*
  * One message, whole. @calm: it may block, in its send, and then, with
@@ -607,27 +608,27 @@ static inline void send_lock_give(uint32_t me)
 }
 
 /**
- * pks_slconn_send() - one message of @n pieces (at most 4), whole
- * @calm: not from a signal handler: the send may block
+ * pks_slconn_send() - one message of @n pieces (at most 4), whole; a calm
+ * @s's (pks_slconn_get()) may block
  * @cancel: the caller's cancellation state: with PTHREAD_CANCEL_ENABLE, a
  *	calm send is a cancellation point
  * A full queue is waited for, however long, while the socket lives.
  * Return: 0, or the errno that stopped it.
  */
-int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm, int cancel)
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, int cancel)
 {
 	int err;
-	bool turns = calm && !s->own && !s->stream;	/* a stream has its owner */
 
-	if (!calm)
+	if (!s->calm)
 		return push(s, iov, n, false, PTHREAD_CANCEL_DISABLE);
-	sending.turn = turns ? send_lock_take() : 0;
+	/* a stream has its owner */
+	sending = !s->own && !s->stream ? send_lock_take() : 0;
 	if (s->stream && !s->own)
 		pinned |= SENT;
 	err = push(s, iov, n, true, cancel);
-	if (sending.turn)
-		send_lock_give(sending.turn);
-	sending.turn = 0;
+	if (sending)
+		send_lock_give(sending);
+	sending = 0;
 	return err;
 }
 
@@ -640,9 +641,9 @@ int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, 
  */
 void pks_slconn_gone(void)
 {
-	if (sending.turn)
-		send_lock_give(sending.turn);
-	sending.turn = 0;
+	if (sending)
+		send_lock_give(sending);
+	sending = 0;
 	if (pinned)
 		left_behind();
 }

@@ -25,8 +25,7 @@ struct pks_slsock {
 };
 
 int pks_slconn_get(const char *path, struct pks_slsock *s, bool calm);
-int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, bool calm,
-		    int cancel);
+int pks_slconn_send(const struct pks_slsock *s, const struct iovec *iov, int n, int cancel);
 int pks_slconn_send_many(const struct pks_slsock *s, struct mmsghdr *v, unsigned int k,
 			 unsigned int *sent);
 bool pks_slconn_put(struct pks_slsock *s, int err);

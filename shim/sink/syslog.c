@@ -167,7 +167,7 @@ static size_t head(const struct pks_config *c, const struct pks_meta *m, char *h
  * goes as the four bytes \x00 (printk-shim(7) SYSLOG); the stream is ours
  * for the whole message (pks_slconn_get()). Return: 0 or errno.
  */
-static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool calm, int cancel)
+static int send_one(const struct pks_slsock *s, const struct iovec *iov, int cancel)
 {
 	const char *t = iov[1].iov_base, *z;
 	size_t n = iov[1].iov_len;
@@ -175,18 +175,18 @@ static int send_one(const struct pks_slsock *s, const struct iovec *iov, bool ca
 	int k = 1, err = 0;
 
 	if (!s->stream)
-		return pks_slconn_send(s, iov, 2, calm, cancel);
+		return pks_slconn_send(s, iov, 2, cancel);
 	while (!err && (z = memchr(t, '\0', n))) {
 		v[k++] = (struct iovec){ (void *)t, (size_t)(z - t) };
 		v[k++] = (struct iovec){ (void *)"\\x00", 4 };
-		err = pks_slconn_send(s, v, k, calm, cancel);
+		err = pks_slconn_send(s, v, k, cancel);
 		n -= (size_t)(z - t) + 1;
 		t = z + 1;
 		k = 0;
 	}
 	v[k++] = (struct iovec){ (void *)t, n };
 	v[k++] = iov[2];
-	return err ? err : pks_slconn_send(s, v, k, calm, cancel);
+	return err ? err : pks_slconn_send(s, v, k, cancel);
 }
 
 /*
@@ -202,7 +202,7 @@ static int deliver(const char *path, struct iovec *iov, struct pks_slsock *s, bo
 		err = pks_slconn_get(path, s, calm);
 		if (err)
 			return err;
-		err = send_one(s, iov, calm, cancel);
+		err = send_one(s, iov, cancel);
 		if (!pks_slconn_put(s, err))
 			return err;
 	}
