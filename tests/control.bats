@@ -529,6 +529,7 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	[ "$status" -eq 0 ]
 	[ ! -s "$ERR" ]
 	tell "info hidden-by-all"
+	done_	# printed (or not) at notice: the next --all raises it again
 	capture as_nobody "$PWRAPPER" --all --level=debug
 	[ "$status" -eq 0 ]
 	capture as_daemon "$PWRAPPER" --pid="$BG" --level=err
