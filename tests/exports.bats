@@ -13,7 +13,8 @@ load helper
 		execveat execvp execvpe fclose fexecve freopen freopen64 pks_dynamic_apply pks_dynamic_classes pks_dynamic_control \
 		pks_dynamic_printk pks_dynamic_register popen posix_spawn posix_spawnp printk printk_deferred \
 		pthread_setcanceltype \
-		sigaction signal system vfork vprintk | sort)" ]
+		__sysv_signal bsd_signal sigaction siginterrupt signal sigset ssignal sysv_signal \
+		system vfork vprintk | sort)" ]
 }
 
 @test "exports: no exit, abort or assert anywhere in the module's sources" {

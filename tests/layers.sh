@@ -86,9 +86,9 @@ check "the include graph has no cycle between files" "$(graph | tsort 2>&1 >/dev
 	sed 's/^tsort: //')"
 
 # Exports are the printk family and the hooks; start and end are init.c's.
-check "only entry.c and ctx/signals.c, exec.c, exit.c, fds.c, spawn.c, cancel.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
+check "only entry.c and ctx/signals.c, sigcalls.c, exec.c, exit.c, fds.c, spawn.c, cancel.c export" "$(grep -rlE 'PKS_EXPORT|\.globl' \
 	"$src" --include='*.c' | sed "s|^$src/||" |
-	grep -vxE 'entry\.c|ctx/signals\.c|ctx/exec\.c|ctx/exit\.c|ctx/fds\.c|ctx/spawn\.c|ctx/cancel\.c')"
+	grep -vxE 'entry\.c|ctx/signals\.c|ctx/sigcalls\.c|ctx/exec\.c|ctx/exit\.c|ctx/fds\.c|ctx/spawn\.c|ctx/cancel\.c')"
 check "only init.c has constructors and destructors" "$(grep -rlE \
 	'__attribute__\(\((constructor|destructor)' "$src" --include='*.c' |
 	sed "s|^$src/||" | grep -vx 'init\.c')"

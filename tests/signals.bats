@@ -152,6 +152,48 @@ N
 	grep -qx 'usr1 signal SIG_ERR: returned SIG_ERR errno=EINVAL' "$OUT"
 }
 
+# The C library builds its other calls that set a handler on its own
+# sigaction, which the module never sees: they are made from the
+# interposed one, as the C library makes them.
+@test "signals: signal's other names, sysv_signal, sigset and siginterrupt report what the program set, as without the shim" {
+	capture "$FIX/fault-sig" api-calls
+	[ "$status" -eq 0 ]
+	cp "$OUT" "$T/bare"
+	capture shim "$FIX/fault-sig" api-calls
+	[ "$status" -eq 0 ]
+	cmp "$T/bare" "$OUT"
+	err_is ""
+	grep -qx 'usr1 sysv_signal h1: ret=0 handler=h1 flags=0xffffffffc4000000 mask=' "$OUT"
+	grep -qx 'winch sigset h1: returned SIG_HOLD errno=0' "$OUT"
+	grep -qx 'usr2 signal h1 after siginterrupt 1: ret=0 handler=h1 flags=0x4000000 mask=12,' "$OUT"
+	grep -qx '32 sigset h1: returned SIG_ERR errno=EINVAL' "$OUT"
+	[ "$(wc -l <"$OUT")" -eq 100 ]
+}
+
+@test "signals: the kernel holds the trampoline for a handler set each of those ways" {
+	capture shim "$FIX/fault-sig" kernel-calls
+	[ "$status" -eq 0 ]
+	out_is "signal=other bsd_signal=other ssignal=other sysv_signal=other __sysv_signal=other sigset=other 
+"
+}
+
+# A program built for strict ISO C or POSIX (-std=c11) calls __sysv_signal
+# for signal(). A jump out of such a handler that cut printk's write once
+# left the thread's context taken: every later line came out in pieces.
+@test "signals: a jump out of a write from a handler that each of those set: the cut line once, later lines whole" {
+	local how
+	for how in signal bsd_signal ssignal sysv_signal __sysv_signal strict sigset; do
+		capture env FAULT_WRITE=raise:10:1 LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" \
+			"$FIX/fault-sig" jump-via $how
+		[ "$status" -eq 0 ]
+		err_is "cut
+L0 a b
+L1 a b
+L2 a b
+"
+	done
+}
+
 @test "signals: the same with PRINTK_SHIM_CRASH_FLUSH=0 and with PRINTK_SHIM_DISABLE=1" {
 	capture "$FIX/fault-sig" api
 	cp "$OUT" "$T/bare"

@@ -2,8 +2,9 @@
 /*
  * Signals. A printk from a signal handler is a context of its own, as
  * interrupt context is in the kernel, so we must know when code runs in a
- * handler: sigaction() and signal() are interposed and a handler the program
- * installs is called through a trampoline that counts the thread's depth.
+ * handler: sigaction() is interposed, and every call the C library builds
+ * on it (sigcalls.c), and a handler the program installs is called through
+ * a trampoline that counts the thread's depth.
  * The program cannot tell: the old action it reads back is its own, SIG_DFL
  * and SIG_IGN are passed through untouched, and its flags and mask are
  * kept. Also the signals whose default action ends the process: where
@@ -531,26 +532,20 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 	return 0;
 }
 
-PKS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+/**
+ * pks_signals_set() - sigaction(2) as the program sees it: a handler it
+ * installs is called through the trampoline, a fatal signal's SIG_DFL
+ * through the flushing stand-in; the old action read back is its own.
+ * For the C library's other ways to set a handler (ctx/sigcalls.c).
+ */
+int pks_signals_set(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	return do_sigaction(sig, act, old);
 }
 
-/* glibc's signal(): BSD semantics, the signal blocked in its handler, SA_RESTART. */
-PKS_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
+PKS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
-
-	if (h == SIG_ERR) {
-		errno = EINVAL;
-		return SIG_ERR;
-	}
-	sigemptyset(&a.sa_mask);
-	if (sig > 0 && sig < NSIG)
-		sigaddset(&a.sa_mask, sig);
-	if (do_sigaction(sig, &a, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
+	return do_sigaction(sig, act, old);
 }
 
 /*

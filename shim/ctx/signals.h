@@ -40,6 +40,8 @@ static inline int pks_sig_unwind_depth(void)
 	return likely(pks_thread.depth == 0) ? 0 : pks_sig_unwind_depth_slow();
 }
 
+struct sigaction;
+int pks_signals_set(int sig, const struct sigaction *act, struct sigaction *old);
 void pks_signals_ops(const struct pks_sig_ops *ops);
 void pks_signals_setup(void);
 void pks_signals_pass(void);
