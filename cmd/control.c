@@ -433,10 +433,12 @@ static void detach(struct target *t)
 }
 
 /*
- * Whether the queries of @a fit the rules of the process whose file has
- * @h, kept as the module keeps them: those in force now (their count and
- * words, as it says), those asked before and not yet taken, then these;
- * PKS_DD_QUERIES queries and PKS_DD_POOL bytes of their words in all.
+ * Whether the queries of @a fit the process whose file has @h, after those
+ * asked before and not yet taken: PKS_DD_QUERIES queries and PKS_DD_POOL
+ * bytes of their words, as the module takes them in one go. The rules in
+ * force are not counted: the module makes them anew with these, merged
+ * (printk-shim(7) RUNTIME CONTROL), and says so itself when even that
+ * passes their room.
  */
 static bool fits(const struct pks_ctl_page *h, const struct ask *a)
 {
@@ -446,8 +448,7 @@ static bool fits(const struct pks_ctl_page *h, const struct ask *a)
 
 	pks_ctl_queries(&h->req, h->st.dd_done, h->req.dd_len, text);
 	waiting = pks_dd_parse(&r, text, passed_over, NULL);
-	return pks_dd_parse_more(&r, a->dyndbg, passed_over, NULL) - waiting == a->nqueries &&
-	       h->st.nrules + r.n <= PKS_DD_QUERIES && h->st.dd_used + r.used <= PKS_DD_POOL;
+	return pks_dd_parse_more(&r, a->dyndbg, passed_over, NULL) - waiting == a->nqueries;
 }
 
 /* The request, written whole before the process can see it. Return: NULL or why not. */
@@ -455,14 +456,14 @@ static const char *request(struct target *t, const struct ask *a)
 {
 	struct pks_ctl_req *q = &t->h->req;
 	size_t n = a->dyndbg ? strlen(a->dyndbg) : 0;
-	static char full[128];
+	static char full[192];
 	const char *why = NULL;
 
 	if (flock(t->fd, LOCK_EX))
 		return strerror(errno);
 	/* the queries not yet taken and these within dd, not over those */
 	if (a->dyndbg && (q->dd_len - t->h->st.dd_done + n + 1 > sizeof(q->dd) || !fits(t->h, a))) {
-		snprintf(full, sizeof(full), "its dynamic debug rules are full (at most %d queries, %zu bytes of their words, in all); nothing is changed",
+		snprintf(full, sizeof(full), "these queries and those it has not taken yet pass what it takes at once (at most %d queries, %zu bytes of their words); nothing is changed",
 			 PKS_DD_QUERIES, sizeof(q->dd));
 		why = full;
 	} else {

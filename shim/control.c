@@ -64,7 +64,7 @@ static void queries(struct pks_ctl_page *h, uint32_t to)
 	PKS_WARN_ON_ONCE(to - h->st.dd_done > sizeof(h->req.dd));
 	pks_ctl_queries(&h->req, h->st.dd_done, to, text);
 	if (!pks_dyndbg_more(text))
-		pks_warn("--dyndbg: more than %d queries, or %d bytes of their words, in all; objects loaded from now on do not see the last ones",
+		pks_warn("--dyndbg: more than %d queries, or %d bytes of their words, in all, even merged; the last ones changed the sites loaded now, but objects loaded from now on do not see them",
 			 PKS_DD_QUERIES, PKS_DD_POOL);
 	h->st.dd_done = to;
 }

@@ -469,20 +469,21 @@ static struct pks_dd_site listed_site(const struct pks_ctl_site *l)
 }
 
 /*
- * @text's queries after the rules in force, for the sites still to come.
- * The rules are made anew aside without those that no longer decide
- * anything, so that queries turned on and off again never fill them; a
- * copy held for good leaves the queries to be added in place. Return: how
- * many of them were kept.
+ * @text's queries, @more as parsed, after the rules in force, for the
+ * sites still to come. The rules are made anew aside without those that no
+ * longer decide anything, so that queries turned on and off again never
+ * fill them; if even so the new ones pass the room, as many as fit are
+ * kept, in order. A copy held for good leaves the queries to be added in
+ * place. Return: how many of them were kept.
  */
-static int added(const char *text)
+static int added(const char *text, const struct pks_dd_rules *more)
 {
 	static struct pks_dd_rules all;
 	struct pks_rules *rules = &pks_cfg.dd;
 	/* the writer's own: it alone changes the rules */
 	struct pks_dd_rules *now = (struct pks_dd_rules *)pks_rules_now(rules);
 	struct pks_dd_rules *next = pks_rules_aside(rules);
-	int had, kept;
+	int had, kept = more->n;
 
 	if (!next) {
 		had = now->n;
@@ -490,9 +491,11 @@ static int added(const char *text)
 		pks_rules_counted(rules);
 		return kept;
 	}
-	had = pks_dd_compact(&all, now);
-	kept = pks_dd_parse_more(&all, text, quiet, NULL) - had;
-	pks_dd_compact(next, &all);
+	if (pks_dd_compact(next, now, more) < 0) {
+		had = pks_dd_compact(&all, now, NULL);
+		kept = pks_dd_parse_more(&all, text, quiet, NULL) - had;
+		pks_dd_compact(next, &all, NULL);
+	}
 	pks_rules_swap(rules);
 	return kept;
 }
@@ -510,7 +513,7 @@ bool pks_dyndbg_more(const char *text)
 	int kept;
 
 	pks_dd_parse(&more, text, quiet, NULL);
-	kept = added(text);
+	kept = added(text, &more);
 	for (int o = 0; o < nregistered; o++) {
 		if (!present(o))
 			continue;	/* dlclose'd: its descriptors are gone */

@@ -102,15 +102,79 @@ setup() {
 	quit
 }
 
-@test "control: a query that does not fit the rules' words is refused, not accepted and lost" {
+# The command counted the rules in force, those waiting and the new ones
+# before the process merged them: with 32 rules in force, a query that
+# undid one was refused, and so was the undoing of a query of 2100 bytes.
+@test "control: rules in force full: a query that undoes or changes one of them is taken, and merged" {
+	local i a
+	start PRINTK_SHIM_DYNDBG='func zz +p'
+	for i in $(seq 1 30); do
+		ctl --pid="$PID" --dyndbg="func f$i +p"
+		[ "$status" -eq 0 ]
+		tell "info x"
+		done_
+	done
+	ctl --pid="$PID" --dyndbg='func built +p'
+	[ "$status" -eq 0 ]
+	tell "built on"
+	done_
+	ctl --pid="$PID" --dyndbg='func built -p'
+	[ "$status" -eq 0 ]
+	tell "built off"
+	done_
+	ctl --pid="$PID" --dyndbg='func f30 -p; func built +pf'
+	[ "$status" -eq 0 ]
+	tell "built on2"
+	quit
+	file_is "$PE" "$(printf 'info x\n%.0s' {1..30})"$'\nbuilt on\nbuilt: built on2\n'
+}
+
+@test "control: a query of 2100 bytes of words, then its undoing: both taken, one rule" {
+	local a
+	a=$(printf 'a%.0s' {1..2100})
+	start
+	ctl --pid="$PID" --dyndbg="func $a +p"
+	[ "$status" -eq 0 ]
+	tell "info y"
+	done_
+	ctl --pid="$PID" --dyndbg="func $a -p"
+	[ "$status" -eq 0 ]
+	ctl --pid="$PID" --dyndbg="func built +p"
+	[ "$status" -eq 0 ]
+	tell "built on"
+	quit
+	file_is "$PE" $'info y\nbuilt on\n'
+}
+
+# Past the rules' room even merged, a query still changes the sites loaded
+# now, as a write to the kernel's control file does, and the process says
+# that objects loaded later do not see it.
+@test "control: a query past the rules' room even merged changes the sites there now, with a warning" {
 	local z star
 	z=$(printf 'z%.0s' {1..3000})
 	star=$(printf '*%.0s' {1..1100})
 	start PRINTK_SHIM_DYNDBG="func $z -p"
 	ctl --pid="$PID" --dyndbg="func built$star +p"
+	[ "$status" -eq 0 ]
+	tell "built on"
+	quit
+	file_is "$PE" $'printk-shim: warning: --dyndbg: more than 32 queries, or 4096 bytes of their words, in all, even merged; the last ones changed the sites loaded now, but objects loaded from now on do not see them\nbuilt on\n'
+}
+
+@test "control: queries that alone pass what the process takes at once are refused, nothing changed" {
+	local q
+	q=$(for i in $(seq 1 20); do printf 'func f%d +p;' "$i"; done)
+	start
+	ctl --pid="$PID" --dyndbg="$q"
+	[ "$status" -eq 0 ]
+	ctl --pid="$PID" --dyndbg="$q"
 	[ "$status" -eq 1 ]
-	err_is "printk-shim: pid $PID: its dynamic debug rules are full (at most 32 queries, 4096 bytes of their words, in all); nothing is changed
+	err_is "printk-shim: pid $PID: these queries and those it has not taken yet pass what it takes at once (at most 32 queries, 4096 bytes of their words); nothing is changed
 "
+	tell "built off"
+	done_
+	ctl --pid="$PID" --dyndbg="$q"
+	[ "$status" -eq 0 ]
 	ctl --pid="$PID" --dyndbg="func built +p"
 	[ "$status" -eq 0 ]
 	tell "built on"

@@ -321,33 +321,45 @@ static unsigned int decides(const struct pks_dd_query *q)
 	return ~q->mask | q->flags;
 }
 
-/* @w kept in @r's pool, or NULL for none; the room is there (pks_dd_compact()). */
-static const char *rekeep(struct pks_dd_rules *r, const char *w)
+/* *@w, if any, kept in @r's pool instead. Return: false when the pool has no room for it. */
+static bool rekeep(struct pks_dd_rules *r, const char **w)
 {
-	return w ? keep(r, w, strlen(w)) : NULL;
+	return !*w || (*w = keep(r, *w, strlen(*w)));
+}
+
+/* The @i-th rule of @a's @na then @b's. */
+static const struct pks_dd_query *nth(const struct pks_dd_rules *a, int na,
+				      const struct pks_dd_rules *b, int i)
+{
+	return i < na ? &a->q[i] : &b->q[i - na];
 }
 
 /**
- * pks_dd_compact() - @src's rules into @dst, every site's flags after
- * them unchanged: a rule whose every flag a later rule for the same sites
- * decides is left out (a query turned on and off again), and two rules for
- * the same sites, one after the other, are made one. @dst's words are its
- * own, no more than @src's. Return: the rules in @dst.
+ * pks_dd_compact() - @src's rules, then @more's if not NULL, into @dst,
+ * every site's flags after them unchanged: a rule whose every flag a later
+ * rule for the same sites decides is left out (a query turned on and off
+ * again), and two rules for the same sites, one after the other, are made
+ * one. @dst's words are its own, no more than theirs.
+ * Return: the rules in @dst, or -1 when even so they pass its room
+ * (PKS_DD_QUERIES, PKS_DD_POOL): @dst is then left half made.
  */
-int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src)
+int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src,
+		   const struct pks_dd_rules *more)
 {
-	/* acquire: pairs with query()'s release, as pks_dd_apply()'s */
-	int n = __atomic_load_n(&src->n, __ATOMIC_ACQUIRE), k = 0;
+	/* acquire: pairs with query()'s release, as pks_dd_apply()'s; the same for @more's */
+	int na = __atomic_load_n(&src->n, __ATOMIC_ACQUIRE), k = 0;
+	int n = na + (more ? __atomic_load_n(&more->n, __ATOMIC_ACQUIRE) : 0);
 
 	dst->used = 0;
 	dst->uses = 0;
 	for (int i = 0; i < n; i++) {
-		const struct pks_dd_query *q = &src->q[i];
-		struct pks_dd_query *last = k ? &dst->q[k - 1] : NULL;
+		const struct pks_dd_query *q = nth(src, na, more, i);
+		struct pks_dd_query *last = k ? &dst->q[k - 1] : NULL, *d;
 		bool decided = false;
 
 		for (int j = i + 1; j < n && !decided; j++)
-			decided = same_sites(q, &src->q[j]) && !(decides(q) & ~decides(&src->q[j]));
+			decided = same_sites(q, nth(src, na, more, j)) &&
+				  !(decides(q) & ~decides(nth(src, na, more, j)));
 		if (decided)
 			continue;
 		if (last && same_sites(last, q)) {
@@ -356,15 +368,15 @@ int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src)
 			last->mask &= q->mask;
 			continue;
 		}
-		dst->q[k] = *q;
-		dst->q[k].file = rekeep(dst, q->file);
-		dst->q[k].func = rekeep(dst, q->func);
-		dst->q[k].module = rekeep(dst, q->module);
-		dst->q[k].format = rekeep(dst, q->format);
-		dst->q[k].cls = rekeep(dst, q->cls);
+		if (k == PKS_DD_QUERIES)
+			return -1;
+		d = &dst->q[k++];
+		*d = *q;
+		if (!rekeep(dst, &d->file) || !rekeep(dst, &d->func) || !rekeep(dst, &d->module) ||
+		    !rekeep(dst, &d->format) || !rekeep(dst, &d->cls))
+			return -1;
 		dst->uses |= (q->file ? PKS_DD_USES_FILE : 0) |
 			     (q->first || q->last ? PKS_DD_USES_LINE : 0);
-		k++;
 	}
 	/* pairs with pks_dd_apply()'s acquire, as query()'s */
 	__atomic_store_n(&dst->n, k, __ATOMIC_RELEASE);

@@ -58,7 +58,8 @@ typedef void pks_dd_bad_fn(void *arg, const char *query, size_t n, const char *w
 
 int pks_dd_parse(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *bad, void *arg);
 int pks_dd_parse_more(struct pks_dd_rules *r, const char *text, pks_dd_bad_fn *bad, void *arg);
-int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src);
+int pks_dd_compact(struct pks_dd_rules *dst, const struct pks_dd_rules *src,
+		   const struct pks_dd_rules *more);
 unsigned int pks_dd_apply(const struct pks_dd_rules *r, const struct pks_dd_site *s,
 			  unsigned int flags);
 bool pks_dd_wild(const char *pat, const char *s);

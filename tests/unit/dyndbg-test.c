@@ -95,7 +95,7 @@ static void compacts(const char *text, int n, const struct pks_dd_site *const *s
 	int got;
 
 	parse(text);
-	got = pks_dd_compact(&c, &r);
+	got = pks_dd_compact(&c, &r, NULL);
 	ok(got == n && c.n == n && c.used <= r.used && c.uses == r.uses,
 	   "compacted to %d rules: %s (got %d)", n, text, got);
 	for (int i = 0; sites[i]; i++)
@@ -106,6 +106,46 @@ static void compacts(const char *text, int n, const struct pks_dd_site *const *s
 		for (unsigned int from = 0; from < 64; from++)
 			same &= pks_dd_apply(&c, sites[i], from) == want[i][from];
 	ok(same, "the same flags after the compacted rules: %s", text);
+}
+
+/*
+ * Rules in force that are full, and more after them: compacted together,
+ * a query that undoes one of them fits; a new one, or words past the
+ * pool, do not, and say so.
+ */
+static void full(void)
+{
+	static const struct pks_dd_site f5 = { "drv", "f5", "a.c", "x\n", 1, false, 0, NULL };
+	static struct pks_dd_rules now, more, c;
+	char text[PKS_DD_POOL + 64];
+	size_t len = 0;
+
+	for (int i = 0; i < PKS_DD_QUERIES; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "func f%d +p;", i);
+	ok(pks_dd_parse(&now, text, bad, NULL) == PKS_DD_QUERIES, "32 rules in force");
+	pks_dd_parse(&more, "func f5 -p", bad, NULL);
+	ok(pks_dd_compact(&c, &now, &more) == PKS_DD_QUERIES && pks_dd_apply(&c, &f5, 0) == 0,
+	   "full, and one undone: still 32, the site off");
+	pks_dd_parse(&more, "func f31 -p; func f30 -p; func f5 +pf", bad, NULL);
+	ok(pks_dd_compact(&c, &now, &more) == PKS_DD_QUERIES &&
+	   pks_dd_apply(&c, &f5, 0) == (PKS_DD_PRINT | PKS_DD_FUNCNAME),
+	   "full, two undone and f5 changed: 32, each undone rule in place of what it undid");
+	pks_dd_parse(&more, "func new +p", bad, NULL);
+	ok(pks_dd_compact(&c, &now, &more) == -1, "full, and a new one: -1");
+	memset(text, 'a', 2100);
+	memcpy(text, "func ", 5);
+	strcpy(text + 2100, " +p");
+	pks_dd_parse(&now, text, bad, NULL);
+	strcpy(text + 2100, " -p");
+	pks_dd_parse(&more, text, bad, NULL);
+	ok(now.used + more.used > PKS_DD_POOL && pks_dd_compact(&c, &now, &more) == 1 &&
+	   c.used == more.used, "2100 bytes of words, then undone: one rule, its words once");
+	strcpy(text + 2100, " +f");
+	pks_dd_parse(&more, text, bad, NULL);
+	ok(pks_dd_compact(&c, &now, &more) == 1, "then changed: merged, one rule");
+	text[10] = 'b';
+	pks_dd_parse(&more, text, bad, NULL);
+	ok(pks_dd_compact(&c, &now, &more) == -1, "other sites, 4200 bytes of words: -1");
 }
 
 /*
@@ -146,12 +186,13 @@ static void compaction(void)
 						sel[(seed >> 8) % 7], op[(seed >> 16) % 8]);
 		}
 		parse(text);
-		fewer += pks_dd_compact(&c, &r) < r.n;
+		fewer += pks_dd_compact(&c, &r, NULL) < r.n;
 		for (const struct pks_dd_site *const *s = sites; *s; s++)
 			for (unsigned int from = 0; from < 64; from += 7)
 				same &= pks_dd_apply(&c, *s, from) == pks_dd_apply(&r, *s, from);
 	}
 	ok(same && fewer > 2000, "3000 random runs of 8 queries: the same flags, %d runs compacted", fewer);
+	full();
 }
 
 int main(void)
