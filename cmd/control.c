@@ -91,6 +91,17 @@ bool pks_control_wanted(int argc, char **argv)
 	return false;
 }
 
+/* @s's bytes up to its first NUL or its @n-th, at @buf (@n + 1 bytes), ended. */
+static const char *raw(char *buf, const char *s, size_t n)
+{
+	size_t k = strnlen(s, n);
+
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return buf;
+}
+#define RAW(field)	raw((char[sizeof(field) + 1]){ 0 }, (field), sizeof(field))
+
 /*
  * The string of at most @n bytes at @s, in the target's file, which its
  * user may have written anything into: ended within them, and escaped as
@@ -99,13 +110,11 @@ bool pks_control_wanted(int argc, char **argv)
  */
 static const char *shown(char *buf, size_t size, const char *s, size_t n)
 {
-	char raw[PKS_DD_POOL + 1];
-	size_t k = strnlen(s, n < PKS_DD_POOL ? n : PKS_DD_POOL);
+	char r[PKS_DD_POOL + 1];
+	size_t k = strlen(raw(r, s, n < PKS_DD_POOL ? n : PKS_DD_POOL));
 
-	memcpy(raw, s, k);
-	raw[k] = '\0';
 	/* cut short, here or in the escaping: said, never shown as the whole */
-	if (pks_escape(buf, size - 3, raw) >= size - 4 || k < strnlen(s, n))
+	if (pks_escape(buf, size - 3, r) >= size - 4 || k < strnlen(s, n))
 		strcat(buf, "...");
 	return buf;
 }
@@ -578,6 +587,10 @@ static void show_sites(const struct target *t)
 	puts("# filename:lineno [module]function flags format");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pks_ctl_site *l = &t->sites[i];
+		/* the names as the rules match them, then as the listing shows them */
+		struct pks_dd_site r = { RAW(l->module), RAW(l->function), RAW(l->file),
+					 RAW(l->format), l->lineno, l->classed, l->class_id,
+					 RAW(l->class_name) };
 		struct pks_dd_site s = { SHOWN(l->module), SHOWN(l->function), SHOWN(l->file),
 					 SHOWN(l->format), l->lineno, l->classed, l->class_id,
 					 SHOWN(l->class_name) };
@@ -585,11 +598,14 @@ static void show_sites(const struct target *t)
 		/* pairs with the module's release store of ready, after the names */
 		if (__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) != PKS_CTL_SITE_LISTED)
 			continue;	/* not yet, or its object was unloaded */
-		s.function = s.function[0] ? s.function : NULL;
-		s.filename = s.filename[0] ? s.filename : NULL;
-		s.class_name = s.class_name[0] ? s.class_name : NULL;
+		r.function = r.function[0] ? r.function : NULL;
+		r.filename = r.filename[0] ? r.filename : NULL;
+		r.class_name = r.class_name[0] ? r.class_name : NULL;
+		s.function = r.function ? s.function : NULL;
+		s.filename = r.filename ? s.filename : NULL;
+		s.class_name = r.class_name ? s.class_name : NULL;
 		pks_dd_site_text(line, sizeof(line), &s,
-				 pks_dd_apply(&pending, &s, __atomic_load_n(&l->flags, __ATOMIC_RELAXED)));
+				 pks_dd_apply(&pending, &r, __atomic_load_n(&l->flags, __ATOMIC_RELAXED)));
 		fputs(line, stdout);
 	}
 	if (h->sites_lost)

@@ -290,6 +290,20 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 	grep -qx 'dyndbg: func plain +p' "$OUT"
 }
 
+# A waiting query was matched against the names as the listing escapes
+# them: a format's newline never matched its query's "\n".
+@test "control: the listing applies a waiting format query whose format has a newline" {
+	start
+	ctl --pid="$PID" --dyndbg='format "built %s\n" +p'
+	[ "$status" -eq 0 ]
+	ctl --pid="$PID"
+	[ "$status" -eq 0 ]
+	grep -qxF "$SRC:$BUILT [ctl-run]built =p \"built %s\\n\"" "$OUT"
+	tell "built on"
+	quit
+	file_is "$PE" $'built on\n'
+}
+
 @test "control: --reopen after a rename writes to the new file; nothing is lost" {
 	start PRINTK_SHIM_OUTPUT=file:"$LOG"
 	tell "info a" "info b"
