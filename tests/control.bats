@@ -106,24 +106,20 @@ setup() {
 # before the process merged them: with 32 rules in force, a query that
 # undid one was refused, and so was the undoing of a query of 2100 bytes.
 @test "control: rules in force full: a query that undoes or changes one of them is taken, and merged" {
-	local i a
+	local i
 	start PRINTK_SHIM_DYNDBG='func zz +p'
 	for i in $(seq 1 30); do
-		ctl --pid="$PID" --dyndbg="func f$i +p"
-		[ "$status" -eq 0 ]
+		asks --dyndbg="func f$i +p"
 		tell "info x"
 		done_
 	done
-	ctl --pid="$PID" --dyndbg='func built +p'
-	[ "$status" -eq 0 ]
+	asks --dyndbg='func built +p'
 	tell "built on"
 	done_
-	ctl --pid="$PID" --dyndbg='func built -p'
-	[ "$status" -eq 0 ]
+	asks --dyndbg='func built -p'
 	tell "built off"
 	done_
-	ctl --pid="$PID" --dyndbg='func f30 -p; func built +pf'
-	[ "$status" -eq 0 ]
+	asks --dyndbg='func f30 -p; func built +pf'
 	tell "built on2"
 	quit
 	file_is "$PE" "$(printf 'info x\n%.0s' {1..30})"$'\nbuilt on\nbuilt: built on2\n'
@@ -133,14 +129,11 @@ setup() {
 	local a
 	a=$(printf 'a%.0s' {1..2100})
 	start
-	ctl --pid="$PID" --dyndbg="func $a +p"
-	[ "$status" -eq 0 ]
+	asks --dyndbg="func $a +p"
 	tell "info y"
 	done_
-	ctl --pid="$PID" --dyndbg="func $a -p"
-	[ "$status" -eq 0 ]
-	ctl --pid="$PID" --dyndbg="func built +p"
-	[ "$status" -eq 0 ]
+	asks --dyndbg="func $a -p"
+	asks --dyndbg="func built +p"
 	tell "built on"
 	quit
 	file_is "$PE" $'info y\nbuilt on\n'
@@ -154,8 +147,7 @@ setup() {
 	z=$(printf 'z%.0s' {1..3000})
 	star=$(printf '*%.0s' {1..1100})
 	start PRINTK_SHIM_DYNDBG="func $z -p"
-	ctl --pid="$PID" --dyndbg="func built$star +p"
-	[ "$status" -eq 0 ]
+	asks --dyndbg="func built$star +p"
 	tell "built on"
 	quit
 	file_is "$PE" $'printk-shim: warning: --dyndbg: more than 32 queries, or 4096 bytes of their words, in all, even merged; the last ones changed the sites loaded now, but objects loaded from now on do not see them\nbuilt on\n'
@@ -165,18 +157,15 @@ setup() {
 	local q
 	q=$(for i in $(seq 1 20); do printf 'func f%d +p;' "$i"; done)
 	start
-	ctl --pid="$PID" --dyndbg="$q"
-	[ "$status" -eq 0 ]
+	asks --dyndbg="$q"
 	ctl --pid="$PID" --dyndbg="$q"
 	[ "$status" -eq 1 ]
 	err_is "printk-shim: pid $PID: these queries and those it has not taken yet pass what it takes at once (at most 32 queries, 4096 bytes of their words); nothing is changed
 "
 	tell "built off"
 	done_
-	ctl --pid="$PID" --dyndbg="$q"
-	[ "$status" -eq 0 ]
-	ctl --pid="$PID" --dyndbg="func built +p"
-	[ "$status" -eq 0 ]
+	asks --dyndbg="$q"
+	asks --dyndbg="func built +p"
 	tell "built on"
 	quit
 	file_is "$PE" $'built on\n'
@@ -294,8 +283,7 @@ $SRC:$BUILT [ctl-run]built =pl \"built %s\\n\"
 # them: a format's newline never matched its query's "\n".
 @test "control: the listing applies a waiting format query whose format has a newline" {
 	start
-	ctl --pid="$PID" --dyndbg='format "built %s\n" +p'
-	[ "$status" -eq 0 ]
+	asks --dyndbg='format "built %s\n" +p'
 	ctl --pid="$PID"
 	[ "$status" -eq 0 ]
 	grep -qxF "$SRC:$BUILT [ctl-run]built =p \"built %s\\n\"" "$OUT"

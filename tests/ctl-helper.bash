@@ -97,6 +97,12 @@ ctl() {
 	capture "$WRAPPER" "$@"
 }
 
+# asks ARG...: ctl --pid=$PID ARG..., which the port takes (status 0).
+asks() {
+	ctl --pid="$PID" "$@"
+	[ "$status" -eq 0 ]
+}
+
 quit() {
 	tell quit
 	exec 7>&-
