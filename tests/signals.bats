@@ -102,6 +102,22 @@ A B
 	[ "$(cat "$T/faults")" -eq 1 ]
 }
 
+# dladdr1() holds the dynamic linker's lock while the module names a
+# line's caller: a handler's jump out of it left the lock held, and the
+# next dladdr() of any thread, the jumping one's too, waited for good.
+@test "signals: a signal that comes while a caller is named waits until the look-up is over, in both modes" {
+	local defer
+	for defer in 0 1; do
+		capture env FAULT_DLADDR=10:1 FAULT_DLADDR_REPORT="$T/held" PRINTK_SHIM_FORMAT=json \
+			PRINTK_SHIM_DEFER=$defer LD_PRELOAD="$MODULE:$FIXLIB/libfault-dladdr.so" \
+			"$FIX/fault-sig" inside
+		[ "$status" -eq 0 ]
+		[ "$(cat "$T/held")" -eq 1 ]
+		[ "$(grep -c '"msg":"H1 H2"}$' "$ERR")" -eq 1 ]
+		[ "$(grep -c '"caller":"main","msg":"A B"}$' "$ERR")" -eq 1 ]
+	done
+}
+
 @test "signals: a raw rt_sigaction handler inside printk: the busy context is left alone" {
 	capture env FAULT_WRITE=raise:12:1 FAULT_WRITE_REPORT="$T/faults" \
 		LD_PRELOAD="$MODULE:$FIXLIB/libfault-write.so" "$FIX/fault-sig" inside-raw

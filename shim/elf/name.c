@@ -23,6 +23,7 @@
 #include "elf/elf.h"
 #include "base/compiler.h"
 #include "base/show.h"
+#include "base/sigmask.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -305,14 +306,8 @@ static const ElfW(Sym) *spanning(const struct pks_elf *e, ElfW(Addr) value, cons
 	return NULL;
 }
 
-/**
- * pks_elf_name() - what is known of the address @addr
- * @out: the function or data object (name, start, size) when a symbol
- *	spans it, and the object it is in
- * Return: false when it is in no loaded object. Not async-signal-safe:
- * dladdr1() takes the dynamic linker's lock.
- */
-bool pks_elf_name(const void *addr, struct pks_elf_name *out)
+/* pks_elf_name()'s work, with every signal blocked. */
+static bool named(const void *addr, struct pks_elf_name *out)
 {
 	const ElfW(Sym) *s = NULL;
 	struct link_map *map = NULL;
@@ -342,4 +337,24 @@ bool pks_elf_name(const void *addr, struct pks_elf_name *out)
 		out->size = s->st_size;
 	}
 	return true;
+}
+
+/**
+ * pks_elf_name() - what is known of the address @addr
+ * @out: the function or data object (name, start, size) when a symbol
+ *	spans it, and the object it is in
+ * Every signal is blocked meanwhile: dladdr1() holds the dynamic linker's
+ * lock, and add() the writer's, which a handler's jump out would leave
+ * held for good, stalling every later dladdr(), dlopen() and look-up.
+ * Return: false when it is in no loaded object. Not async-signal-safe.
+ */
+bool pks_elf_name(const void *addr, struct pks_elf_name *out)
+{
+	sigset_t old;
+	bool r;
+
+	pks_block_all(&old);
+	r = named(addr, out);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
