@@ -255,3 +255,23 @@ dlsym(printk)
 		sort >"$T/want"
 	sort "$ERR" | cmp "$T/want" -
 }
+
+# The module's socket sits at the lowest free number from the moment it
+# is made until the module moves it up: a daemon's closefrom(3) in another
+# thread closed it there, the program's own file took the number, and the
+# module took that file for its socket and closed it (the program's write
+# failed with EBADF, and the output said "Socket operation on non-socket").
+@test "faults: a thread closing every descriptor while the module makes its socket: its own file is left alone, both modes" {
+	local defer
+	for defer in 0 1; do
+		capture env FAULT_SOCKET_SLOW=60 PRINTK_SHIM_DEFER=$defer PRINTK_SHIM_OUTPUT=syslog \
+			PRINTK_SHIM_SYSLOG_SOCKET="$BATS_TEST_TMPDIR/none.sock" \
+			LD_PRELOAD="$MODULE:$FIXLIB/libfault-socket.so" "$FIX/closer" "$BATS_TEST_TMPDIR/prog"
+		[ "$status" -eq 0 ]
+		out_is $'wrote 5\n'
+		[ "$(cat "$BATS_TEST_TMPDIR/prog")" = PROG ]
+		err_is "printk-shim: warning: syslog: $BATS_TEST_TMPDIR/none.sock: No such file or directory; writing its lines to stderr until it is back
+one line
+"
+	done
+}

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #endif
 #include "base/fdio.h"
+#include "base/fdturn.h"
 #include "base/clock.h"
 #include "base/digits.h"
 #include "base/sigmask.h"
@@ -521,9 +522,14 @@ void pks_fd_mend(int fd)
 	errno = saved;
 }
 
-/** pks_fd_forked() - in a fork child: a slot another thread of the parent held is the child's to end */
+/**
+ * pks_fd_forked() - in a fork child: a slot another thread of the parent
+ * held is the child's to end, and only this thread's windows of fdturn.c
+ * are open
+ */
 void pks_fd_forked(void)
 {
+	pks_fd_turns_forked();
 	for (struct stump *s = stumps; s < stumps + STUMPS; s++) {
 		int held = HELD;
 

@@ -7,6 +7,7 @@
  * async-signal-safe; setup may race harmlessly.
  */
 #include "base/pid.h"
+#include "base/fdturn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,12 +71,16 @@ pid_t pks_pid_slow(void)
  */
 static ssize_t slurp(const char *path, char *buf, size_t size, int *err)
 {
-	int saved = errno, fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+	int saved = errno, fd;
+	ssize_t n;
 
+	pks_fd_making();
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, size - 1);
 	*err = fd < 0 ? errno : 0;
 	if (fd >= 0)
 		close(fd);
+	pks_fd_made();
 	buf[n > 0 ? n : 0] = '\0';
 	errno = saved;
 	return n;

@@ -18,6 +18,7 @@
  */
 #include "config/open.h"
 #include "base/fdio.h"
+#include "base/fdturn.h"
 #include "base/say.h"
 #include "config/vars.h"
 
@@ -248,12 +249,14 @@ int pks_open_file(const char *path, struct pks_fileid *id, const char *instead)
 	int fd, err;
 
 	pks_fd_look_cap();	/* its writes may meet a file-size limit set since */
+	pks_fd_making();
 	fd = privileged ? resolve(path, p, geteuid(), &r) : open(path, OPEN_FLAGS, 0644);
 	if (fd >= 0)
 		fd = settle(fd, id);
+	err = errno;
+	pks_fd_made();
 	if (fd >= 0)
 		return fd;
-	err = errno;
 	if (instead && err == EPERM && r.owner >= 0)
 		warn_refused(path, p, &r, instead);
 	else if (instead)

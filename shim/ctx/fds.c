@@ -20,6 +20,7 @@
  */
 #include "base/compiler.h"
 #include "base/fdio.h"
+#include "base/fdturn.h"
 #include "base/next.h"
 #include "base/say.h"
 #include "base/tsan.h"
@@ -141,10 +142,21 @@ static int given(int ret, int new, bool moved)
 	return released(ret, new, new);
 }
 
+/* The system call @nr, made when no descriptor of the module's sits low (base/fdturn.h). */
+static long kept_apart(long nr, long a, long b, long c)
+{
+	long r;
+
+	pks_fd_taking();
+	r = syscall(nr, a, b, c);
+	pks_fd_taken();
+	return r;
+}
+
 PKS_EXPORT int close(int fd)
 {
 	taking(fd, -1);
-	return closed((int)syscall(SYS_close, fd), fd, fd);
+	return closed((int)kept_apart(SYS_close, fd, 0, 0), fd, fd);
 }
 
 /* Only to hear of a new stderr: a copy that lands on 2, close(2) then dup(fd), is one. */
@@ -162,14 +174,14 @@ PKS_EXPORT int dup2(int old, int new)
 	if (old == new)		/* dup3 refuses it; dup2 checks @old (no SYS_dup2 on aarch64) */
 		return fcntl(old, F_GETFD) < 0 ? -1 : new;
 	moved = taking(new, old);
-	return given((int)syscall(SYS_dup3, old, new, 0), new, moved);
+	return given((int)kept_apart(SYS_dup3, old, new, 0), new, moved);
 }
 
 PKS_EXPORT int dup3(int old, int new, int flags)
 {
 	bool moved = old != new && taking(new, old);	/* else EINVAL, nothing changed */
 
-	return given((int)syscall(SYS_dup3, old, new, flags), new, moved);
+	return given((int)kept_apart(SYS_dup3, old, new, flags), new, moved);
 }
 
 PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
@@ -179,7 +191,7 @@ PKS_EXPORT int close_range(unsigned int lo, unsigned int hi, int flags)
 	if (flags & CLOSE_RANGE_CLOEXEC || lo > INT_MAX || lo > hi)
 		return (int)syscall(SYS_close_range, lo, hi, flags);	/* nothing closed now */
 	before((int)lo, last);
-	ret = (int)syscall(SYS_close_range, lo, hi, flags);
+	ret = (int)kept_apart(SYS_close_range, lo, hi, flags);
 	return closed(ret, (int)lo, last);
 }
 
@@ -194,7 +206,7 @@ PKS_EXPORT void closefrom(int lo)
 	int saved = errno, from = lo < 0 ? 0 : lo;
 
 	before(from, INT_MAX);
-	if (syscall(SYS_close_range, (unsigned int)from, ~0u, 0) && errno == ENOSYS &&
+	if (kept_apart(SYS_close_range, from, ~0u, 0) && errno == ENOSYS &&
 	    (fn = (void (*)(int))pks_next("closefrom", &next)) != NULL)
 		fn(from);
 	errno = saved;

@@ -16,6 +16,7 @@
  * that every caller fills with the same bytes.
  */
 #include "elf/elf.h"
+#include "base/fdturn.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -217,7 +218,7 @@ static int section_headers(struct pks_elf_image *im)
  * Map the file at @path: opened with O_NONBLOCK, as a FIFO would hold
  * open(2) until a writer came, and refused unless fstat(2) says regular.
  */
-static int map(struct pks_elf_image *im, const char *path)
+static int mapped(struct pks_elf_image *im, const char *path)
 {
 	struct stat st;
 	void *p;
@@ -247,6 +248,17 @@ static int map(struct pks_elf_image *im, const char *path)
 	im->base = p;
 	im->size = (size_t)st.st_size;
 	return 0;
+}
+
+/* mapped(), its descriptor kept apart from the program's closes (base/fdturn.h). */
+static int map(struct pks_elf_image *im, const char *path)
+{
+	int err;
+
+	pks_fd_making();
+	err = mapped(im, path);
+	pks_fd_made();
+	return err;
 }
 
 /* Open @path; section headers that do not fit are an error when @strict, else absent. */

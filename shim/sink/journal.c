@@ -10,6 +10,7 @@
 #include "base/compiler.h"
 #include "base/digits.h"
 #include "base/fdio.h"
+#include "base/fdturn.h"
 #include "base/say.h"
 #include "config/config.h"
 #include "core/level.h"
@@ -68,8 +69,13 @@ static int64_t fresh(void)
 	int want = SNDBUF, on = 1;
 
 	for (int tries = 0; tries < 3; tries++) {
-		int fd = pks_fd_high(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-		uint32_t ino = ino_of(fd);
+		int fd;
+		uint32_t ino;
+
+		pks_fd_making();
+		fd = pks_fd_high(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+		pks_fd_made();
+		ino = ino_of(fd);
 
 		if (fd < 0)
 			return -errno;
@@ -171,17 +177,15 @@ static size_t message_head(char *h, const char *text, size_t n)
 	return 16;
 }
 
-/* An entry too large for a datagram: in a sealed memfd, passed as SCM_RIGHTS. */
-static int send_memfd(int fd, struct msghdr *m)
+/* send_memfd() with the memfd @mfd made: sealed, sent and closed. */
+static int sent(int fd, struct msghdr *m, int mfd)
 {
 	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } ctl;
 	struct msghdr fdm = { .msg_name = m->msg_name, .msg_namelen = m->msg_namelen,
 			      .msg_control = &ctl, .msg_controllen = sizeof(ctl) };
-	int mfd = memfd_create("printk-shim", MFD_CLOEXEC | MFD_ALLOW_SEALING), err = 0;
 	struct cmsghdr *cm;
+	int err = 0;
 
-	if (mfd < 0)
-		return errno;
 	for (size_t i = 0; i < m->msg_iovlen && !err; i++)
 		err = pks_fd_write(mfd, m->msg_iov[i].iov_base, m->msg_iov[i].iov_len);
 	if (!err && fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL))
@@ -196,6 +200,22 @@ static int send_memfd(int fd, struct msghdr *m)
 		if (errno != EINTR)
 			err = errno;
 	close(mfd);
+	return err;
+}
+
+/*
+ * An entry too large for a datagram: in a sealed memfd, passed as
+ * SCM_RIGHTS; the memfd kept apart from the program's closes meanwhile
+ * (base/fdturn.h).
+ */
+static int send_memfd(int fd, struct msghdr *m)
+{
+	int mfd, err;
+
+	pks_fd_making();
+	mfd = memfd_create("printk-shim", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	err = mfd < 0 ? errno : sent(fd, m, mfd);
+	pks_fd_made();
 	return err;
 }
 

@@ -40,6 +40,7 @@
 #include "base/clock.h"
 #include "base/compiler.h"
 #include "base/fdio.h"
+#include "base/fdturn.h"
 #include "base/pid.h"
 
 #include <errno.h>
@@ -166,8 +167,11 @@ static int dial(const char *path, int flags, bool *stream)
 
 	strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
 	for (;;) {
-		int fd = pks_fd_high(socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)), err;
+		int fd, err;
 
+		pks_fd_making();
+		fd = pks_fd_high(socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+		pks_fd_made();
 		if (fd < 0)
 			return -errno;
 		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
