@@ -362,6 +362,37 @@ late() {
 	done
 }
 
+# A reader of 512 bytes every 5 ms: the handler wrote from
+# the printer's last release, up to 64 KiB of lines the printer's batch had
+# written already, each a second time (hundreds of lines, 6 runs of 6).
+# The printer now notes what each write took, and writes a pipe's batch
+# PIPE_BUF bytes at a time.
+@test "defer: SIGTERM while the printer writes to a reader that keeps reading slowly: no line twice" {
+	local F=$BATS_TEST_TMPDIR/fifo C=$BATS_TEST_TMPDIR/chunk E=$BATS_TEST_TMPDIR/slow pid reader
+	for run in 1 2; do
+		rm -f "$F"
+		mkfifo "$F"
+		{ while dd bs=512 count=1 status=none of="$C"; do
+			[ -s "$C" ] || break
+			cat "$C"
+			sleep 0.005
+		  done <"$F" >"$E"; } &
+		reader=$!
+		env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
+			"$FIX/defer-flood" 1500 3 2>"$F" >/dev/null &
+		pid=$!
+		sleep 0.3
+		kill -TERM "$pid"
+		status=0
+		wait "$pid" || status=$?
+		wait "$reader"
+		[ "$status" -eq 143 ]
+		run awk '{ if (seen[$1]++) twice++; if ($0 != $1 " the quick brown fox jumps over the lazy dog") bad++ }
+			END { print twice + 0, bad + 0, (NR > 100) }' "$E"
+		[ "$output" = "0 0 1" ] || { echo "run $run: $output" >&2; false; }
+	done
+}
+
 # A thread's dup2() writes the ring into a full pipe first, and the thread
 # is cancelled in that write: it kept the ring's consumer word, and exit,
 # which waits for it, never ended. Lines of the cut write come out again.

@@ -104,6 +104,8 @@ struct pks_defer_lane {
 	uint64_t end;		/* the consumer's: committed records gathered up to */
 	const struct pks_defer_rec *next;	/* the consumer's: the record at pos, if before end */
 	uint64_t after;		/* the position past next */
+	_Atomic uint64_t out;	/* the consumer's: written up to, not yet released (a
+				 * fatal signal's drain that seized the ring starts there) */
 };
 
 /*
@@ -126,6 +128,8 @@ struct pks_defer_state {
 	_Atomic unsigned long dropped;
 	_Atomic bool crashing;
 	_Atomic bool seized;		/* a fatal signal's drain went on without the consumer word */
+	_Atomic bool parked;		/* the drain it went on without stopped: its lanes' out
+					 * is all it wrote (printer.c's overtaken()) */
 	_Atomic long forsaken;		/* a thread that ended with the printer alone left, or 0 */
 	_Atomic int crashed;		/* futex: 1 once a fatal signal's drain is done */
 	_Atomic bool fd_closed;		/* an output's descriptor may be closed (pks_defer_closed()) */

@@ -44,6 +44,7 @@
 #define BATCH_BYTES	(64u << 10)	/* per output and batch */
 #define STACK_BYTES	(256u << 10)	/* the printer's: the sink's rendering */
 #define CRASH_WAIT_MS	200		/* a fatal signal's wait for the printer's batch */
+#define PARK_MS		1000		/* and then for its write in flight, of 2 s (ctx/signals.c) */
 #define LATE_MS		200		/* the closing drain's wait for records in flight: a thread
 					   descheduled in its window on a loaded machine */
 #define FLUSHED_MS	1000		/* a thread's wait for its own, after it (pks_defer_flushed()) */
@@ -252,8 +253,40 @@ static void failed(int out, unsigned long k, int err)
  */
 static void overtaken(void)
 {
+	/* seq_cst: pairs with pks_defer_crash()'s load: the lanes' out stored before */
+	atomic_store(&pks_defer_dq.parked, true);
 	for (;;)
 		pause();
+}
+
+/*
+ * The descriptors' batch was written, all that was read before the record
+ * being put (its lane's pos is still its start): out, where no daemon's
+ * message of them waits. A fatal signal's drain that stopped waiting for
+ * this one waits for it to come back here, and starts from there, so that
+ * what a slow reader took already is not written twice; this drain writes
+ * nothing more.
+ */
+static void flushed(void)
+{
+	for (int i = 0; !dgrams.n && i < pks_defer_dq.nlanes; i++)
+		/* release: pairs with drain()'s acquire in the handler: the lines are out */
+		atomic_store_explicit(&pks_defer_dq.lanes[i].out, pks_defer_dq.lanes[i].pos,
+				      memory_order_release);
+	/* pairs with pks_defer_crash()'s store, as settle()'s */
+	if (unlikely(atomic_load(&pks_defer_dq.seized)))
+		overtaken();
+}
+
+/*
+ * Where a fatal signal's drain starts in @l when it took over from a drain
+ * it seized or cut off on its own thread: @out, what that one wrote, if
+ * past the tail and not past the head.
+ */
+static uint64_t from(const struct pks_defer_lane *l, uint64_t out)
+{
+	/* no pair: the handler's own loads; the ring's are ordered by seized */
+	return out > l->pos && out <= atomic_load(&l->ring.head) ? out : l->pos;
 }
 
 /* The lines read so far are written: flush the batch, free their room. */
@@ -454,6 +487,12 @@ static size_t drain(bool crash, bool order, const uint64_t *stop)
 		/* no pair: only the consumer, which holds the word, moves the tail */
 		l->pos = l->done = l->end = atomic_load(&l->ring.tail);
 		l->next = NULL;
+		if (crash && (pks_defer_self.owns || atomic_load(&pks_defer_dq.seized)))
+			/* acquire: pairs with flushed()'s release, past what the cut drain wrote */
+			l->pos = l->end = from(l, atomic_load_explicit(&l->out, memory_order_acquire));
+		else
+			/* no pair: the consumer's own; a handler reads it once seized, which orders it */
+			atomic_store_explicit(&l->out, l->pos, memory_order_relaxed);
 	}
 	while (!stopped(crash) && !wanted() && gather(stop)) {
 		/* a run from one lane while its stamps stay below the others' next */
@@ -763,6 +802,7 @@ bool pks_defer_map(void)
 	memset(&fd_batch, 0, sizeof(fd_batch));
 	fd_batch.cap = BATCH_BYTES;
 	fd_batch.failed = failed;
+	fd_batch.flushed = flushed;
 	for (int i = 0; i < PKS_BATCH_FDS; i++, p += BATCH_BYTES)
 		fd_batch.buf[i] = p;
 	memset(&dgrams, 0, sizeof(dgrams));
@@ -1098,7 +1138,7 @@ void pks_defer_crash(void)
 	 * This thread may be waiting for the word (exit's drain, interrupted
 	 * in pks_defer_take()) while another drains: that one's batch is
 	 * waited for all the same. Only a drain this handler cut off on its
-	 * own thread is written over at once.
+	 * own thread is taken over at once, from what it wrote (drain()).
 	 */
 	for (int ms = 0; !pks_defer_self.owns && ms < CRASH_WAIT_MS; ms++) {
 		struct timespec ts = { 0, 1000000 };
@@ -1110,6 +1150,18 @@ void pks_defer_crash(void)
 	/* seq_cst: pairs with settle()'s load: a drain that comes back from its write stops there */
 	if (!pks_defer_self.owns)
 		atomic_store(&pks_defer_dq.seized, true);
+	/*
+	 * and says what it wrote: a reader that keeps reading, however slowly,
+	 * takes the write it waits in, which this drain then never writes again
+	 */
+	for (int ms = 0; !took && !pks_defer_self.owns && ms < PARK_MS; ms++) {
+		struct timespec ts = { 0, 1000000 };
+
+		/* seq_cst: pairs with overtaken()'s store */
+		if (atomic_load(&pks_defer_dq.parked))
+			break;
+		nanosleep(&ts, NULL);
+	}
 	pks_defer_self.consuming = true;
 	closing(true);
 	if (took) {

@@ -11,6 +11,7 @@
 #include "sink/syslog.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -23,6 +24,14 @@ static int write_all(int fd, const char *p, size_t n, size_t *done)
 	return pks_fd_write_rest(fd, p, n, pks_fd_write1(fd, p, n), done);
 }
 
+/* Whether @fd is a pipe or a socket, where write_lines() writes PIPE_BUF bytes at most at a time. */
+static bool piped(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 /*
  * write_all() of whole lines: to a pipe or a socket, in writes of PIPE_BUF
  * bytes at most, each ending in a newline, which pipe(7) keeps whole beside
@@ -32,12 +41,11 @@ static int write_all(int fd, const char *p, size_t n, size_t *done)
  */
 static int write_lines(int fd, const char *p, size_t n, size_t *done)
 {
-	struct stat st;
 	size_t sum = 0, k, part;
 	const char *nl;
 	int err = 0;
 
-	if (n <= PIPE_BUF || fstat(fd, &st) || (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)))
+	if (n <= PIPE_BUF || !piped(fd))
 		return write_all(fd, p, n, done);
 	for (; sum < n && !err; sum += k) {
 		k = n - sum;
@@ -69,7 +77,7 @@ static unsigned int unwritten(const char *p, size_t n, unsigned int puts)
 
 /**
  * pks_batch_fd_flush() - write what @b holds; a failed write's lines that
- * did not go out whole are told to @b->failed
+ * did not go out whole are told to @b->failed; then @b->flushed is told
  */
 void pks_batch_fd_flush(struct pks_fd_batch *b)
 {
@@ -83,6 +91,8 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 		b->len[i] = 0;
 		b->puts[i] = 0;
 	}
+	if (b->flushed)
+		b->flushed();
 }
 
 /*
@@ -103,11 +113,12 @@ static int slot(struct pks_fd_batch *b, int fd, int tag, size_t n)
 		b->tag[i] = tag;
 		b->len[i] = 0;
 		b->puts[i] = 0;
+		b->room[i] = piped(fd) && b->cap > PIPE_BUF ? PIPE_BUF : b->cap;
 		b->n++;
 	}
-	if (b->len[i] + n > b->cap) {
+	if (b->len[i] + n > b->room[i]) {
 		pks_batch_fd_flush(b);
-		if (n > b->cap)
+		if (n > b->room[i])
 			return -1;
 	}
 	return i;

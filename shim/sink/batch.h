@@ -24,9 +24,14 @@ struct pks_fd_batch {
 	int tag[PKS_BATCH_FDS];		/* the first line's output index, for @failed */
 	unsigned long puts[PKS_BATCH_FDS];	/* lines in buf[i] */
 	size_t len[PKS_BATCH_FDS];
+	size_t room[PKS_BATCH_FDS];	/* what buf[i] takes before it is written: @cap, or
+					 * PIPE_BUF for a pipe or a socket, written so anyway
+					 * (batch.c's write_lines()), so that @flushed is
+					 * told after each write */
 	char *buf[PKS_BATCH_FDS];	/* @cap bytes each */
 	size_t cap;
 	void (*failed)(int tag, unsigned long puts, int err);
+	void (*flushed)(void);		/* after each pks_batch_fd_flush(), or NULL */
 };
 
 /*
@@ -77,7 +82,7 @@ void pks_batch_dg_flush(struct pks_dgrams *b);
  */
 static inline char *pks_batch_room(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i)
 {
-	if (__builtin_expect(b->n > 0 && b->fd[0] == fd && b->len[0] + n <= b->cap, 1)) {
+	if (__builtin_expect(b->n > 0 && b->fd[0] == fd && b->len[0] + n <= b->room[0], 1)) {
 		*i = 0;
 		return b->buf[0] + b->len[0];
 	}
