@@ -10,14 +10,18 @@
  * as Dekker's flags): the program's calls (ctx/fds.c) wait for the module's
  * few system calls; the module steps back while the program's run, 100 ms
  * at most, then goes on (a close may block, a socket's with SO_LINGER).
- * Neither waits for its own thread (a handler inside the other's window).
+ * Neither waits for its own thread (a handler inside the program's window).
+ * The module's window holds every signal, so that no handler's jump leaves
+ * it open, which would hold every close of the program 100 ms.
  * Thread-safety: any thread, and handlers.
  */
 #include "base/fdturn.h"
 #include "base/compiler.h"
+#include "base/sigmask.h"
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +31,7 @@
 
 static _Atomic int making, taking;	/* threads inside each side's window */
 static PKS_TLS unsigned char making_here, taking_here;
+static PKS_TLS sigset_t unheld;		/* the mask before the outermost making window */
 
 /* The system call: the C library's nanosleep() is a cancellation point, which would leave a window open. */
 static void nap(void)
@@ -41,10 +46,14 @@ static void nap(void)
 /** pks_fd_making() - the module is about to make a descriptor: until pks_fd_made() */
 void pks_fd_making(void)
 {
-	making_here++;
+	/* one inside a window of its thread's own (the program's call's drain): never waits */
+	bool nested = making_here || taking_here;
+
+	if (!making_here++)
+		pks_block_all(&unheld);
 	/* seq_cst, and the load below: pairs with pks_fd_taking()'s add and load */
 	atomic_fetch_add(&making, 1);
-	for (int i = 0; !taking_here && i < NAPS && atomic_load(&taking); i++) {
+	for (int i = 0; !nested && i < NAPS && atomic_load(&taking); i++) {
 		atomic_fetch_sub(&making, 1);	/* the program's call goes first */
 		nap();
 		atomic_fetch_add(&making, 1);	/* seq_cst: pairs with pks_fd_taking()'s, as above */
@@ -55,16 +64,19 @@ void pks_fd_making(void)
 void pks_fd_made(void)
 {
 	atomic_fetch_sub(&making, 1);	/* seq_cst: pairs with pks_fd_taking()'s load */
-	making_here--;
+	if (!--making_here)
+		pthread_sigmask(SIG_SETMASK, &unheld, NULL);
 }
 
 /** pks_fd_taking() - the program is about to close or replace descriptors: until pks_fd_taken() */
 void pks_fd_taking(void)
 {
-	taking_here++;
+	/* a handler's, inside its thread's window, or one the module's window makes */
+	bool nested = taking_here++ || making_here;
+
 	/* seq_cst, and the loads below: pairs with pks_fd_making()'s add and load */
 	atomic_fetch_add(&taking, 1);
-	for (int i = 0; !making_here && i < NAPS && atomic_load(&making); i++)
+	for (int i = 0; !nested && i < NAPS && atomic_load(&making); i++)
 		nap();
 }
 

@@ -205,18 +205,18 @@ static int sent(int fd, struct msghdr *m, int mfd)
 
 /*
  * An entry too large for a datagram: in a sealed memfd, passed as
- * SCM_RIGHTS; the memfd kept apart from the program's closes meanwhile
- * (base/fdturn.h).
+ * SCM_RIGHTS; the memfd kept apart from the program's closes until it is
+ * moved up (base/fdturn.h).
  */
 static int send_memfd(int fd, struct msghdr *m)
 {
 	int mfd, err;
 
 	pks_fd_making();
-	mfd = memfd_create("printk-shim", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	err = mfd < 0 ? errno : sent(fd, m, mfd);
+	mfd = pks_fd_high(memfd_create("printk-shim", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+	err = errno;
 	pks_fd_made();
-	return err;
+	return mfd < 0 ? err : sent(fd, m, mfd);
 }
 
 /* journald's socket at @path (checked when it was read) in @a. */
