@@ -35,9 +35,9 @@ rm -f "$bin/probe"
 sources() {
 	case $1 in
 	assembly) echo "$s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/linebuf.c" ;;
-	format) echo "$s"/shim/format/*.c "$s/shim/elf/name.c $s/shim/elf/elf.c $s/shim/elf/loaded.c" ;;
+	format) echo "$s"/shim/format/*.c "$s/shim/elf/name.c $s/shim/elf/elf.c $s/shim/elf/loaded.c $s/shim/base/fdturn.c" ;;
 	confparse) echo "$s/shim/config/vars.c $s/shim/core/level.c $s/shim/core/cont.c $s/shim/core/ddquery.c" ;;
-	elf) echo "$s/shim/elf/elf.c $s/shim/elf/calls.c $s/shim/core/level.c" ;;
+	elf) echo "$s/shim/elf/elf.c $s/shim/elf/calls.c $s/shim/core/level.c $s/shim/base/fdturn.c" ;;
 	esac
 }
 
