@@ -19,6 +19,20 @@
 static sigset_t interrupting;
 
 /*
+ * Whether @h may be set on @sig, @one then holding @sig alone: sigaddset()
+ * refuses a number out of range and the C library's own two. If not, errno
+ * is EINVAL.
+ */
+static bool settable(int sig, __sighandler_t h, sigset_t *one)
+{
+	sigemptyset(one);
+	if (h != SIG_ERR && sigaddset(one, sig) == 0)
+		return true;
+	errno = EINVAL;
+	return false;
+}
+
+/*
  * @h on @sig with @flags, @sig blocked while it runs if @block.
  * Return: the old handler, or SIG_ERR with errno set, as signal() does.
  */
@@ -27,12 +41,8 @@ static __sighandler_t install(int sig, __sighandler_t h, int flags, bool block)
 	struct sigaction a = { .sa_handler = h, .sa_flags = flags }, old;
 	sigset_t one;
 
-	sigemptyset(&one);
-	/* sigaddset() refuses a number out of range and the C library's own two */
-	if (h == SIG_ERR || sigaddset(&one, sig) < 0) {
-		errno = EINVAL;
+	if (!settable(sig, h, &one))
 		return SIG_ERR;
-	}
 	if (block)
 		a.sa_mask = one;
 	else
@@ -74,11 +84,8 @@ PKS_EXPORT __sighandler_t sigset(int sig, __sighandler_t disp)
 	struct sigaction a = { .sa_handler = disp }, old;
 	sigset_t one, was;
 
-	sigemptyset(&one);
-	if (disp == SIG_ERR || sigaddset(&one, sig) < 0) {
-		errno = EINVAL;
+	if (!settable(sig, disp, &one))
 		return SIG_ERR;
-	}
 	if (disp == SIG_HOLD) {
 		if (sigprocmask(SIG_BLOCK, &one, &was) < 0)
 			return SIG_ERR;
