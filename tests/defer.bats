@@ -384,6 +384,41 @@ slow_term() {
 	done
 }
 
+# The printer looked at stderr with fstat(2) before each batch's write, to
+# know whether to write it PIPE_BUF bytes at a time: a system call a batch
+# (about 400 of these lines), for a descriptor that had not changed. It
+# looks when it first writes there, and again once a descriptor may be
+# another file (pks_fd_changed()).
+@test "defer: the printer looks at what stderr is once, not at each batch" {
+	local t=$BATS_TEST_TMPDIR
+	strace -f -qq -e trace=fstat,newfstatat,statx -o "$t/trace" env LD_PRELOAD="$MODULE" \
+		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain "$FIX/defer-flood" 50000 1 \
+		2>/dev/null >/dev/null
+	# 50000 lines in about 125 batches; a few looks at start and exit, and
+	# one again after the module's own first closes (an ELF file it read)
+	run grep -c '^[0-9]* [a-z]*stat[a-z]*(2,' "$t/trace"
+	[ "$output" -le 10 ] || { echo "$output looks at stderr" >&2; false; }
+}
+
+# ... and once the program dup2()s a pipe onto stderr, its batches go
+# there PIPE_BUF bytes at a time, each a run of whole lines, as they went
+# to a pipe that was stderr from the start.
+@test "defer: stderr made a pipe after the first batch: written PIPE_BUF bytes at a time, whole lines" {
+	local t=$BATS_TEST_TMPDIR
+	mkfifo "$t/fifo"
+	cat "$t/fifo" >"$t/out" &
+	strace -f -qq -e trace=write -e signal=none -o "$t/trace" env LD_PRELOAD="$MODULE" \
+		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain \
+		"$FIX/defer-flood" 20000 2 dup2 "$t/fifo" 2>/dev/null >/dev/null
+	wait
+	[ "$(wc -l <"$t/out")" -eq 40000 ]
+	# each write to 2 after "before": its byte count, and whether it ends a line
+	run awk '/^[0-9]+ +write\(2, "before/ { on = 1; next }
+		on && /^[0-9]+ +write\(2,/ { n = $NF; w++; if (n + 0 > 4096) big++ }
+		END { print (w > 8), big + 0 }' "$t/trace"
+	[ "$output" = "1 0" ]
+}
+
 # A thread's dup2() writes the ring into a full pipe first, and the thread
 # is cancelled in that write: it kept the ring's consumer word, and exit,
 # which waits for it, never ended. Lines of the cut write come out again.

@@ -482,6 +482,8 @@ static size_t drain(bool crash, bool order, const uint64_t *stop)
 	if (!pks_defer_dq.nlanes)
 		return 0;
 	plain_fd = pks_sink_plain(b);
+	if (b)
+		pks_batch_fd_renew(b->fd);	/* a pipe or not, as the descriptors are now */
 	for (int i = 0; i < pks_defer_dq.nlanes; i++) {
 		l = &pks_defer_dq.lanes[i];
 		/* no pair: only the consumer, which holds the word, moves the tail */

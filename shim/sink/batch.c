@@ -5,6 +5,7 @@
  * output. Thread-safety: a batch is its one owner's (the consumer's).
  */
 #include "sink/batch.h"
+#include "base/compiler.h"
 #include "base/fdio.h"
 #include "config/config.h"
 #include "sink/journal.h"
@@ -24,7 +25,12 @@ static int write_all(int fd, const char *p, size_t n, size_t *done)
 	return pks_fd_write_rest(fd, p, n, pks_fd_write1(fd, p, n), done);
 }
 
-/* Whether @fd is a pipe or a socket, where write_lines() writes PIPE_BUF bytes at most at a time. */
+/*
+ * Whether @fd is a pipe or a socket, where write_lines() writes PIPE_BUF
+ * bytes at most at a time: looked at when a slot is made, and again once a
+ * descriptor may be another file (pks_batch_fd_renew()), not for each
+ * write.
+ */
 static bool piped(int fd)
 {
 	struct stat st;
@@ -39,13 +45,13 @@ static bool piped(int fd)
  * this write waits for a slow reader never land inside one of these (a
  * line longer than PIPE_BUF goes in one write of its own).
  */
-static int write_lines(int fd, const char *p, size_t n, size_t *done)
+static int write_lines(int fd, const char *p, size_t n, size_t *done, bool pipe)
 {
 	size_t sum = 0, k, part;
 	const char *nl;
 	int err = 0;
 
-	if (n <= PIPE_BUF || !piped(fd))
+	if (n <= PIPE_BUF || !pipe)
 		return write_all(fd, p, n, done);
 	for (; sum < n && !err; sum += k) {
 		k = n - sum;
@@ -83,7 +89,7 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		size_t done = 0;
-		int err = write_lines(b->fd[i], b->buf[i], b->len[i], &done);
+		int err = write_lines(b->fd[i], b->buf[i], b->len[i], &done, b->room[i] < b->cap);
 
 		if (err && b->failed)
 			b->failed(b->tag[i], unwritten(b->buf[i] + done, b->len[i] - done, b->puts[i]),
@@ -93,6 +99,26 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 	}
 	if (b->flushed)
 		b->flushed();
+}
+
+/**
+ * pks_batch_fd_renew() - when a descriptor may be another file since @b's
+ * slots were made (pks_fd_changed()): each is made again at its next line,
+ * and its descriptor looked at anew. Only between batches, when none holds
+ * a line.
+ */
+void pks_batch_fd_renew(struct pks_fd_batch *b)
+{
+	/* no pair: a count of changes made (base/fdio.h); fstat(2) sees the table as it is */
+	uint32_t g = atomic_load_explicit(&pks_fd_gen, memory_order_relaxed);
+
+	if (likely(g == b->gen))
+		return;
+	for (int i = 0; i < b->n; i++)
+		if (PKS_WARN_ON_ONCE(b->len[i]))
+			return;	/* never: a drain ends with its batch written */
+	b->gen = g;
+	b->n = 0;
 }
 
 /*

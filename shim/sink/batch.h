@@ -30,6 +30,7 @@ struct pks_fd_batch {
 					 * told after each write */
 	char *buf[PKS_BATCH_FDS];	/* @cap bytes each */
 	size_t cap;
+	uint32_t gen;			/* pks_fd_gen when @room was looked at */
 	void (*failed)(int tag, unsigned long puts, int err);
 	void (*flushed)(void);		/* after each pks_batch_fd_flush(), or NULL */
 };
@@ -68,6 +69,7 @@ struct pks_sink_batch {
 int pks_batch_put(struct pks_fd_batch *b, int fd, int tag, const char *p, size_t n);
 char *pks_batch_room_slow(struct pks_fd_batch *b, int fd, int tag, size_t n, int *i);
 void pks_batch_fd_flush(struct pks_fd_batch *b);
+void pks_batch_fd_renew(struct pks_fd_batch *b);
 int pks_batch_daemons(const struct pks_config *c);
 bool pks_batch_dg_room(const struct pks_dgrams *b, size_t n);
 void pks_batch_dg_told(struct pks_dgrams *b);
