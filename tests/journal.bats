@@ -174,6 +174,38 @@ jshim() {
 	cmp "$t/want" "$t/got"
 }
 
+# exit writes the ring to a journald that was stopped, and SIGTERM comes to
+# the thread doing it: the handler went on from the drain's last full
+# batch, past which every datagram batch sent meanwhile (256 lines each)
+# came again (513 to 638 lines twice, 3 runs of 3). Each batch's sending is
+# now noted as it ends: at most the one being sent comes twice.
+@test "journal: deferred, SIGTERM while exit sends the ring to a journal that was stopped: each line, twice at most one batch" {
+	local jd t=$BATS_TEST_TMPDIR flood status got=0
+	jd=$(cat "$BATS_FILE_TMPDIR/journald.pid")
+	for run in 1 2 3 4 5; do
+		kill -STOP "$jd"
+		PRINTK_SHIM_DEFER=1 PRINTK_SHIM_OUTPUT=journal PRINTK_SHIM_JOURNAL_SOCKET="$JSOCK" \
+			LD_PRELOAD="$MODULE" "$FIX/syslog-flood" 2 3000 0 >/dev/null 2>"$t/err" &
+		flood=$!
+		sleep 0.3
+		kill -CONT "$jd"
+		sleep 0.05
+		kill -TERM "$flood"
+		status=0
+		wait "$flood" || status=$?
+		[ ! -s "$t/err" ]
+		[ "$status" -eq 143 ] || continue	# it was done: no handler to look at
+		got=$((got + 1))
+		for _ in $(seq 500); do [ "$(stored "$flood")" -ge 6000 ] && break; sleep 0.02; done
+		journalctl --namespace="$NS" _PID="$flood" -o cat --no-pager >"$t/stored"
+		for th in 0 1; do seq 0 2999 | sed "s/.*/t$th l& end/"; done | sort >"$t/want"
+		sort -u "$t/stored" | diff "$t/want" -
+		run wc -l <"$t/stored"
+		[ "$output" -le $((6000 + 256)) ] || { echo "run $run: $output entries" >&2; false; }
+	done
+	[ "$got" -ge 3 ]
+}
+
 # The printer's batch waited a second in each sendmmsg call, and its
 # entries sent again one by one a second more: a stopped journald held
 # every line 3 s before the warning (5 runs of 5), not the second it says.

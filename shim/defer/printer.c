@@ -170,6 +170,9 @@ static __attribute__((noinline)) void write_line(const struct pks_defer_rec *r,
 		if (!pks_batch_dg_room(b->dg, line.sb.len)) {
 			/* its redo() makes the lines it sends again in line: ours anew after */
 			pks_batch_dg_flush(b->dg);
+			/* every line before this one out everywhere: noted (flushed()),
+			 * so that a fatal signal's drain does not send them again */
+			pks_batch_fd_flush(b->fd);
 			line.sb.len = to_text[r->kind](r, line.sb.buffer, line.sb.size);
 		}
 		b->dg->key = r;
