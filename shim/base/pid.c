@@ -59,10 +59,25 @@ pid_t pks_pid_slow(void)
 	pid = atomic_load_explicit(pp, memory_order_relaxed);
 	if (!pid) {
 		pid = getpid();
-		/* no pair: as the load's */
-		atomic_store_explicit(pp, pid, memory_order_relaxed);
+		if (pid > 0)	/* a seccomp(2) filter may refuse it: asked again next time */
+			/* no pair: as the load's */
+			atomic_store_explicit(pp, pid, memory_order_relaxed);
 	}
 	return pid;
+}
+
+/**
+ * pks_pid_differs() - whether the system call says this process is not
+ * @pid (a vfork child, a raw clone's). A getpid() that a seccomp(2) filter
+ * refuses says nothing: taken as the same process. errno is kept.
+ */
+bool pks_pid_differs(pid_t pid)
+{
+	int saved = errno;
+	pid_t now = getpid();
+
+	errno = saved;
+	return now > 0 && now != pid;
 }
 
 /*

@@ -14,6 +14,7 @@ extern _Atomic(_Atomic pid_t *) pks_pid_page;	/* the cache page, once mapped */
 
 void pks_pid_setup(void);
 pid_t pks_pid_slow(void);
+bool pks_pid_differs(pid_t pid);
 int pks_pid_threads(void);
 bool pks_pid_thread_gone(long tid);
 

@@ -27,6 +27,7 @@
 #include "base/compiler.h"
 #include "base/fdio.h"
 #include "base/once.h"
+#include "base/pid.h"
 #include "base/say.h"
 #include "base/sigmask.h"
 #include "base/tsan.h"
@@ -379,7 +380,7 @@ void pks_ctx_abandoned(int depth)
  */
 bool pks_ctx_foreign(void)
 {
-	return memory_pid && memory_pid != getpid();
+	return memory_pid && pks_pid_differs(memory_pid);
 }
 
 #define CLAIM_WAIT_NS	100000000ull	/* a flush's wait for busy contexts: 0.1 s in all */

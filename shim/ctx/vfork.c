@@ -33,5 +33,5 @@ bool pks_vfork_child_slow(void)
  */
 bool pks_vfork_shared(void)
 {
-	return pks_vfork_child() || pks_pid() != getpid();
+	return pks_vfork_child() || pks_pid_differs(pks_pid());
 }

@@ -337,7 +337,7 @@ static bool start(bool line)
 	 * the vfork hook, a clone sharing memory), the ring would be the
 	 * parent's: the line is written now, the state left alone.
 	 */
-	if (getpid() != pks_pid())
+	if (pks_pid_differs(pks_pid()))
 		return false;
 	pks_defer_self.reserving = true;
 	ok = starting();
@@ -358,7 +358,7 @@ static int started(void)
 	int s = PKS_DEFER_STARTING;
 
 	/* no pair: a flag, no data behind it */
-	if (atomic_load_explicit(&stuck, memory_order_relaxed) || getpid() != pks_pid())
+	if (atomic_load_explicit(&stuck, memory_order_relaxed) || pks_pid_differs(pks_pid()))
 		return s;	/* or a vfork child: the starter is its parent's */
 	for (int i = 0; i < 20 && s == PKS_DEFER_STARTING; i++) {
 		pks_defer_futex(&pks_defer_dq.state, FUTEX_WAIT, PKS_DEFER_STARTING, 5);
