@@ -30,6 +30,7 @@ setup_file() {
 	build gcc-tsan gcc -fsanitize=thread
 	build clang-asan clang -fsanitize=address -shared-libasan
 	build clang-tsan clang -fsanitize=thread
+	build clang-msan clang -fsanitize=memory
 	build gcc-asan-static gcc -fsanitize=address -static-libasan
 	build gcc-tsan-static gcc -fsanitize=thread -static-libtsan
 }
@@ -125,6 +126,21 @@ printed() {
 		grep -q 'runtime error: signed integer overflow' "$ERR"
 		cmp <(printed) <(want_lines)
 	done
+}
+
+# MemorySanitizer's runtime starts from its interceptor of the module
+# constructor's first call into the C library, and installs its handlers
+# from there: the module read its configuration then, whose fstat(2) the
+# runtime, not ready yet, ended the process for, before main (3 runs of 3).
+@test "sanitizers: a clang -fsanitize=memory program starts behind the module and prints, deferred too" {
+	for defer in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER="$defer" "$B/clang-msan" ok 300
+		[ "$status" -eq 0 ]
+		cmp <(printed) <(want_lines)
+	done
+	capture "$WRAPPER" --format=prefix -- "$B/clang-msan" ok 2
+	[ "$status" -eq 0 ]
+	err_is $'<6>n 0\n<6>n 1\n<6>open\n'
 }
 
 # tsan_runs CHECK END N: sanitized END N built by gcc and by clang with

@@ -370,6 +370,22 @@ static const struct pks_config *early_defaults(void)
 	return &early;
 }
 
+/**
+ * pks_config_known() - pks_config() for a call that may come from another
+ * runtime's start-up inside our constructor (a sanitizer's, begun by its
+ * interceptor of the constructor's first call into the C library): before
+ * that constructor began, the defaults, never the reading, whose own calls
+ * would reach that runtime's interceptors before it is ready for them
+ * (MemorySanitizer ends the process then). The constructor reads it.
+ */
+const struct pks_config *pks_config_known(void)
+{
+	/* acquire: pairs with the release of started below */
+	if (pks_config_ready() || atomic_load_explicit(&started, memory_order_acquire))
+		return pks_config();
+	return early_defaults();
+}
+
 /** pks_config_start() - the module's constructor began: the C library is ready */
 void pks_config_start(void)
 {

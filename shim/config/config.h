@@ -38,6 +38,7 @@ struct pks_config {
 };
 
 const struct pks_config *pks_config_slow(void);
+const struct pks_config *pks_config_known(void);
 void pks_config_start(void);
 bool pks_config_wrapped_child(void);
 extern struct pks_config pks_cfg PKS_LOCAL;

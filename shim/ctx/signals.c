@@ -446,7 +446,7 @@ static int stand_in(int sig, const struct sigaction *act, struct sigaction *k)
 	if (h == (void *)SIG_IGN)
 		return OWNER_PROGRAM;
 	if (h == (void *)SIG_DFL) {
-		if (!is_fatal(sig) || !pks_config()->set.crash_flush)
+		if (!is_fatal(sig) || !pks_config_known()->set.crash_flush)
 			return OWNER_PROGRAM;
 		k->sa_sigaction = crashed;
 		k->sa_flags |= is_fault(sig) ? CRASH_FLAGS : END_FLAGS;
@@ -499,7 +499,7 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 	int r, was = sig > 0 && sig < NSIG ? atomic_load(&owner[sig]) : OWNER_PROGRAM, now = OWNER_PROGRAM;
 	bool was_pristine = sig > 0 && sig < NSIG && pristine[sig];
 
-	if (passing || pks_config()->set.disable || sig <= 0 || sig >= NSIG)
+	if (passing || pks_config_known()->set.disable || sig <= 0 || sig >= NSIG)
 		return real_sigaction(sig, act, old);
 	if (act) {
 		now = stand_in(sig, act, &k);
