@@ -62,7 +62,7 @@ allow config	'base/|core/|config/'
 allow ctl	'base/|core/|config/|ctl/'
 allow sink	'base/|core/|config/|ctl/(ctl|record)\.h|elf/name\.h|sink/'
 allow defer	'base/|core/|config/|ctl/record\.h|format/tally\.h|sink/(batch|sink)\.h|defer/'
-allow ctx	'base/|core/|config/|ctl/(ctl|record)\.h|sink/(sink|file)\.h|defer/defer\.h|ctx/'
+allow ctx	'base/|core/|config/|ctl/(ctl|record)\.h|elf/name\.h|sink/(sink|file)\.h|defer/defer\.h|ctx/'
 allow elf	'base/|elf/'
 allow patch	'base/|config/|core/|elf/|patch/'
 

@@ -158,6 +158,61 @@ symbol() {
 	done
 }
 
+# A library's file mapped for its .symtab, then cut short on disk past its
+# loaded segments (installed again over itself, say): the next look-up
+# there faulted, and the module ended the program with SIGBUS (3 runs of
+# 3). The mapping becomes zeroes at the fault, and the object is named by
+# its dynamic symbols from then on.
+@test "names: a library's file cut short on disk after it was read: no SIGBUS, both modes" {
+	local t=$BATS_TEST_TMPDIR mode cut i
+	for i in $(seq 0 1999); do
+		echo "static int __attribute__((noinline, used)) st_$i(int x) { return x * $i + 1; }"
+	done >"$t/big.c"
+	echo 'void *first(void) { return (void *)st_0; } void *last(void) { return (void *)st_1999; }' >>"$t/big.c"
+	cat >"$t/use.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+int printk(const char *fmt, ...);
+
+/* LIB's first() named, LIB cut to CUT bytes, last() named. */
+int main(int argc, char **argv)
+{
+	void *h = dlopen(argv[1], RTLD_NOW);
+	void *(*first)(void) = (void *(*)(void))dlsym(h, "first");
+	void *(*last)(void) = (void *(*)(void))dlsym(h, "last");
+
+	(void)argc;
+	printk("\0016first: %pS\n", first());
+	if (truncate(argv[1], atol(argv[2])))
+		return 2;
+	printk("\0016last: %pS\n", last());
+	printk("\0016done\n");
+	return 0;
+}
+EOF
+	"${CC:-cc}" -o "$t/use" "$t/use.c" -ldl -L"$abs_top_builddir/examples/.libs" -lkcompat \
+		-Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	for mode in 0 1; do
+		"${CC:-cc}" -O1 -fPIC -shared -o "$t/libbig.so" "$t/big.c"
+		# past the last loaded byte, page-aligned; .symtab and .strtab lie beyond
+		cut=0
+		while read -r off size; do
+			((off + size <= cut)) || cut=$((off + size))
+		done < <(readelf -lW "$t/libbig.so" | awk '$1 == "LOAD" { print $2, $5 }')
+		cut=$(((cut + 4095) / 4096 * 4096))
+		[ "$cut" -lt "$(stat -c %s "$t/libbig.so")" ]
+		capture shim env PRINTK_SHIM_DEFER=$mode "$t/use" "$t/libbig.so" "$cut"
+		[ "$status" -eq 0 ]
+		[ ! -s "$OUT" ]
+		run cat "$ERR"
+		[[ ${lines[0]} == "first: st_0+0x0/0x"*" [libbig]" ]]
+		[[ ${lines[1]} =~ ^last:\ 0x[0-9a-f]+$ ]]
+		[ "${lines[2]}" = done ]
+		[ "${#lines[@]}" -eq 3 ]
+	done
+}
+
 @test "names: a function's size reaches the next symbol, as kallsyms counts it" {
 	local prog mode want
 

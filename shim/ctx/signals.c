@@ -32,6 +32,7 @@
 #include "ctl/record.h"
 #include "ctx/signals.h"
 #include "ctx/vfork.h"
+#include "elf/name.h"
 #include "defer/defer.h"
 #include "sink/sink.h"
 
@@ -268,14 +269,16 @@ static __attribute__((noinline)) void reset(int sig)
 
 /*
  * A SIGBUS in a file the module maps that was cut short (the control file,
- * the record buffer: ctl/): made good there, the access is made again, and
- * the program never sees it. errno as it was.
+ * the record buffer: ctl/; an object's file read for names: elf/): made
+ * good there, the access is made again, and the program never sees it.
+ * errno as it was.
  */
 static bool mine(int sig, const siginfo_t *si)
 {
 	int err = errno;
 	bool ok = sig == SIGBUS && si && si->si_code == BUS_ADRERR &&
-		  (pks_ctl_fault(si->si_addr) || pks_rec_fault(si->si_addr));
+		  (pks_ctl_fault(si->si_addr) || pks_rec_fault(si->si_addr) ||
+		   pks_elf_fault(si->si_addr));
 
 	errno = err;
 	return ok;

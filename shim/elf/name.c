@@ -30,8 +30,10 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +44,7 @@ struct obj {
 	uint64_t file;		/* file_id() of its name: another may open where a closed one was */
 	uintptr_t bias;		/* l_addr: a symbol's value + bias is its address */
 	struct pks_elf elf;	/* NULL tables when the file had none */
+	_Atomic bool cut;	/* its file was cut short on disk: its tables are zeroes now */
 };
 
 _Atomic unsigned int pks_elf_closes;
@@ -135,6 +138,38 @@ static bool claim(bool (*may)(void))
 	clock_gettime(CLOCK_REALTIME, &t);
 	t.tv_sec++;
 	return !pthread_mutex_timedlock(&writer, &t);
+}
+
+/**
+ * pks_elf_fault() - a SIGBUS at @addr (BUS_ADRERR): if in a file mapped for
+ * names, the file was cut short on disk since (a library installed again
+ * over itself). The mapping becomes zeroes, so that the access is made
+ * again and finds no symbol there, and the object is named by its dynamic
+ * symbols from then on. The object being added is looked at too: the
+ * fault may be its writer's, on this thread. Async-signal-safe.
+ * Return: whether @addr was such a file's.
+ */
+bool pks_elf_fault(const void *addr)
+{
+	/* acquire: pairs with the release in add(): the objects counted are filled */
+	unsigned n = atomic_load_explicit(&nobjs, memory_order_acquire);
+	uintptr_t a = (uintptr_t)addr;
+	unsigned long page = getauxval(AT_PAGESZ);
+	size_t pg = page ? (size_t)page : 4096;
+
+	for (unsigned i = 0; i <= n && i < OBJS_MAX; i++) {
+		const struct pks_elf_image *im = &objs[i].elf.im;
+		uintptr_t b = (uintptr_t)im->base;
+		size_t len = (im->size + pg - 1) & ~(pg - 1);
+
+		if (!im->base || a - b >= len)
+			continue;
+		/* no pair: the readers' hint; the zeroes alone keep them safe */
+		atomic_store_explicit(&objs[i].cut, true, memory_order_relaxed);
+		return mmap((void *)b, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+		       MAP_FAILED;
+	}
+	return false;
 }
 
 /* Map the file of the object at @base (the program's as /proc/self/exe) into the table. */
@@ -324,6 +359,9 @@ static bool named(const void *addr, struct pks_elf_name *out)
 	file = file_id(map);
 	if (!(o = find(out->obj_base, file)))
 		o = add(out->obj_base, file, map, out->main);
+	/* no pair: a hint (pks_elf_fault()); a table made zeroes meanwhile names nothing */
+	if (o && atomic_load_explicit(&o->cut, memory_order_relaxed))
+		o = NULL;
 	if (o && (s = nearest(&o->elf, (uintptr_t)addr - o->bias, &out->name, &out->size))) {
 		out->start = o->bias + s->st_value;
 		return true;
@@ -350,10 +388,13 @@ static bool named(const void *addr, struct pks_elf_name *out)
  */
 bool pks_elf_name(const void *addr, struct pks_elf_name *out)
 {
-	sigset_t old;
+	sigset_t old, all;
 	bool r;
 
-	pks_block_all(&old);
+	/* SIGBUS left alone: met blocked, a file cut short would end the process (pks_elf_fault()) */
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	r = named(addr, out);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return r;

@@ -22,6 +22,7 @@ struct pks_elf_name {
 };
 
 bool pks_elf_name(const void *addr, struct pks_elf_name *out);
+bool pks_elf_fault(const void *addr);
 void pks_elf_name_guard(bool (*may_read)(void));
 void pks_elf_closed(void);
 
