@@ -910,7 +910,7 @@ static bool legacy_markers(void)
 	struct pks_settings s;
 
 	pks_settings_default(&s);
-	if (val && v->parse(&s, val))
+	if (val && *val && v->parse(&s, val))	/* empty: unset, as everywhere */
 		fprintf(stderr, "printk-shim: PRINTK_SHIM_LEGACY_MARKERS=%s: expected %s; using %s\n",
 			pks_quote(val), v->expect, v->dflt);
 	return s.legacy_markers;

@@ -121,6 +121,11 @@ $(printf '%s' "$INDEX" | sed 1d | tac | sed 's/:[0-9]* /:0 /')
 	grep -q '^<3> marks.c:7 f "legacy\\n"$' "$OUT"
 	err_is 'printk-shim: PRINTK_SHIM_LEGACY_MARKERS=maybe: expected 0|1|no|yes|off|on|false|true; using 1
 '
+	# empty is unset, as for the module and --print-env: no word of it
+	PRINTK_SHIM_LEGACY_MARKERS= capture "$WRAPPER" --index "$TMP/marks.so"
+	[ "$status" -eq 0 ]
+	grep -q '^<3> marks.c:7 f "legacy\\n"$' "$OUT"
+	err_is ''
 }
 
 @test "index: PKS_NO_PRINTK_INDEX: the strings with a level marker, said to be partial" {
