@@ -632,11 +632,16 @@ bool pks_inspect_may_printk(const char *path)
  * pks_inspect_check() - one line on @out per file of @paths: will its
  * printk calls reach the shim, and how
  * @legacy_markers: as pks_inspect_index()'s, for a stripped file's strings
+ * @misfit: whether the module the wrapper would preload is one the
+ *	dynamic linker loads for a program (its class and machine), or NULL
  * Return: 0 when every one will, PKS_INSPECT_UNREACHED when one will not,
  * PKS_INSPECT_ERROR when a file could not be read (the others still checked).
  */
-int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers)
+int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers,
+		      pks_inspect_misfit *misfit)
 {
+	char mod[160];
+	const char *what;
 	int rc = 0;
 
 	legacy = legacy_markers;
@@ -650,6 +655,10 @@ int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers)
 			continue;
 		verdict(&im, paths[i], &st, &v);
 		pks_elf_close(&im);
+		if ((v.reach == R_INTERPOSED || v.reach == R_PATCHED) && misfit &&
+		    (what = misfit(paths[i], mod, sizeof(mod))))
+			set(&v, R_UNREACHED, "not reachable: the module is %s, which the dynamic "
+			    "linker does not preload for it", what);
 		if (pks_shrunk_seen()) {
 			rc = shrank("--check", paths[i], "no verdict");
 			continue;

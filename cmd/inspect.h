@@ -14,7 +14,11 @@
 enum { PKS_INSPECT_UNREACHED = 1, PKS_INSPECT_ERROR = 125 };
 
 int pks_inspect_index(char *const *paths, int n, FILE *out, bool legacy_markers);
-int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers);
+/* For --check: NULL when the module fits the program at @path, else what it is, in @buf. */
+typedef const char *pks_inspect_misfit(const char *path, char *buf, size_t size);
+
+int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers,
+		      pks_inspect_misfit *misfit);
 bool pks_inspect_may_printk(const char *path);
 bool pks_inspect_caps(const char *path);
 

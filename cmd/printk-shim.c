@@ -795,6 +795,27 @@ static void check_module(const struct module *mod, const struct elf *target, con
 }
 
 /*
+ * --check's look at the module (pks_inspect_misfit): check_module()'s
+ * rules for the dynamic program at @path, said rather than refused; NULL
+ * when it fits, or when either file cannot be told.
+ */
+static const char *misfit(const char *path, char *buf, size_t size)
+{
+	static char own[PATH_MAX];
+	struct module mod = { module_path(), NULL };
+	struct elf target, e;
+
+	mod.file = own_class(mod.preload, own, sizeof(own));
+	if (elf_read(path, &target) || !target.interp || elf_read(mod.file, &e))
+		return NULL;
+	if (mod.file != mod.preload && !same_target(&e, &target))
+		return NULL;	/* a program of another class loads another file */
+	if (e.type == ET_DYN && !e.pie && !e.cut && same_target(&e, &target))
+		return NULL;
+	return describe(buf, size, &e, kind(&e));
+}
+
+/*
  * check_module() for @opt, which prints the module for a program of the
  * wrapper's own class: the wrapper's class and machine, when its own file
  * can be read, stand for the command's.
@@ -932,7 +953,7 @@ static int read_files(const char *opt, char *const *paths, int n)
 		die(EXIT_USAGE, "%s: expected one or more BINARY, got none; nothing is done (see --help)", opt);
 	pks_shrunk_watch();
 	rc = opt[2] == 'i' ? pks_inspect_index(paths, n, stdout, legacy_markers()) :
-			     pks_inspect_check(paths, n, stdout, legacy_markers());
+			     pks_inspect_check(paths, n, stdout, legacy_markers(), misfit);
 	flushed(opt);
 	return rc;
 }

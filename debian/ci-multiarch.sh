@@ -210,6 +210,17 @@ preload_is_multiarch() {
 }
 check "the wrapper hands its children LD_PRELOAD with a literal \$LIB" preload_is_multiarch
 
+# both_checked: --check finds each class's fixture interposed, each by the
+# module of its own class, which the installed wrapper's $LIB names.
+both_checked() {
+	for c in 64 32; do
+		env -u LD_PRELOAD -u PRINTK_SHIM_LIB /usr/bin/printk-shim --check "$work/fx$c/emit" \
+			>"$work/check$c" || { cat "$work/check$c"; return 1; }
+		grep -q ': interposed: ' "$work/check$c" || { cat "$work/check$c"; return 1; }
+	done
+}
+check "--check finds both fixtures interposed" both_checked
+
 # One command line for both classes: fragments joined, a marker alone, a
 # line without a level, a number, a line from a thread, one left open at
 # exit.

@@ -470,6 +470,21 @@ printk-shim: warning: no printk call reached the shim: $TMP/legacy is stripped a
 		'not reachable: it defines printk itself, and patching is not supported for i386 code'
 }
 
+# A 32-bit program that imports printk, beside this build's 64-bit module:
+# --check said "interposed" (status 0), and the wrapper then refused to run
+# it (status 125), its printk never reaching a module.
+@test "check: a 32-bit program that imports printk, with a 64-bit module: not reachable" {
+	printf '%s\n' 'int printk(const char *f, ...) { return f[0]; }' >"$TMP/k32.c"
+	printf '%s\n' 'int printk(const char *f, ...);' 'int main(void) { return printk("\0016x\n"); }' \
+		>"$TMP/imp32.c"
+	i686-linux-gnu-gcc -shared -fPIC -o "$TMP/libk32.so" "$TMP/k32.c"
+	i686-linux-gnu-gcc -o "$TMP/imp32" "$TMP/imp32.c" -L"$TMP" -lk32 -Wl,-rpath,"$TMP"
+	check_is "$TMP/imp32" 1 \
+		'not reachable: the module is a 64-bit x86-64 shared object, which the dynamic linker does not preload for it'
+	capture "$WRAPPER" -- "$TMP/imp32"
+	[ "$status" -eq 125 ]
+}
+
 @test "check: one line each, status 0 only when every binary is reached" {
 	capture "$WRAPPER" --check "$FIX/emit" "$FIX/patch-nopie"
 	[ "$status" -eq 0 ]
