@@ -213,6 +213,34 @@ EOF
 	done
 }
 
+# Aliases at one address: kallsyms puts the one that is not weak first,
+# then the one with fewer leading underscores; where it keeps nm's order,
+# the global name before a local alias. %pS printed the module's printk as
+# its local alias printk_here, and the C library's printf (no .symtab) as
+# _IO_printf, dladdr()'s choice. puts is weak in the C library: _IO_puts.
+@test "names: of aliases at one address, the one kallsyms sorts first, from .symtab and .dynsym" {
+	local t=$BATS_TEST_TMPDIR mode
+	cat >"$t/alias.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+
+int main(void)
+{
+	int (*pk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+	void *under = dlsym(RTLD_DEFAULT, "_printk");
+
+	pk("\0016%ps %ps %ps %ps\n", (void *)pk, under, (void *)printf, (void *)puts);
+	return 0;
+}
+EOF
+	"${CC:-cc}" -o "$t/alias" "$t/alias.c" -ldl
+	for mode in 0 1; do
+		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode "$t/alias"
+		[ "$status" -eq 0 ]
+		err_is $'printk [libprintk-shim] _printk [libprintk-shim] printf [libc] _IO_puts [libc]\n'
+	done
+}
+
 @test "names: a function's size reaches the next symbol, as kallsyms counts it" {
 	local prog mode want
 

@@ -259,13 +259,20 @@ struct near {
 
 /*
  * Of two symbols at one address, the one kallsyms sorts first: not weak,
- * then with fewer leading underscores ("gvar" before "__bss_start").
+ * then with fewer leading underscores ("gvar" before "__bss_start"); where
+ * kallsyms goes by the order nm(1) met them, a global symbol, the name the
+ * object exports, before a local alias ("printk" before "printk_here").
  */
 static bool first(const char *a, const ElfW(Sym) *sa, const char *b, const ElfW(Sym) *sb)
 {
 	bool wa = ELF64_ST_BIND(sa->st_info) == STB_WEAK, wb = ELF64_ST_BIND(sb->st_info) == STB_WEAK;
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
 
-	return wa != wb ? wb : strspn(a, "_") < strspn(b, "_");
+	if (wa != wb)
+		return wb;
+	if (ua != ub)
+		return ua < ub;
+	return ELF64_ST_BIND(sa->st_info) == STB_GLOBAL && ELF64_ST_BIND(sb->st_info) == STB_LOCAL;
 }
 
 /* Would kallsyms name @value after @s rather than after the walk's symbol so far? */
@@ -328,17 +335,42 @@ static const ElfW(Sym) *nearest(const struct pks_elf *e, ElfW(Addr) value, const
  */
 static const ElfW(Sym) *spanning(const struct pks_elf *e, ElfW(Addr) value, const char **name)
 {
+	const ElfW(Sym) *best = NULL;
+
 	for (size_t i = 0; i < e->ndynsym; i++) {
 		const ElfW(Sym) *s = &e->dynsym[i];
+		const char *n = e->dynstr + s->st_name;
 
-		if (s->st_name == 0 || s->st_name >= e->dynstr_size ||
-		    !listed(e->dynstr + s->st_name, s) || value < s->st_value ||
-		    value - s->st_value >= s->st_size)
+		if (s->st_name == 0 || s->st_name >= e->dynstr_size || !listed(n, s) ||
+		    value < s->st_value || value - s->st_value >= s->st_size)
 			continue;
-		*name = e->dynstr + s->st_name;
-		return s;
+		/* the nearest start, and of aliases there the one kallsyms sorts first */
+		if (!best || s->st_value > best->st_value ||
+		    (s->st_value == best->st_value && first(n, s, *name, best))) {
+			best = s;
+			*name = n;
+		}
 	}
-	return NULL;
+	return best;
+}
+
+/*
+ * Of the aliases of @s (dladdr1()'s choice, @name) in @e's .dynsym, the one
+ * kallsyms sorts first: "printf" rather than the C library's "_IO_printf".
+ */
+static const char *preferred(const struct pks_elf *e, const ElfW(Sym) *s, const char *name)
+{
+	for (size_t i = 0; i < e->ndynsym; i++) {
+		const ElfW(Sym) *a = &e->dynsym[i];
+		const char *n = e->dynstr + a->st_name;
+
+		if (a->st_value == s->st_value && a->st_name != 0 && a->st_name < e->dynstr_size &&
+		    listed(n, a) && first(n, a, name, s)) {
+			name = n;
+			s = a;
+		}
+	}
+	return name;
 }
 
 /* pks_elf_name()'s work, with every signal blocked. */
@@ -367,7 +399,7 @@ static bool named(const void *addr, struct pks_elf_name *out)
 		return true;
 	}
 	if (dladdr1(addr, &di, (void **)&s, RTLD_DL_SYMENT) && di.dli_sname && s) {
-		out->name = di.dli_sname;
+		out->name = o ? preferred(&o->elf, s, di.dli_sname) : di.dli_sname;
 		out->start = (uintptr_t)di.dli_saddr;
 		out->size = s->st_size;
 	} else if (o && (s = spanning(&o->elf, (uintptr_t)addr - o->bias, &out->name))) {
