@@ -31,6 +31,52 @@ TAIL=$'<5>U one two\n<5>M one two\n'
 	err_is $'<5>A one \n'
 }
 
+# A fault while printk formats the first fragment of a line (a bad pointer
+# for %s or %pa) ends the process: the fatal signal's flush wrote an empty
+# line at that call's level, a record no call made (10 runs of 10, both
+# modes for %pa, the synchronous one for %s: the deferred one keeps such a
+# line as its arguments, and never began it). The cut call's fragment is
+# lost, and a line it began with it.
+@test "abnormal: a fault inside the first fragment's formatting: no empty line, every mode and format" {
+	local t=$BATS_TEST_TMPDIR mode fmt how
+	cat >"$t/crash.c" <<'EOF'
+#include <string.h>
+int printk(const char *fmt, ...);
+
+/* HOW: %s of a bad pointer, %pa of one, the same after an open line, or a KERN_CONT of it. */
+int main(int argc, char **argv)
+{
+	(void)argc;
+	printk("\0016first line\n");
+	if (!strcmp(argv[1], "s"))
+		printk("\0013crash %s|\n", (char *)0x1234);
+	if (strcmp(argv[1], "s") && strcmp(argv[1], "pa"))
+		printk("\0016open part");
+	if (!strcmp(argv[1], "cont"))
+		printk("\001c more %pa|\n", (void *)0x1234);
+	else
+		printk("\0016crash %pa|\n", (void *)0x1234);
+	return 0;
+}
+EOF
+	"${CC:-cc}" -O1 -o "$t/crash" "$t/crash.c" -L"$abs_top_builddir/examples/.libs" -lkcompat \
+		-Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	for mode in 0 1; do
+		for how in s pa open cont; do
+			capture shim env PRINTK_SHIM_DEFER=$mode "$t/crash" "$how"
+			[ "$status" -eq 139 ]
+			case $how in
+			s|pa) err_is $'<6>first line\n' ;;
+			*) err_is $'<6>first line\n<6>open part\n' ;;
+			esac
+		done
+		capture shim env PRINTK_SHIM_DEFER=$mode PRINTK_SHIM_FORMAT=kmsg "$t/crash" open
+		[ "$status" -eq 139 ]
+		run cut -d, -f2 "$ERR"
+		[ "$output" = $'0\n1' ]
+	done
+}
+
 @test "abnormal: siglongjmp out of SIGALRM inside printk, 20 times: no line lost or torn" {
 	capture shim "$FIX/abnormal" alarm
 	[ "$status" -eq 0 ]

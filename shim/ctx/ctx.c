@@ -472,9 +472,12 @@ static void flush_ctx(struct pks_ctx *x, bool crash, bool cut, uint64_t until)
 			/* no pair: read by this thread alone, as its own (dead_claim()) */
 			atomic_store_explicit(&x->claim_by, (uintptr_t)&flushing, memory_order_relaxed);
 		}
-		if (crash || cut)
+		if (crash || cut) {
+			/* forced: its call was cut off, and a line it began has no text yet */
+			if (!claimed)
+				pks_line_cut(&x->line);
 			close_dying(&x->line, &x->w);
-		else
+		} else
 			pks_line_close(&x->line, pks_ctx_line_out, &x->w);
 		if (claimed) {
 			/* no pair: as above */
