@@ -592,6 +592,9 @@ static void test_engine(void)
 	/* unknown conversions and whatever follows them: the C library's */
 	test("%y 5 %Q", "%y %d %Q", 5);
 	test("%5y|6", "%*y|%d", 5, 6);
+	/* ... but never with a %n among them: the output stops at the unknown one */
+	test("A|", "A|%y %n %d|", &dummy_int, 5);
+	is_int(dummy_int, 77, "a %n after an unknown conversion writes nothing");
 
 	errno = ENOENT;
 	r = fmt_to(buf, sizeof(buf), "%m|%pM|%d", mac, errno);
