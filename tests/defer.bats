@@ -586,32 +586,21 @@ EOF
 		skip "a sanitizer's runtime takes its locks with futex(2)"
 	cat >"$t/nofutex.c" <<'EOF'
 #include <dlfcn.h>
-#include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "deny.h"
 
 /* futex(2) fails with EPERM from here on; 10 lines; then how many threads, 2.5 s later. */
 int main(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { 4, f };
 	int (*pk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
 	char buf[4096], *p;
 	FILE *st;
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+	if (deny(SYS_futex))
 		return 2;
 	for (int i = 0; i < 10; i++)
 		pk("\0016line %d\n", i);
@@ -623,7 +612,7 @@ int main(void)
 	return 0;
 }
 EOF
-	$CC -o "$t/nofutex" "$t/nofutex.c" -ldl
+	$CC -I"$abs_top_srcdir/tests/fixtures" -o "$t/nofutex" "$t/nofutex.c" -ldl
 	capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=1 PRINTK_SHIM_CONTROL=0 "$t/nofutex"
 	[ "$status" -eq 0 ]
 	err_is "$(for i in $(seq 0 9); do echo "line $i"; done)"$'\n'
@@ -640,28 +629,18 @@ EOF
 	cat >"$t/nopid.c" <<'EOF'
 #include <dlfcn.h>
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include "deny.h"
 
 /* A line; getpid(2) fails with EPERM from here on; 100 lines, errno kept. */
 int main(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getpid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { 4, f };
 	int (*pk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
 	int kept = 0;
 
 	pk("\0016before the filter\n");
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+	if (deny(SYS_getpid))
 		return 2;
 	for (int i = 0; i < 100; i++) {
 		errno = 1000 + i;
@@ -672,7 +651,7 @@ int main(void)
 	return 0;
 }
 EOF
-	$CC -o "$t/nopid" "$t/nopid.c" -ldl
+	$CC -I"$abs_top_srcdir/tests/fixtures" -o "$t/nopid" "$t/nopid.c" -ldl
 	for mode in 0 1; do
 		capture env LD_PRELOAD="$MODULE" PRINTK_SHIM_DEFER=$mode "$t/nopid"
 		[ "$status" -eq 0 ]
