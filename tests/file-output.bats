@@ -533,8 +533,10 @@ printk-shim: warning: output 1 ($LOG): 3 lines lost (File too large)
 # full DEFER OTHER [COMMAND]: on a 64 KiB tmpfs, 76 lines of 105 bytes
 # leave 212 in the log's second page; the file system is filled, and a line
 # of 311 bytes is cut after 212 (once the module said so); COMMAND (if any)
-# goes to ctl-run while it is still full; then room is made, OTHER (if any)
-# is appended to the log by another writer, and one more line is printed.
+# goes to ctl-run while it is still full, and the deferred ring's lines are
+# written (--flush: a printer held up by the full disk must not write them
+# once there is room); then room is made, OTHER (if any) is appended to the
+# log by another writer, and one more line is printed.
 # The log, in $LOG.
 full() {
 	local small=$T/small x99 y300
@@ -557,6 +559,7 @@ full() {
 		until grep -q 'its lines are being lost' '$T/err' 2>/dev/null; do sleep 0.05; done
 		touch '$T/cut'
 		until grep -qx s4 '$T/out' 2>/dev/null; do sleep 0.05; done
+		'$WRAPPER' --pid=\$! --flush >/dev/null
 		rm '$small/fill'; printf '$2' >>'$small/log'; touch '$T/freed'
 		wait \$!; cp '$small/log' '$LOG'"
 	rm -rf "$small" "$T/filled" "$T/cut" "$T/freed"
