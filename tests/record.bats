@@ -280,6 +280,44 @@ info c
 	[ -f "$CTL/$PID.rec" ]
 }
 
+# A fork server's children each record into a buffer of their own, which
+# stays once they end: only a process that started swept them, so 200
+# children left 200 buffers (hunt U: 217 MB). Each child sweeps as it
+# makes its own now.
+@test "record: a fork server's children leave no more buffers than processes would" {
+	local t=$BATS_TEST_TMPDIR
+	mkdir -m 700 "$CTL"
+	cat >"$t/forks.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* N children, one after another, each a line, then _exit. */
+int main(int argc, char **argv)
+{
+	int (*pk)(const char *, ...) = (int (*)(const char *, ...))dlsym(RTLD_DEFAULT, "printk");
+
+	for (int i = 0; i < atoi(argv[1]); i++) {
+		pid_t c = fork();
+
+		if (c == 0) {
+			pk("\0016child %d\n", i);
+			_exit(0);
+		}
+		waitpid(c, NULL, 0);
+	}
+	pk("\0016parent\n");
+	return 0;
+}
+EOF
+	"${CC:-cc}" -o "$t/forks" "$t/forks.c" -ldl
+	env PRINTK_SHIM_RECORD=4K LD_PRELOAD="$MODULE" "$t/forks" 40 2>/dev/null
+	# the last child kept 15 dead and its own; the parent's is the 17th
+	run sh -c "ls '$CTL' | grep -c '\.rec$'"
+	[ "$output" -le 17 ] || { echo "$output buffers" >&2; false; }
+}
+
 # Every program a command started made a buffer, printing or not: a shell
 # loop's 60 tools pushed the crashed program's buffer out of the 16 kept.
 @test "record: a process that recorded nothing leaves no buffer; the ones that tell are kept" {

@@ -115,6 +115,20 @@ static void forked(void)
 		 dir, errno == EEXIST ? PKS_CTL_TAKEN : pks_strerror(errno));
 }
 
+/*
+ * forked() in the child of a fork(): and, as a process that starts with a
+ * buffer does, the dead processes' beyond the newest kept go, so that a
+ * server's children, each with a buffer, leave no more than it would.
+ * The C library's fork child handlers may allocate (opendir(3)); a child
+ * no handler ran in (forked() from pks_rec_put()) sweeps nothing.
+ */
+static void child(void)
+{
+	forked();
+	if (pks_rec_on)
+		pks_rec_sweep(dir, RECORDS_KEPT - 1, RECORDS_DAYS * 86400L, pks_pid());
+}
+
 /** pks_rec_setup() - PRINTK_SHIM_RECORD set: sweep old buffers, make ours. Return: whether on. */
 bool pks_rec_setup(const struct pks_config *c)
 {
@@ -136,7 +150,7 @@ bool pks_rec_setup(const struct pks_config *c)
 		return false;
 	}
 	pks_rec_on = true;
-	pthread_atfork(NULL, NULL, forked);
+	pthread_atfork(NULL, NULL, child);
 	return true;
 }
 
