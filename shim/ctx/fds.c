@@ -147,6 +147,7 @@ static long kept_apart(long nr, long a, long b, long c)
 {
 	long r;
 
+	pks_fd_changed();	/* before too: the printer's batch looks again (sink/batch.c) */
 	pks_fd_taking();
 	r = syscall(nr, a, b, c);
 	pks_fd_taken();
@@ -259,6 +260,7 @@ static FILE *reopen(struct pks_next *cache, const char *name, const char *path,
 		return NULL;
 	}
 	before_stream(f);
+	pks_fd_changed();	/* as kept_apart() */
 	r = fn(path, mode, f);
 	saved = errno;
 	if (r && own())
@@ -279,6 +281,7 @@ PKS_EXPORT int fclose(FILE *f)
 		return EOF;
 	}
 	fd = before_stream(f);
+	pks_fd_changed();	/* as kept_apart() */
 	ret = fn(f);
 	/* the descriptor is closed whatever the flush did (fclose(3)) */
 	if (fd >= 0) {

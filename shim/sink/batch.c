@@ -28,14 +28,28 @@ static int write_all(int fd, const char *p, size_t n, size_t *done)
 /*
  * Whether @fd is a pipe or a socket, where write_lines() writes PIPE_BUF
  * bytes at most at a time: looked at when a slot is made, and again once a
- * descriptor may be another file (pks_batch_fd_renew()), not for each
- * write.
+ * descriptor may be another file (pipe_now()), not for each write.
  */
 static bool piped(int fd)
 {
 	struct stat st;
 
 	return !fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+/*
+ * Whether buffer @i goes to a pipe or a socket now: as its slot found,
+ * unless a descriptor may have changed since. The program's calls count a
+ * change before and after theirs (pks_fd_changed()), so that a write that
+ * finds the count as it was comes before the call, as the look before each
+ * write of old would have seen it.
+ */
+static bool pipe_now(const struct pks_fd_batch *b, int i)
+{
+	/* no pair: a count of changes (base/fdio.h); fstat(2) sees the table as it is */
+	if (likely(atomic_load_explicit(&pks_fd_gen, memory_order_relaxed) == b->gen))
+		return b->room[i] < b->cap;
+	return piped(b->fd[i]);
 }
 
 /*
@@ -89,7 +103,7 @@ void pks_batch_fd_flush(struct pks_fd_batch *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		size_t done = 0;
-		int err = write_lines(b->fd[i], b->buf[i], b->len[i], &done, b->room[i] < b->cap);
+		int err = write_lines(b->fd[i], b->buf[i], b->len[i], &done, pipe_now(b, i));
 
 		if (err && b->failed)
 			b->failed(b->tag[i], unwritten(b->buf[i] + done, b->len[i] - done, b->puts[i]),
