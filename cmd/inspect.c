@@ -439,6 +439,10 @@ static void definition(const struct pks_elf_image *im, bool exe, const char *who
 	else if ((no_fit = jump_fits(im, f, why, sizeof(why))))
 		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and cannot be patched: %s",
 		    who, f->defined, no_fit);
+	else if (pks_elf_clone(im, f->defined, why, sizeof(why)))
+		set(v, R_UNREACHED, "not reachable: %s defines %s itself, and the compiler made a "
+		    "copy of it (%s) that calls go to instead, past the jump the shim writes at "
+		    "its entry", who, f->defined, why);
 	else
 		set(v, R_PATCHED, "patched: %s defines %s itself (%s); the shim writes a jump at its entry",
 		    who, f->defined, f->symtab ? ".symtab" : ".dynsym");

@@ -485,6 +485,16 @@ printk-shim: warning: no printk call reached the shim: $TMP/legacy is stripped a
 	[ "$status" -eq 125 ]
 }
 
+# The calls of a printk that gcc copied at -O3 (printk.constprop.N) go to
+# the copies, which no jump at printk's entry reaches: --check said
+# "patched", status 0 (hunt U).
+@test "check: a printk the compiler copied (printk.constprop.N) is not reachable" {
+	gcc -O3 -o "$TMP/copied" "$abs_top_srcdir/tests/fixtures/copied-printk.c"
+	nm "$TMP/copied" | grep -q ' printk\.constprop\.0$'
+	check_is "$TMP/copied" 1 \
+		'not reachable: it defines printk itself, and the compiler made a copy of it (printk.constprop.0) that calls go to instead, past the jump the shim writes at its entry'
+}
+
 @test "check: one line each, status 0 only when every binary is reached" {
 	capture "$WRAPPER" --check "$FIX/emit" "$FIX/patch-nopie"
 	[ "$status" -eq 0 ]

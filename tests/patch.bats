@@ -46,6 +46,27 @@ stripped() {
 	err_is "$RAW"
 }
 
+# own_printk OUT CFLAGS...: tests/fixtures/copied-printk.c, built with CFLAGS.
+own_printk() {
+	"${CC:-cc}" "${@:2}" -o "$1" "$abs_top_srcdir/tests/fixtures/copied-printk.c"
+}
+
+# The module patched printk's entry and said nothing, while the calls went
+# to the copies and came out raw (hunt U, 8000 lines of 8000).
+@test "patch: a printk the compiler copied (printk.constprop.N) is said, not patched in silence" {
+	local t=$BATS_TEST_TMPDIR
+	own_printk "$t/own" -O3
+	nm "$t/own" | grep -q ' printk\.constprop\.' # gcc 12 at -O3 makes the copies
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$t/own"
+	[ "$status" -eq 0 ]
+	grep -qxF "printk-shim: warning: $t/own: printk is patched, but the compiler made a copy of it (printk.constprop.0) that calls go to instead: their lines are not the shim's (build it with -fno-ipa-cp-clone -fno-ipa-sra -fno-partial-inlining)" "$ERR"
+	# built as it says: no copy, and whole lines
+	own_printk "$t/own" -O3 -fno-ipa-cp-clone -fno-ipa-sra -fno-partial-inlining
+	capture shim env PRINTK_SHIM_FORMAT=prefix "$t/own"
+	[ "$status" -eq 0 ]
+	err_is $'<6>line 0: 0 1\n<6>line 1: 0 1\n<6>line 2: 0 1\n'
+}
+
 @test "patch: a printk linked into a PIE is patched and writes whole lines" {
 	legacy "$FIX/patch-pie"
 }

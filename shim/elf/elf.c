@@ -720,6 +720,57 @@ bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *na
 	return false;
 }
 
+/* The kinds of copies gcc makes of a function that its callers call instead of it. */
+static const char *const clone_kinds[] = { "constprop.", "isra.", "part." };
+
+/* Whether @sym names such a copy of @name: "printk.constprop.0". */
+static bool clone_name(const char *sym, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(sym, name, n) || sym[n] != '.')
+		return false;
+	for (size_t i = 0; i < sizeof(clone_kinds) / sizeof(clone_kinds[0]); i++)
+		if (!strncmp(sym + n + 1, clone_kinds[i], strlen(clone_kinds[i])))
+			return true;
+	return false;
+}
+
+/**
+ * pks_elf_clone() - a copy the compiler made of the function @name, in
+ * .symtab, that callers call instead of it (gcc's IPA clones and partial
+ * inlining: @name.constprop.N, .isra.N, .part.N), so that a jump written
+ * at @name's entry never sees those calls
+ * @buf: the first one's name, @size bytes at most
+ * Return: whether there is one.
+ */
+bool pks_elf_clone(const struct pks_elf_image *im, const char *name, char *buf, size_t size)
+{
+	struct pks_elf_sect tab, str;
+	unsigned n = at[ST_BYTES][wide(im)];
+
+	if (!symtab(im, false, &tab, &str))
+		return false;
+	for (uint64_t off = 0; off + n <= tab.size; off += n) {
+		const unsigned char *p = tab.bytes + off;
+		uint64_t nm = field(im, p, ST_NAME, 4);
+		unsigned shndx = (unsigned)field(im, p, ST_SHNDX, 2);
+
+		if (nm == 0 || nm >= str.size || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
+		    ELF64_ST_TYPE(field(im, p, ST_INFO, 1)) != STT_FUNC ||
+		    !clone_name((const char *)str.bytes + nm, name))
+			continue;
+		if (size) {
+			size_t k = strnlen((const char *)str.bytes + nm, size - 1);
+
+			memcpy(buf, str.bytes + nm, k);
+			buf[k] = '\0';
+		}
+		return true;
+	}
+	return false;
+}
+
 /** pks_elf_has_segment() - Return: a program header of @type is there (PT_INTERP, PT_DYNAMIC). */
 bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type)
 {

@@ -77,6 +77,7 @@ bool pks_elf_seg_at(const struct pks_elf_image *im, unsigned i, struct pks_elf_s
 bool pks_elf_has_symtab(const struct pks_elf_image *im, bool dynamic);
 bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *name,
 		    struct pks_elf_symbol *out);
+bool pks_elf_clone(const struct pks_elf_image *im, const char *name, char *buf, size_t size);
 bool pks_elf_has_segment(const struct pks_elf_image *im, uint32_t type);
 bool pks_elf_dynamic(const struct pks_elf_image *im, int64_t tag, uint64_t *val);
 unsigned pks_elf_dynamic_all(const struct pks_elf_image *im, int64_t tag, uint64_t *vals,

@@ -79,6 +79,7 @@ struct site {
 	unsigned char jump;	/* bytes written, or needed (HOW_SHORT) */
 	bool dynsym;		/* found in .dynsym: the file has no .symtab */
 	int err;		/* errno of mprotect; negative: the jump is in, the page stayed writable */
+	char clone[48];		/* a copy of it the compiler made, which calls go to instead; or "" */
 };
 
 static const struct pks_sym *syms;	/* the shim's entry points, handed in */
@@ -225,6 +226,8 @@ static int visit(void *arg, const char *name, const ElfW(Sym) *s)
 	*st = (struct site){ .obj = sc->path, .entry = sc->info->dlpi_addr + s->st_value,
 			     .size = s->st_size, .want = (unsigned char)w,
 			     .why = why_of(sc, w, s), .dynsym = !sc->elf->symtab };
+	if (!sc->libc)
+		pks_elf_clone(&sc->elf->im, name, st->clone, sizeof(st->clone));
 	if (sc->libc)
 		st->how = HOW_LIBC;
 	else if (!in_segment(sc->info, st->entry, st->size, true))
@@ -455,6 +458,20 @@ static unsigned char decide(const struct pks_config *c, const struct site *s)
 	return patched_at(s->entry) ? HOW_ALIAS : HOW_PENDING;
 }
 
+/*
+ * A definition patched, or one the program's own calls bind to, that the
+ * compiler copied (pks_elf_clone()): the calls that go to the copy are
+ * never the shim's, which is said, not left silent (printk-shim(7)
+ * LIMITATIONS).
+ */
+static void cloned(const struct site *s)
+{
+	if (s->clone[0] && (s->how == HOW_PATCHED || s->how == HOW_ALIAS) && pks_may_show(s->obj))
+		pks_warn("%s: %s is patched, but the compiler made a copy of it (%s) that calls go to "
+			 "instead: their lines are not the shim's (build it with -fno-ipa-cp-clone "
+			 "-fno-ipa-sra -fno-partial-inlining)", s->obj, wants[s->want].name, s->clone);
+}
+
 static void take_over(const struct pks_config *c)
 {
 	int single = -1;
@@ -467,6 +484,7 @@ static void take_over(const struct pks_config *c)
 		if (single < 0)
 			single = alone();
 		s->how = single ? patch(s) : HOW_THREADS;
+		cloned(s);
 	}
 }
 
@@ -578,10 +596,11 @@ static void detail(const struct site *s, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if (s->how == HOW_PATCHED)
-		snprintf(buf, size, ": a %u-byte jump to the shim's %s%s%s%s", s->jump,
+		snprintf(buf, size, ": a %u-byte jump to the shim's %s%s%s%s%s%s", s->jump,
 			 syms[wants[s->want].to].name, s->keep ? " after the landing pad" : "",
 			 s->err ? "; its page stayed writable: " : "",
-			 s->err ? pks_strerror(-s->err) : "");
+			 s->err ? pks_strerror(-s->err) : "",
+			 s->clone[0] ? "; not the calls to its copy " : "", s->clone);
 	else if (s->how == HOW_SHORT)
 		snprintf(buf, size, " (%zu bytes, the jump needs %u)", s->size - s->keep, s->jump);
 	else if (s->how == HOW_PROT)
