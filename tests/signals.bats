@@ -171,6 +171,58 @@ N
 # The C library builds its other calls that set a handler on its own
 # sigaction, which the module never sees: they are made from the
 # interposed one, as the C library makes them.
+# Code that runs before the module's constructor (the program's
+# .preinit_array, a library's constructor) sets SIGTERM to SIG_DFL with
+# SA_RESTART and a mask: the constructor stood in for the default with a
+# bare one of its own, and the program read back neither (hunt T; a
+# library's constructor since the configuration is no longer read there).
+@test "signals: a SIG_DFL set before the module's constructor reads back as it was set; the stand-in still writes" {
+	local t=$BATS_TEST_TMPDIR
+	cat >"$t/pre.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+int printk(const char *fmt, ...);
+
+static void pre(int c, char **v, char **e)
+{
+	struct sigaction b = { .sa_handler = SIG_DFL, .sa_flags = SA_RESTART };
+
+	(void)c, (void)v, (void)e;
+	sigaddset(&b.sa_mask, SIGHUP);
+	sigaction(SIGTERM, &b, NULL);
+}
+__attribute__((section(".preinit_array"), used)) static void (*hook)(int, char **, char **) = pre;
+
+/* What SIGTERM reads back; with "raise", an open line and SIGTERM. */
+int main(int argc, char **argv)
+{
+	struct sigaction o;
+
+	sigaction(SIGTERM, NULL, &o);
+	printf("flags=%#x hup=%d dfl=%d\n", o.sa_flags, sigismember(&o.sa_mask, SIGHUP),
+	       o.sa_handler == SIG_DFL);
+	fflush(stdout);
+	if (argc > 1 && !strcmp(argv[1], "raise")) {
+		printk("\0016open");
+		raise(SIGTERM);
+	}
+	return 0;
+}
+EOF
+	"${CC:-cc}" -o "$t/pre" "$t/pre.c" -L"$abs_top_builddir/examples/.libs" -lkcompat \
+		-Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	run "$t/pre"
+	want=$output
+	[ "$want" = "flags=0x14000000 hup=1 dfl=1" ]
+	capture shim "$t/pre"
+	[ "$status" -eq 0 ]
+	out_is "$want"$'\n'
+	capture shim "$t/pre" raise
+	[ "$status" -eq 143 ]
+	err_is $'open\n'
+}
+
 @test "signals: signal's other names, sysv_signal, sigset and siginterrupt report what the program set, as without the shim" {
 	capture "$FIX/fault-sig" api-calls
 	[ "$status" -eq 0 ]

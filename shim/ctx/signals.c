@@ -575,10 +575,15 @@ void pks_signals_setup(void)
 
 		if (real_sigaction(fatal[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
 		    !(cur.sa_flags & SA_SIGINFO)) {
-			struct sigaction dfl = { .sa_handler = SIG_DFL };
+			/*
+			 * As it is: a SIG_DFL with flags and a mask that code
+			 * before this constructor set (a library's constructor,
+			 * .preinit_array) reads back as it set them.
+			 */
+			bool untouched = !cur.sa_flags && sigisemptyset(&cur.sa_mask);
 
-			do_sigaction(fatal[i], &dfl, NULL);
-			pristine[fatal[i]] = true;
+			do_sigaction(fatal[i], &cur, NULL);
+			pristine[fatal[i]] = untouched;
 		}
 	}
 }
