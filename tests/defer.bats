@@ -419,6 +419,64 @@ slow_term() {
 	[ "$output" = "1 0" ]
 }
 
+# ... and when the pipe comes while the printer drains, its writes there
+# are PIPE_BUF bytes at most too: the program's dup2() counts a change
+# before and after it, and a write that finds the count moved looks again.
+# Only a drain's start looked, and a flood keeps the printer in one drain:
+# 64 to 72 writes of 15 KB to the FIFO a run.
+@test "defer: stderr made a pipe while the printer writes: PIPE_BUF bytes at a time from then on" {
+	local t=$BATS_TEST_TMPDIR run
+	cat >"$t/late.c" <<'EOF'
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+int printk(const char *fmt, ...);
+
+static long n;
+
+static void *run(void *unused)
+{
+	(void)unused;
+	for (long i = 1; i <= n; i++)
+		printk("<6>L.%ld filler filler filler filler filler filler\n", i);
+	return NULL;
+}
+
+/* N lines from a thread; 30 ms in, FIFO dup2()ed onto stderr. */
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	int fd;
+
+	(void)argc;
+	n = atol(argv[1]);
+	pthread_create(&t, NULL, run, NULL);
+	nanosleep(&(struct timespec){ 0, 30000000 }, NULL);
+	fd = open(argv[2], O_WRONLY);
+	if (fd < 0 || dup2(fd, 2) < 0)
+		return 2;
+	close(fd);
+	pthread_join(t, NULL);
+	return 0;
+}
+EOF
+	"${CC:-cc}" -O1 -pthread -o "$t/late" "$t/late.c" -L"$abs_top_builddir/examples/.libs" -lkcompat \
+		-Wl,-rpath,"$abs_top_builddir/examples/.libs"
+	mkfifo "$t/fifo"
+	for run in 1 2 3; do
+		cat "$t/fifo" >"$t/out" &
+		strace -f -y -qq -e trace=write -e signal=none -o "$t/trace" env LD_PRELOAD="$MODULE" \
+			PRINTK_SHIM_DEFER=1 PRINTK_SHIM_FORMAT=plain "$t/late" 100000 "$t/fifo" 2>"$t/file"
+		wait
+		[ "$(cat "$t/file" "$t/out" | grep -c '^L\.[0-9]* filler')" -eq 100000 ]
+		# strace -y names a FIFO by its path
+		run awk '/^[0-9]+ +write\(2<[^>]*\/fifo>/ && $NF + 0 > 4096 { big++ } END { print big + 0 }' "$t/trace"
+		[ "$output" = 0 ] || { echo "run $run: $output writes over PIPE_BUF" >&2; false; }
+	done
+}
+
 # A thread's dup2() writes the ring into a full pipe first, and the thread
 # is cancelled in that write: it kept the ring's consumer word, and exit,
 # which waits for it, never ended. Lines of the cut write come out again.
