@@ -644,7 +644,7 @@ bool pks_inspect_may_printk(const char *path)
 int pks_inspect_check(char *const *paths, int n, FILE *out, bool legacy_markers,
 		      pks_inspect_misfit *misfit)
 {
-	char mod[160];
+	char mod[4160];	/* "'path' (why)": PATH_MAX and the words */
 	const char *what;
 	int rc = 0;
 

@@ -796,18 +796,26 @@ static void check_module(const struct module *mod, const struct elf *target, con
 
 /*
  * --check's look at the module (pks_inspect_misfit): check_module()'s
- * rules for the dynamic program at @path, said rather than refused; NULL
- * when it fits, or when either file cannot be told.
+ * rules for the dynamic program or the library at @path, said rather than
+ * refused (a library is loaded by programs of its class); a module that
+ * cannot be read, which the wrapper refuses too, is said so. NULL when it
+ * fits, or when @path cannot be told.
  */
 static const char *misfit(const char *path, char *buf, size_t size)
 {
 	static char own[PATH_MAX];
 	struct module mod = { module_path(), NULL };
 	struct elf target, e;
+	int err;
 
 	mod.file = own_class(mod.preload, own, sizeof(own));
-	if (elf_read(path, &target) || !target.interp || elf_read(mod.file, &e))
+	if (elf_read(path, &target))
 		return NULL;
+	if ((err = elf_read(mod.file, &e))) {
+		snprintf(buf, size, "'%s' (%s)", pks_quote(mod.file),
+			 err == -ENOEXEC ? "not an ELF file" : pks_elf_strerror(err));
+		return buf;
+	}
 	if (mod.file != mod.preload && !same_target(&e, &target))
 		return NULL;	/* a program of another class loads another file */
 	if (e.type == ET_DYN && !e.pie && !e.cut && same_target(&e, &target))

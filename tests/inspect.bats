@@ -483,6 +483,18 @@ printk-shim: warning: no printk call reached the shim: $TMP/legacy is stripped a
 		'not reachable: the module is a 64-bit x86-64 shared object, which the dynamic linker does not preload for it'
 	capture "$WRAPPER" -- "$TMP/imp32"
 	[ "$status" -eq 125 ]
+	# a library is loaded by programs of its class: the same (hunt T)
+	check_is "$TMP/libk32.so" 1 \
+		'not reachable: the module is a 64-bit x86-64 shared object, which the dynamic linker does not preload for it'
+}
+
+# A module the wrapper refuses (PRINTK_SHIM_LIB missing, or no ELF file):
+# --check said "interposed", status 0 (hunt T).
+@test "check: a module that cannot be read reaches nothing" {
+	PRINTK_SHIM_LIB=/nonexistent.so check_is "$FIX/emit" 1 \
+		"not reachable: the module is '/nonexistent.so' (No such file or directory), which the dynamic linker does not preload for it"
+	PRINTK_SHIM_LIB=/etc/passwd check_is "$FIX/emit" 1 \
+		"not reachable: the module is '/etc/passwd' (not an ELF file), which the dynamic linker does not preload for it"
 }
 
 # The calls of a printk that gcc copied at -O3 (printk.constprop.N) go to
