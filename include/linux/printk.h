@@ -421,7 +421,7 @@ static inline bool pks_hd_groups(const unsigned char *p, size_t ngroups,
 	for (j = 0; j < ngroups; j++) {
 		/* (snprintf): the C library's, also after <linux/sprintf.h> */
 		int n = (snprintf)(lb + *lx, lbl - *lx, "%s%0*llx", j ? " " : "",
-				 gs * 2, pks_hd_load(p + j * gs, gs));
+				 gs * 2, pks_hd_load(p + j * (size_t)gs, gs));
 
 		if (n < 0 || (size_t)n >= lbl - *lx)
 			return false;
