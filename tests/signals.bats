@@ -178,6 +178,10 @@ N
 # library's constructor since the configuration is no longer read there).
 @test "signals: a SIG_DFL set before the module's constructor reads back as it was set; the stand-in still writes" {
 	local t=$BATS_TEST_TMPDIR
+	# the program's .preinit_array runs before any library's constructor,
+	# the sanitizer runtime's too: an instrumented module faults there
+	! readelf -d "$MODULE" | grep -qE 'NEEDED.*lib(asan|tsan|ubsan)' ||
+		skip "a module built with a sanitizer runs before its runtime is ready"
 	cat >"$t/pre.c" <<'EOF'
 #include <signal.h>
 #include <stdio.h>
