@@ -690,13 +690,14 @@ bool pks_elf_has_symtab(const struct pks_elf_image *im, bool dynamic)
 	return symtab(im, dynamic, &tab, &str);
 }
 
-/**
- * pks_elf_symbol() - the first symbol called @name in .dynsym (@dynamic) or
- * .symtab, defined or not
+/*
+ * The first symbol of .dynsym (@dynamic) or .symtab that @match takes,
+ * given its name, the symbol and @arg: into *@out, its name into *@name.
  * Return: false when there is none (or no such table).
  */
-bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *name,
-		    struct pks_elf_symbol *out)
+static bool first_symbol(const struct pks_elf_image *im, bool dynamic,
+			 bool (*match)(const char *name, const struct pks_elf_symbol *s, const char *arg),
+			 const char *arg, struct pks_elf_symbol *out, const char **name)
 {
 	struct pks_elf_sect tab, str;
 	unsigned n = at[ST_BYTES][wide(im)], w = word(im);
@@ -707,7 +708,7 @@ bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *na
 		const unsigned char *p = tab.bytes + off;
 		uint64_t nm = field(im, p, ST_NAME, 4);
 
-		if (nm == 0 || nm >= str.size || strcmp((const char *)str.bytes + nm, name))
+		if (nm == 0 || nm >= str.size)
 			continue;
 		*out = (struct pks_elf_symbol){
 			.value = field(im, p, ST_VALUE, w), .size = field(im, p, ST_SIZE, w),
@@ -715,20 +716,42 @@ bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *na
 			.info = (unsigned char)field(im, p, ST_INFO, 1),
 			.other = (unsigned char)field(im, p, ST_OTHER, 1),
 		};
-		return true;
+		*name = (const char *)str.bytes + nm;
+		if (match(*name, out, arg))
+			return true;
 	}
 	return false;
+}
+
+static bool called(const char *name, const struct pks_elf_symbol *s, const char *want)
+{
+	(void)s;
+	return !strcmp(name, want);
+}
+
+/**
+ * pks_elf_symbol() - the first symbol called @name in .dynsym (@dynamic) or
+ * .symtab, defined or not
+ * Return: false when there is none (or no such table).
+ */
+bool pks_elf_symbol(const struct pks_elf_image *im, bool dynamic, const char *name,
+		    struct pks_elf_symbol *out)
+{
+	const char *found;
+
+	return first_symbol(im, dynamic, called, name, out, &found);
 }
 
 /* The kinds of copies gcc makes of a function that its callers call instead of it. */
 static const char *const clone_kinds[] = { "constprop.", "isra.", "part." };
 
-/* Whether @sym names such a copy of @name: "printk.constprop.0". */
-static bool clone_name(const char *sym, const char *name)
+/* Whether @s, called @sym, is a function defined here that is such a copy of @name: "printk.constprop.0". */
+static bool clone_of(const char *sym, const struct pks_elf_symbol *s, const char *name)
 {
 	size_t n = strlen(name);
 
-	if (strncmp(sym, name, n) || sym[n] != '.')
+	if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE || ELF64_ST_TYPE(s->info) != STT_FUNC ||
+	    strncmp(sym, name, n) || sym[n] != '.')
 		return false;
 	for (size_t i = 0; i < sizeof(clone_kinds) / sizeof(clone_kinds[0]); i++)
 		if (!strncmp(sym + n + 1, clone_kinds[i], strlen(clone_kinds[i])))
@@ -746,29 +769,18 @@ static bool clone_name(const char *sym, const char *name)
  */
 bool pks_elf_clone(const struct pks_elf_image *im, const char *name, char *buf, size_t size)
 {
-	struct pks_elf_sect tab, str;
-	unsigned n = at[ST_BYTES][wide(im)];
+	struct pks_elf_symbol s;
+	const char *found;
+	size_t k;
 
-	if (!symtab(im, false, &tab, &str))
+	if (!first_symbol(im, false, clone_of, name, &s, &found))
 		return false;
-	for (uint64_t off = 0; off + n <= tab.size; off += n) {
-		const unsigned char *p = tab.bytes + off;
-		uint64_t nm = field(im, p, ST_NAME, 4);
-		unsigned shndx = (unsigned)field(im, p, ST_SHNDX, 2);
-
-		if (nm == 0 || nm >= str.size || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
-		    ELF64_ST_TYPE(field(im, p, ST_INFO, 1)) != STT_FUNC ||
-		    !clone_name((const char *)str.bytes + nm, name))
-			continue;
-		if (size) {
-			size_t k = strnlen((const char *)str.bytes + nm, size - 1);
-
-			memcpy(buf, str.bytes + nm, k);
-			buf[k] = '\0';
-		}
-		return true;
+	if (size) {
+		k = strnlen(found, size - 1);
+		memcpy(buf, found, k);
+		buf[k] = '\0';
 	}
-	return false;
+	return true;
 }
 
 /** pks_elf_has_segment() - Return: a program header of @type is there (PT_INTERP, PT_DYNAMIC). */

@@ -226,8 +226,7 @@ static int visit(void *arg, const char *name, const ElfW(Sym) *s)
 	*st = (struct site){ .obj = sc->path, .entry = sc->info->dlpi_addr + s->st_value,
 			     .size = s->st_size, .want = (unsigned char)w,
 			     .why = why_of(sc, w, s), .dynsym = !sc->elf->symtab };
-	if (!sc->libc)
-		pks_elf_clone(&sc->elf->im, name, st->clone, sizeof(st->clone));
+	pks_elf_clone(&sc->elf->im, name, st->clone, sizeof(st->clone));
 	if (sc->libc)
 		st->how = HOW_LIBC;
 	else if (!in_segment(sc->info, st->entry, st->size, true))
