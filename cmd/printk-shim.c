@@ -761,6 +761,12 @@ static bool same_target(const struct elf *a, const struct elf *b)
 	return a->cls == b->cls && a->msb == b->msb && a->machine == b->machine;
 }
 
+/* Whether the dynamic linker preloads a module that is @e for a program like @target (NULL: any). */
+static bool fits(const struct elf *e, const struct elf *target)
+{
+	return e->type == ET_DYN && !e->pie && !e->cut && (!target || same_target(e, target));
+}
+
 /*
  * Exit 125 unless the dynamic linker would preload @mod rather than ignore
  * it and start the command unwatched, with status 0: it must be a shared
@@ -782,7 +788,7 @@ static void check_module(const struct module *mod, const struct elf *target, con
 		return;	/* the dynamic linker says so itself */
 	if (target && mod->file != mod->preload && !(elf && same_target(&e, target)))
 		target = NULL;
-	if (elf && e.type == ET_DYN && !e.pie && !e.cut && (!target || same_target(&e, target)))
+	if (elf && fits(&e, target))
 		return;
 	if (elf)
 		describe(found, sizeof(found), &e, kind(&e));
@@ -818,7 +824,7 @@ static const char *misfit(const char *path, char *buf, size_t size)
 	}
 	if (mod.file != mod.preload && !same_target(&e, &target))
 		return NULL;	/* a program of another class loads another file */
-	if (e.type == ET_DYN && !e.pie && !e.cut && same_target(&e, &target))
+	if (fits(&e, &target))
 		return NULL;
 	return describe(buf, size, &e, kind(&e));
 }
