@@ -38,18 +38,22 @@ static bool piped(int fd)
 }
 
 /*
- * Whether buffer @i goes to a pipe or a socket now: as its slot found,
- * unless a descriptor may have changed since. The program's calls count a
- * change before and after theirs (pks_fd_changed()), so that a write that
- * finds the count as it was comes before the call, as the look before each
- * write of old would have seen it.
+ * Whether buffer @i goes to a pipe or a socket now: as its slot last found,
+ * unless a descriptor may have changed since, when it looks again, once a
+ * change. The program's calls count a change before and after theirs
+ * (pks_fd_changed()), so that a write that finds the count as it was comes
+ * before the call, as a look before each write would have seen it.
  */
-static bool pipe_now(const struct pks_fd_batch *b, int i)
+static bool pipe_now(struct pks_fd_batch *b, int i)
 {
 	/* no pair: a count of changes (base/fdio.h); fstat(2) sees the table as it is */
-	if (likely(atomic_load_explicit(&pks_fd_gen, memory_order_relaxed) == b->gen))
-		return b->room[i] < b->cap;
-	return piped(b->fd[i]);
+	uint32_t g = atomic_load_explicit(&pks_fd_gen, memory_order_relaxed);
+
+	if (unlikely(g != b->seen[i])) {
+		b->seen[i] = g;
+		b->room[i] = piped(b->fd[i]) && b->cap > PIPE_BUF ? PIPE_BUF : b->cap;
+	}
+	return b->room[i] < b->cap;
 }
 
 /*
@@ -153,6 +157,8 @@ static int slot(struct pks_fd_batch *b, int fd, int tag, size_t n)
 		b->tag[i] = tag;
 		b->len[i] = 0;
 		b->puts[i] = 0;
+		/* no pair: as pipe_now()'s */
+		b->seen[i] = atomic_load_explicit(&pks_fd_gen, memory_order_relaxed);
 		b->room[i] = piped(fd) && b->cap > PIPE_BUF ? PIPE_BUF : b->cap;
 		b->n++;
 	}

@@ -30,7 +30,8 @@ struct pks_fd_batch {
 					 * told after each write */
 	char *buf[PKS_BATCH_FDS];	/* @cap bytes each */
 	size_t cap;
-	uint32_t gen;			/* pks_fd_gen when @room was looked at */
+	uint32_t gen;			/* pks_fd_gen when the slots were made */
+	uint32_t seen[PKS_BATCH_FDS];	/* pks_fd_gen when fd[i]'s kind was looked at */
 	void (*failed)(int tag, unsigned long puts, int err);
 	void (*flushed)(void);		/* after each pks_batch_fd_flush(), or NULL */
 };
